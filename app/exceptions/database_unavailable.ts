@@ -1,0 +1,34 @@
+/*
+| Which failures mean "the database is not there right now" (503 SERVICE_UNAVAILABLE)
+| rather than a bug (500). Pure, unit-tested.
+*/
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
+
+// SQLSTATE: 08 connection exception, 53 insufficient resources, 57P0x operator
+// intervention (shutdown, cannot connect now), 57014 statement timeout, 55000 database
+// not accepting connections, 3D000 database missing.
+const SQLSTATE_PREFIXES = ['08', '53', '57P']
+const SQLSTATES = new Set(['57014', '55000', '3D000'])
+
+const MESSAGES = [
+  /timeout acquiring a connection/i,
+  /connection terminated/i,
+  /connection (?:was )?(?:closed|ended)/i,
+  /client has encountered a connection error/i,
+  /the database system is (?:starting up|shutting down)/i,
+]
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false
+  const { code, message, name } = error as { code?: unknown; message?: unknown; name?: unknown }
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code) || SQLSTATES.has(code)) return true
+    if (/^[0-9A-Z]{5}$/.test(code) && SQLSTATE_PREFIXES.some((prefix) => code.startsWith(prefix))) {
+      return true
+    }
+  }
+  if (name === 'KnexTimeoutError') return true
+  if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true
+  const cause = (error as { cause?: unknown }).cause
+  return cause !== undefined && cause !== error ? isDatabaseUnavailable(cause) : false
+}

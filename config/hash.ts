@@ -1,0 +1,22 @@
+import { defineConfig, drivers } from '@adonisjs/core/hash'
+
+/** Passwords and Portal client secrets: scrypt, N=16384, r=8, p=1, 64-byte key, 16-byte salt. */
+const hashConfig = defineConfig({
+  default: 'scrypt',
+  list: {
+    scrypt: drivers.scrypt({
+      cost: 16384,
+      blockSize: 8,
+      parallelization: 1,
+      saltSize: 16,
+      keyLength: 64,
+      maxMemory: 33554432,
+    }),
+  },
+})
+
+export default hashConfig
+
+declare module '@adonisjs/core/types' {
+  export interface HashersList extends InferHashers<typeof hashConfig> {}
+}

@@ -1,0 +1,47 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { defineConfig, targets } from '@adonisjs/core/logger'
+
+/*
+| Structured JSON logs (pino). Every request logger carries `request_id`.
+| Credentials are redacted wherever they could appear in a logged object.
+*/
+const SECRET_KEYS = [
+  'password',
+  'password_confirmation',
+  'current_password',
+  'token',
+  'access_token',
+  'client_secret',
+  'secret',
+  'otp',
+  'value',
+  'proof',
+  'signature',
+  'authorization',
+  'cookie',
+]
+
+const loggerConfig = defineConfig({
+  default: 'app',
+  loggers: {
+    app: {
+      enabled: true,
+      name: 'merchant-portal',
+      level: env.get('LOG_LEVEL') ?? (app.inTest ? 'silent' : 'info'),
+      redact: {
+        paths: [...SECRET_KEYS, ...SECRET_KEYS.map((key) => `*.${key}`), 'req.headers.authorization'],
+        censor: '[redacted]',
+      },
+      transport: {
+        targets: [targets.file({ destination: 1 })],
+      },
+    },
+  },
+})
+
+export default loggerConfig
+
+declare module '@adonisjs/core/types' {
+  export interface LoggersList extends InferLoggers<typeof loggerConfig> {}
+}

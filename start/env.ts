@@ -1,0 +1,36 @@
+/*
+| Environment variables, validated once at boot (decisions.md §3).
+*/
+import { Env } from '@adonisjs/core/env'
+
+export default await Env.create(new URL('../', import.meta.url), {
+  NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
+  HOST: Env.schema.string.optional({ format: 'host' }),
+  PORT: Env.schema.number.optional(),
+  APP_KEY: Env.schema.secret.optional(),
+  APP_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  PORTAL_URL: Env.schema.string.optional(),
+  LOG_LEVEL: Env.schema.string.optional(),
+
+  DATABASE_URL: Env.schema.string.optional(),
+  DATABASE_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),
+  EMBEDDED_POSTGRES_PORT: Env.schema.number.optional(),
+  REDIS_URL: Env.schema.string.optional(),
+
+  MAIL_MAILER: Env.schema.enum.optional(['smtp', 'outbox'] as const),
+  MAIL_OUTBOX_DIR: Env.schema.string.optional(),
+  MAIL_FROM: Env.schema.string.optional(),
+  SMTP_HOST: Env.schema.string.optional(),
+  SMTP_PORT: Env.schema.number.optional(),
+  SMTP_USERNAME: Env.schema.string.optional(),
+  SMTP_PASSWORD: Env.schema.string.optional(),
+
+  DRIVE_DISK: Env.schema.enum.optional(['fs', 's3'] as const),
+
+  PAT_TTL_MINUTES: Env.schema.number.optional(),
+  MACHINE_API_ENABLED: Env.schema.boolean.optional(),
+  MACHINE_TOKEN_TTL_SECONDS: Env.schema.number.optional(),
+  REPORTING_DEFAULT_TIMEZONE: Env.schema.string.optional(),
+  HISTORY_RETENTION_MONTHS: Env.schema.number.optional(),
+  RATE_LIMIT_MULTIPLIER: Env.schema.number.optional(),
+})

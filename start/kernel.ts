@@ -1,0 +1,25 @@
+/*
+| HTTP kernel: server middleware run on every request (routes or not), router
+| middleware on matched routes, and the named middleware used by start/routes.ts.
+*/
+import router from '@adonisjs/core/services/router'
+import server from '@adonisjs/core/services/server'
+
+server.errorHandler(() => import('#exceptions/handler'))
+
+server.use([
+  () => import('#middleware/request_context_middleware'),
+  () => import('#middleware/container_bindings_middleware'),
+])
+
+router.use([
+  () => import('@adonisjs/core/bodyparser_middleware'),
+  () => import('@adonisjs/auth/initialize_auth_middleware'),
+])
+
+export const middleware = router.named({
+  appClient: () => import('#middleware/app_client_auth_middleware'),
+  portalAuth: () => import('#middleware/portal_auth_middleware'),
+  role: () => import('#middleware/role_middleware'),
+  privateCache: () => import('#middleware/private_cache_middleware'),
+})

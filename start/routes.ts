@@ -1,0 +1,3 @@
+import router from '@adonisjs/core/services/router'
+
+router.get('/health/live', () => ({ status: 'ok' }))

@@ -1,0 +1,55 @@
+/*
+| Runtime prerequisites, resolved in the `booting` hook of every entry point
+| (bin/server.ts, bin/console.ts, bin/test.ts) before config files are read.
+|
+| - production refuses to start without APP_KEY and DATABASE_URL;
+| - development and test get a persistent local APP_KEY under tmp/ and, when
+|   DATABASE_URL is unset, an embedded PostgreSQL.
+*/
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import type { ApplicationService } from '@adonisjs/core/types'
+import { startEmbeddedPostgres } from '#services/embedded_postgres'
+
+const EMBEDDED_PORTS = { development: 54320, test: 54321 } as const
+
+export let usesEmbeddedDatabase = false
+
+function localAppKey(app: ApplicationService): string {
+  const file = app.tmpPath('app_key')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(app.tmpPath(), { recursive: true })
+  const key = randomBytes(32).toString('base64url')
+  writeFileSync(file, key, { mode: 0o600 })
+  return key
+}
+
+export async function prepareRuntime(app: ApplicationService) {
+  const { default: env } = await import('#start/env')
+  const environment = env.get('NODE_ENV')
+
+  if (environment === 'production') {
+    const missing = ['APP_KEY', 'DATABASE_URL'].filter((name) => !env.get(name as 'APP_KEY'))
+    if (missing.length > 0) {
+      throw new Error(`Refusing to start in production without ${missing.join(' and ')}`)
+    }
+    return
+  }
+
+  if (!env.get('APP_KEY')) env.set('APP_KEY', localAppKey(app))
+  if ((env.get('APP_KEY') ?? '').length < 32) {
+    throw new Error('APP_KEY must be at least 32 characters')
+  }
+
+  if (!env.get('DATABASE_URL')) {
+    const embedded = await startEmbeddedPostgres({
+      rootDir: app.makePath(),
+      environment,
+      port: env.get('EMBEDDED_POSTGRES_PORT') ?? EMBEDDED_PORTS[environment],
+      log: (message) => process.stderr.write(`${message}\n`),
+    })
+    env.set('DATABASE_URL', embedded.url)
+    usesEmbeddedDatabase = true
+    app.terminating(() => embedded.stop())
+  }
+}
