@@ -20,15 +20,17 @@ const dbConfig = defineConfig({
       client: 'pg',
       connection: {
         connectionString: env.get('DATABASE_URL'),
-        statement_timeout: statementTimeout,
-        connectionTimeoutMillis: 5_000,
-        options: '-c timezone=UTC',
       },
       pool: {
         min: 0,
         max: 10,
-        acquireTimeoutMillis: 10_000,
+        // Bounds waiting for a connection (also when the server is unreachable).
+        acquireTimeoutMillis: 5_000,
+        createTimeoutMillis: 5_000,
         propagateCreateError: false,
+        afterCreate: (connection: any, done: (error: Error | null, connection: any) => void) => {
+          connection.query(`SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}`, (error: Error | null) => done(error, connection))
+        },
       },
       migrations: {
         naturalSort: true,

@@ -7,7 +7,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
   HOST: Env.schema.string.optional({ format: 'host' }),
   PORT: Env.schema.number.optional(),
-  APP_KEY: Env.schema.secret.optional(),
+  APP_KEY: Env.schema.string.optional(),
   APP_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   PORTAL_URL: Env.schema.string.optional(),
   LOG_LEVEL: Env.schema.string.optional(),

@@ -12,14 +12,14 @@ server.use([
   () => import('#middleware/container_bindings_middleware'),
 ])
 
-router.use([
-  () => import('@adonisjs/core/bodyparser_middleware'),
-  () => import('@adonisjs/auth/initialize_auth_middleware'),
-])
+router.use([() => import('@adonisjs/auth/initialize_auth_middleware')])
 
 export const middleware = router.named({
   appClient: () => import('#middleware/app_client_auth_middleware'),
   portalAuth: () => import('#middleware/portal_auth_middleware'),
   role: () => import('#middleware/role_middleware'),
+  merchantScope: () => import('#middleware/merchant_scope_middleware'),
   privateCache: () => import('#middleware/private_cache_middleware'),
+  // The body is parsed only after authentication and role checks have passed.
+  body: () => import('@adonisjs/core/bodyparser_middleware'),
 })

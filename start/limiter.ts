@@ -1,16 +1,70 @@
 /*
-|--------------------------------------------------------------------------
-| Define HTTP limiters
-|--------------------------------------------------------------------------
-|
-| The "limiter.define" method creates an HTTP middleware to apply rate
-| limits on a route or a group of routes. Feel free to define as many
-| throttle middleware as needed.
-|
+| Every limit of the contract's Limits table, declared once. Each is overridable by
+| its own env variable (RATE_LIMIT_<NAME>_PER_MINUTE) and scaled by
+| RATE_LIMIT_MULTIPLIER. Keys are built by the caller exactly as the table says.
+| Rejected requests consume the limit too (the store counts every attempt).
 */
-
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
 import limiter from '@adonisjs/limiter/services/main'
+import { errors as limiterErrors } from '@adonisjs/limiter'
+import env from '#start/env'
+import ApiError from '#exceptions/api_error'
 
-export const throttle = limiter.define('global', () => {
-  return limiter.allowRequests(10).every('1 minute')
-})
+export const LIMITS = {
+  api: { perMinute: 60, env: 'RATE_LIMIT_API_PER_MINUTE' },
+  public: { perMinute: 30, env: 'RATE_LIMIT_PUBLIC_PER_MINUTE' },
+  login: { perMinute: 5, env: 'RATE_LIMIT_LOGIN_PER_MINUTE' },
+  profileUpdate: { perMinute: 3, env: 'RATE_LIMIT_PROFILE_UPDATE_PER_MINUTE' },
+  emailResend: { perMinute: 3, env: 'RATE_LIMIT_EMAIL_RESEND_PER_MINUTE' },
+  otpVerify: { perMinute: 10, env: 'RATE_LIMIT_OTP_VERIFY_PER_MINUTE' },
+  passwordChange: { perMinute: 6, env: 'RATE_LIMIT_PASSWORD_CHANGE_PER_MINUTE' },
+  machineClientMutation: { perMinute: 5, env: 'RATE_LIMIT_MACHINE_CLIENT_PER_MINUTE' },
+  credentialConsume: { perMinute: 10, env: 'RATE_LIMIT_CREDENTIAL_CONSUME_PER_MINUTE' },
+  integrationKeyMutation: { perMinute: 5, env: 'RATE_LIMIT_INTEGRATION_KEY_PER_MINUTE' },
+  teamMutation: { perMinute: 5, env: 'RATE_LIMIT_TEAM_MUTATION_PER_MINUTE' },
+  invitationMutation: { perMinute: 5, env: 'RATE_LIMIT_INVITATION_PER_MINUTE' },
+  invitationAcceptance: { perMinute: 5, env: 'RATE_LIMIT_INVITATION_ACCEPTANCE_PER_MINUTE' },
+  invitationAcceptanceIp: { perMinute: 5, env: 'RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE' },
+  oauthToken: { perMinute: 30, env: 'RATE_LIMIT_OAUTH_TOKEN_PER_MINUTE' },
+} as const
+
+export type LimitName = keyof typeof LIMITS
+
+function positiveNumber(raw: unknown): number | undefined {
+  const parsed = Number(raw)
+  return raw !== undefined && raw !== '' && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined
+}
+
+/** Requests per minute in force for a limit: env override, times the multiplier, at least 1. */
+export function requestsPerMinute(name: LimitName): number {
+  const limit = LIMITS[name]
+  const base = positiveNumber(env.get(limit.env as any)) ?? limit.perMinute
+  const multiplier = positiveNumber(env.get('RATE_LIMIT_MULTIPLIER')) ?? 1
+  return Math.max(1, Math.floor(base * multiplier))
+}
+
+/**
+ * Consumes one request of `name` for `key`; throws 429 RATE_LIMITED (with
+ * Retry-After) when over. `onThrottled` runs first, e.g. to audit the refusal.
+ */
+export async function enforceLimit(name: LimitName, key: string, onThrottled?: () => Promise<void>) {
+  try {
+    await limiter.use({ requests: requestsPerMinute(name), duration: '1 minute' }).consume(`${name}:${key}`)
+  } catch (error) {
+    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
+      if (onThrottled) await onThrottled()
+      throw ApiError.rateLimited(error.response.availableIn)
+    }
+    throw error
+  }
+}
+
+/** Route middleware for limits keyed by the caller (user id when signed in, else IP). */
+export function throttle(name: LimitName) {
+  return async (ctx: HttpContext, next: NextFn) => {
+    const userId = ctx.portal?.user.id
+    await enforceLimit(name, userId ? `user:${userId}` : `ip:${ctx.request.ip()}`)
+    return next()
+  }
+}

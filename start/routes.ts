@@ -1,3 +1,65 @@
+/*
+| Every route of the service, as portal-api.md's Endpoints index shows them: path,
+| method, who may call it (middleware), and which limit applies.
+|
+| Middleware order on every API route: authentication (app client or PAT), role,
+| merchant scope, limits, then body parsing, so that credentials and roles are
+| judged before a body is read.
+*/
 import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+import { throttle } from '#start/limiter'
+import { routeIds } from '#validators/rules/route_ids'
 
-router.get('/health/live', () => ({ status: 'ok' }))
+const SessionController = () => import('#controllers/session_controller')
+const ProfileController = () => import('#controllers/profile_controller')
+const HealthController = () => import('#controllers/health_controller')
+
+router.where('member', routeIds.numeric)
+router.where('client', routeIds.numeric)
+router.where('transaction', routeIds.numeric)
+router.where('delivery', routeIds.uuid)
+router.where('invitation', routeIds.uuid)
+router.where('history', routeIds.ulid)
+router.where('keyType', routeIds.keyType)
+
+router.get('/health/live', [HealthController, 'live'])
+router.get('/health/ready', [HealthController, 'ready'])
+
+/** Portal application credentials (HTTP Basic + X-Service-Application). */
+export const appClientStack = () => [middleware.appClient(), throttle('api'), middleware.body()]
+/** No credentials. */
+export const publicStack = () => [throttle('public'), middleware.body()]
+/** Portal user PAT, either role. */
+export const portalStack = () => [middleware.portalAuth(), throttle('api'), middleware.body(), middleware.merchantScope()]
+/** Portal user PAT, administrators only (403 FORBIDDEN before validation). */
+export const adminStack = () => [
+  middleware.portalAuth(),
+  middleware.role({ role: 'administrator' }),
+  throttle('api'),
+  middleware.body(),
+  middleware.merchantScope(),
+]
+
+router
+  .group(() => {
+    // auth
+    router.post('/auth/login', [SessionController, 'login']).use(appClientStack())
+    router.post('/auth/logout', [SessionController, 'logout']).use(portalStack())
+
+    // portal/me
+    router.get('/portal/me', [ProfileController, 'show']).use(portalStack())
+
+    // portal/merchant
+
+    // portal/merchant/machine-clients and credential deliveries
+
+    // portal/team
+
+    // portal/collections
+  })
+  .prefix('/api/v1')
+
+// oauth (outside /api/v1)
+
+// signed links (outside /api/v1)

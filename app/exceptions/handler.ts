@@ -73,7 +73,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   private routeNotFound(ctx: HttpContext): ApiError {
     const url = ctx.request.url()
     const method = ctx.request.method()
-    const allowed = METHODS.filter((other) => other !== method && router.match(url, other))
+    const allowed = METHODS.filter((other) => other !== method && router.match(url, other, ctx.request.parsedUrl.shouldDecodeParam))
     if (allowed.length > 0) {
       return new ApiError(405, 'METHOD_NOT_ALLOWED', 'The method is not allowed for this path.', undefined, {
         Allow: allowed.join(', '),

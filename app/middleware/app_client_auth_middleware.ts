@@ -1,1 +1,23 @@
-export default class { handle(_c: any, n: any) { return n() } }
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import ApiError from '#exceptions/api_error'
+import { authenticatePortalClient } from '#services/portal_client_service'
+
+/**
+ * App-authenticated routes (login, invitation acceptance): any failure is 401
+ * ECOSYSTEM_CLIENT_UNAUTHENTICATED, decided before the body is parsed.
+ */
+export default class AppClientAuthMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const client = await authenticatePortalClient({
+      authorization: ctx.request.header('authorization'),
+      serviceApplication: ctx.request.header('x-service-application'),
+      origin: ctx.request.header('origin'),
+    })
+    if (!client) {
+      throw new ApiError(401, 'ECOSYSTEM_CLIENT_UNAUTHENTICATED', 'The application could not be authenticated.')
+    }
+    ctx.portalClient = client
+    return next()
+  }
+}

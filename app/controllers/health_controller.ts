@@ -1,0 +1,16 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { healthChecks } from '#start/health'
+
+/** Liveness (the process answers) and readiness (database reachable, schema current). */
+export default class HealthController {
+  live({ response }: HttpContext) {
+    return response.ok({ status: 'ok' })
+  }
+
+  async ready({ response }: HttpContext) {
+    const report = await healthChecks.run().catch(() => null)
+    const healthy = report?.isHealthy === true
+    const checks = (report?.checks ?? []).map((check) => ({ name: check.name, status: check.status }))
+    return response.status(healthy ? 200 : 503).send({ status: healthy ? 'ok' : 'unavailable', checks })
+  }
+}

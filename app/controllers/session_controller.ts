@@ -1,0 +1,34 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { respond } from '#http/responses'
+import { enforceLimit } from '#start/limiter'
+import { validateBody } from '#validators/rules/input'
+import { loginInput } from '#validators/session'
+import { signIn } from '#services/session_service'
+import User from '#models/user'
+import LoginUserTransformer from '#transformers/login_user_transformer'
+
+/** portal-api.md › Login and session. */
+export default class SessionController {
+  /** POST /auth/login */
+  async login(ctx: HttpContext) {
+    const application = ctx.portalClient!
+    const submitted = ctx.request.input('username')
+    const identity = typeof submitted === 'string' ? submitted.trim().toLowerCase() : ''
+    await enforceLimit('login', `${application.clientId}:${identity}:${ctx.request.ip()}`)
+
+    const input = await validateBody(ctx, loginInput)
+    const session = await signIn({ ...input, application })
+    return respond(ctx, 'Login successful.', {
+      access_token: session.accessToken,
+      token_type: 'Bearer',
+      expires_at: session.expiresAt.toISO(),
+      user: LoginUserTransformer.transform({ user: session.user, merchant: session.merchant }),
+    })
+  }
+
+  /** POST /auth/logout: revokes only the PAT that made the call. */
+  async logout(ctx: HttpContext) {
+    await User.accessTokens.revoke(String(ctx.portal!.token.identifier))
+    return respond(ctx, 'Logged out.')
+  }
+}

@@ -1,0 +1,24 @@
+/*
+| What authentication middleware puts on the request context.
+*/
+import type Merchant from '#models/merchant'
+import type PortalClient from '#models/portal_client'
+import type User from '#models/user'
+import type { RoleName } from '#models/user'
+import type { PortalAccessToken } from '#services/portal_access_tokens'
+
+export interface PortalSession {
+  user: User
+  merchant: Merchant
+  role: RoleName
+  token: PortalAccessToken
+}
+
+declare module '@adonisjs/core/http' {
+  interface HttpContext {
+    /** Set by portal_auth_middleware on PAT routes. */
+    portal?: PortalSession
+    /** Set by app_client_auth_middleware on login and invitation acceptance. */
+    portalClient?: PortalClient
+  }
+}

@@ -1,0 +1,3 @@
+import { AuditLogSchema } from '#database/schema'
+
+export default class AuditLog extends AuditLogSchema {}

@@ -1,0 +1,3 @@
+import { ServiceSchema } from '#database/schema'
+
+export default class Service extends ServiceSchema {}

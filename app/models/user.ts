@@ -1,0 +1,39 @@
+import { UserSchema } from '#database/schema'
+import hash from '@adonisjs/core/services/hash'
+import { beforeCreate, beforeSave, belongsTo } from '@adonisjs/lucid/orm'
+import type { BelongsTo } from '@adonisjs/lucid/types/relations'
+import Merchant from '#models/merchant'
+import { PortalAccessTokensProvider, type PortalAccessToken } from '#services/portal_access_tokens'
+import { newReferenceId } from '#services/reference_id'
+
+/** Portal roles as stored (1, 10). Any other stored value is an internal role. */
+export const ROLES = { administrator: 1, developer: 10 } as const
+export type RoleName = keyof typeof ROLES
+
+export function roleName(role: number): RoleName | null {
+  if (role === ROLES.administrator) return 'administrator'
+  if (role === ROLES.developer) return 'developer'
+  return null
+}
+
+export default class User extends UserSchema {
+  static accessTokens = PortalAccessTokensProvider.forModel(User)
+  declare currentAccessToken?: PortalAccessToken
+
+  @belongsTo(() => Merchant)
+  declare merchant: BelongsTo<typeof Merchant>
+
+  get isPortalRole() {
+    return roleName(this.role) !== null
+  }
+
+  @beforeCreate()
+  static assignReferenceId(user: User) {
+    user.referenceId ??= newReferenceId('usr')
+  }
+
+  @beforeSave()
+  static async hashPassword(user: User) {
+    if (user.$dirty.password) user.password = await hash.make(user.password)
+  }
+}

@@ -1,0 +1,26 @@
+import { BaseTransformer } from '@adonisjs/core/transformers'
+import type User from '#models/user'
+import type Merchant from '#models/merchant'
+import { roleName } from '#models/user'
+
+/** portal-api.md › Profile (`GET /portal/me`, PATCH and OTP verify responses). */
+export default class ProfileTransformer extends BaseTransformer<{ user: User; merchant: Merchant }> {
+  toObject() {
+    const { user, merchant } = this.resource
+    const pending = user as User & { pendingEmail?: string | null; pendingEmailExpiresAt?: any }
+    return {
+      id: user.id,
+      reference_id: user.referenceId,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      username: user.username,
+      email: user.email,
+      pending_email: pending.pendingEmail ?? null,
+      pending_email_expires_at: pending.pendingEmailExpiresAt?.toUTC().toISO() ?? null,
+      email_verified_at: user.emailVerifiedAt?.toUTC().toISO() ?? null,
+      role: roleName(user.role),
+      is_active: user.isActive,
+      merchant: { id: merchant.id, reference_id: merchant.referenceId, name: merchant.name },
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/*
+| How request input reaches validators, in one place:
+| - strings are trimmed, except passwords and integration key values;
+| - a strict endpoint rejects any field it does not list (422 on that field's name),
+|   because VineJS would otherwise drop unknown fields silently;
+| - a body must be a JSON object; validator errors and unlisted fields are reported
+|   together.
+*/
+import type { HttpContext } from '@adonisjs/core/http'
+import vine, { errors as vineErrors } from '@vinejs/vine'
+import type { SchemaTypes } from '@vinejs/vine/types'
+import ApiError, { type FieldErrors } from '#exceptions/api_error'
+
+export const UNTRIMMED_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'value'])
+
+export function trimStrings(value: unknown, key?: string): unknown {
+  if (typeof value === 'string') return key !== undefined && UNTRIMMED_FIELDS.has(key) ? value : value.trim()
+  if (Array.isArray(value)) return value.map((item) => trimStrings(item))
+  if (isPlainObject(value)) {
+    const result: Record<string, unknown> = {}
+    for (const [name, item] of Object.entries(value)) result[name] = trimStrings(item, name)
+    return result
+  }
+  return value
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+export interface InputSchema<Properties extends Record<string, SchemaTypes>> {
+  properties: Properties
+  strict: boolean
+  validator: ReturnType<typeof compile<Properties>>
+}
+
+function compile<Properties extends Record<string, SchemaTypes>>(properties: Properties) {
+  return vine.create(vine.object(properties))
+}
+
+/** An endpoint's input: its listed fields, and whether unlisted ones are rejected. */
+export function defineInput<Properties extends Record<string, SchemaTypes>>(
+  properties: Properties,
+  options: { strict: boolean }
+): InputSchema<Properties> {
+  return { properties, strict: options.strict, validator: compile(properties) }
+}
+
+export async function validateInput<Properties extends Record<string, SchemaTypes>>(
+  raw: unknown,
+  schema: InputSchema<Properties>
+) {
+  if (raw === undefined || raw === null || raw === '') raw = {}
+  if (!isPlainObject(raw)) {
+    throw ApiError.field('body', 'The request body must be a JSON object.')
+  }
+  const input = trimStrings(raw) as Record<string, unknown>
+  const fieldErrors: FieldErrors = {}
+  let data: Awaited<ReturnType<InputSchema<Properties>['validator']['validate']>> | undefined
+  try {
+    data = await schema.validator.validate(input)
+  } catch (error) {
+    if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
+    for (const message of error.messages as Array<{ field: string; message: string }>) {
+      ;(fieldErrors[message.field || 'body'] ??= []).push(message.message)
+    }
+  }
+  if (schema.strict) {
+    for (const name of Object.keys(input)) {
+      if (!Object.hasOwn(schema.properties, name)) {
+        ;(fieldErrors[name] ??= []).push(`The ${name} field is not allowed.`)
+      }
+    }
+  }
+  if (Object.keys(fieldErrors).length > 0 || data === undefined) throw ApiError.validation(fieldErrors)
+  return data
+}
+
+export function validateBody<Properties extends Record<string, SchemaTypes>>(
+  ctx: HttpContext,
+  schema: InputSchema<Properties>
+) {
+  return validateInput(ctx.request.body(), schema)
+}
+
+export function validateQuery<Properties extends Record<string, SchemaTypes>>(
+  ctx: HttpContext,
+  schema: InputSchema<Properties>
+) {
+  return validateInput(ctx.request.qs(), schema)
+}
+
+/** Endpoints that take no body: any field sent is rejected. */
+export const NO_BODY = defineInput({}, { strict: true })

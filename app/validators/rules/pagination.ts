@@ -1,0 +1,25 @@
+/*
+| Standard pagination (portal-api.md, Common response rules): `page` >= 1 (default 1),
+| `per_page` 1-100 (default 25); null or empty values are invalid. Pages past the end
+| return empty data with normal meta. `page` is capped at nine digits.
+*/
+import vine from '@vinejs/vine'
+
+export const paginationFields = {
+  page: vine
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/)
+    .transform((value) => Number(value))
+    .optional(),
+  per_page: vine
+    .string()
+    .regex(/^(?:[1-9][0-9]?|100)$/)
+    .transform((value) => Number(value))
+    .optional(),
+}
+
+export const DEFAULT_PER_PAGE = 25
+
+export function pageOf(input: { page?: number; per_page?: number }) {
+  return { page: input.page ?? 1, perPage: input.per_page ?? DEFAULT_PER_PAGE }
+}
