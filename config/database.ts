@@ -29,7 +29,10 @@ const dbConfig = defineConfig({
         createTimeoutMillis: 5_000,
         propagateCreateError: false,
         afterCreate: (connection: any, done: (error: Error | null, connection: any) => void) => {
-          connection.query(`SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}`, (error: Error | null) => done(error, connection))
+          connection.query(
+            `SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}`,
+            (error: Error | null) => done(error, connection)
+          )
         },
       },
       migrations: {

@@ -30,7 +30,11 @@ const loggerConfig = defineConfig({
       name: 'merchant-portal',
       level: env.get('LOG_LEVEL') ?? (app.inTest ? 'silent' : 'info'),
       redact: {
-        paths: [...SECRET_KEYS, ...SECRET_KEYS.map((key) => `*.${key}`), 'req.headers.authorization'],
+        paths: [
+          ...SECRET_KEYS,
+          ...SECRET_KEYS.map((key) => `*.${key}`),
+          'req.headers.authorization',
+        ],
         censor: '[redacted]',
       },
       transport: {

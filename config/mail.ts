@@ -3,7 +3,10 @@ import { defineConfig, transports } from '@adonisjs/mail'
 
 const mailConfig = defineConfig({
   default: 'smtp',
-  from: { address: env.get('MAIL_FROM') ?? 'no-reply@merchant-portal.local', name: 'Merchant Portal' },
+  from: {
+    address: env.get('MAIL_FROM') ?? 'no-reply@merchant-portal.local',
+    name: 'Merchant Portal',
+  },
   mailers: {
     smtp: transports.smtp({
       host: env.get('SMTP_HOST') ?? '127.0.0.1',

@@ -13,7 +13,10 @@ export default {
     if (primaryKeys.length !== 1 || columns[name]?.type !== 'bigint') return undefined
     return {
       columnName: name,
-      columnInfo: { tsType: 'number', decorators: [{ name: '@column', args: { isPrimary: true } }] },
+      columnInfo: {
+        tsType: 'number',
+        decorators: [{ name: '@column', args: { isPrimary: true } }],
+      },
     }
   },
 } satisfies SchemaRules

@@ -11,8 +11,13 @@ class MigrationsAppliedCheck extends BaseCheck {
   name = 'Migrations applied'
 
   async run() {
-    const runner = new MigrationRunner(db, app, { direction: 'up', dryRun: true, disableLocks: true })
-    const pending = (await runner.getList()).filter((migration) => migration.status !== 'migrated')
+    const runner = new MigrationRunner(db, app, {
+      direction: 'up',
+      dryRun: true,
+      disableLocks: true,
+    })
+    const migrations = await runner.getList()
+    const pending = migrations.filter((migration) => migration.status !== 'migrated')
     return pending.length === 0
       ? Result.ok('All migrations are applied')
       : Result.failed(`${pending.length} migration(s) pending`)

@@ -33,7 +33,9 @@ export type LimitName = keyof typeof LIMITS
 
 function positiveNumber(raw: unknown): number | undefined {
   const parsed = Number(raw)
-  return raw !== undefined && raw !== '' && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined
+  return raw !== undefined && raw !== '' && Number.isFinite(parsed) && parsed > 0
+    ? parsed
+    : undefined
 }
 
 /** Requests per minute in force for a limit: env override, times the multiplier, at least 1. */
@@ -48,9 +50,15 @@ export function requestsPerMinute(name: LimitName): number {
  * Consumes one request of `name` for `key`; throws 429 RATE_LIMITED (with
  * Retry-After) when over. `onThrottled` runs first, e.g. to audit the refusal.
  */
-export async function enforceLimit(name: LimitName, key: string, onThrottled?: () => Promise<void>) {
+export async function enforceLimit(
+  name: LimitName,
+  key: string,
+  onThrottled?: () => Promise<void>
+) {
   try {
-    await limiter.use({ requests: requestsPerMinute(name), duration: '1 minute' }).consume(`${name}:${key}`)
+    await limiter
+      .use({ requests: requestsPerMinute(name), duration: '1 minute' })
+      .consume(`${name}:${key}`)
   } catch (error) {
     if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
       if (onThrottled) await onThrottled()

@@ -31,7 +31,12 @@ export const appClientStack = () => [middleware.appClient(), throttle('api'), mi
 /** No credentials. */
 export const publicStack = () => [throttle('public'), middleware.body()]
 /** Portal user PAT, either role. */
-export const portalStack = () => [middleware.portalAuth(), throttle('api'), middleware.body(), middleware.merchantScope()]
+export const portalStack = () => [
+  middleware.portalAuth(),
+  throttle('api'),
+  middleware.body(),
+  middleware.merchantScope(),
+]
 /** Portal user PAT, administrators only (403 FORBIDDEN before validation). */
 export const adminStack = () => [
   middleware.portalAuth(),

@@ -10,7 +10,12 @@ export default class HealthController {
   async ready({ response }: HttpContext) {
     const report = await healthChecks.run().catch(() => null)
     const healthy = report?.isHealthy === true
-    const checks = (report?.checks ?? []).map((check) => ({ name: check.name, status: check.status }))
-    return response.status(healthy ? 200 : 503).send({ status: healthy ? 'ok' : 'unavailable', checks })
+    const checks = (report?.checks ?? []).map((check) => ({
+      name: check.name,
+      status: check.status,
+    }))
+    return response
+      .status(healthy ? 200 : 503)
+      .send({ status: healthy ? 'ok' : 'unavailable', checks })
   }
 }

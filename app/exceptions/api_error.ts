@@ -32,7 +32,10 @@ export default class ApiError extends Error {
     return new ApiError(403, 'FORBIDDEN', message)
   }
 
-  static conflict(errorCode = 'CONFLICT', message = 'The request conflicts with the current state.') {
+  static conflict(
+    errorCode = 'CONFLICT',
+    message = 'The request conflicts with the current state.'
+  ) {
     return new ApiError(409, errorCode, message)
   }
 

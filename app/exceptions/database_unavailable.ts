@@ -2,7 +2,15 @@
 | Which failures mean "the database is not there right now" (503 SERVICE_UNAVAILABLE)
 | rather than a bug (500). Pure, unit-tested.
 */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
 
 // SQLSTATE: 08 connection exception, 53 insufficient resources, 57P0x operator
 // intervention (shutdown, cannot connect now), 57014 statement timeout, 55000 database

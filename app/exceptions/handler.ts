@@ -33,14 +33,21 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     // Log the kind and message only: driver errors can quote SQL parameters.
     const err = error as { name?: string; code?: string; message?: string; stack?: string }
     ctx.logger.error(
-      { err: { name: err?.name, code: err?.code, stack: app.inProduction ? undefined : err?.stack } },
+      {
+        err: { name: err?.name, code: err?.code, stack: app.inProduction ? undefined : err?.stack },
+      },
       apiError.status === 503 ? 'dependency unavailable' : 'unexpected failure'
     )
   }
 
   private toApiError(error: unknown, ctx: HttpContext): ApiError {
     if (error instanceof ApiError) return error
-    const err = (error ?? {}) as { code?: string; status?: number; messages?: unknown; message?: string }
+    const err = (error ?? {}) as {
+      code?: string
+      status?: number
+      messages?: unknown
+      message?: string
+    }
 
     switch (err.code) {
       case 'E_VALIDATION_ERROR':
@@ -50,7 +57,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       case 'E_REQUEST_ENTITY_TOO_LARGE':
         return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.')
       case 'E_ENCODING_UNSUPPORTED':
-        return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.')
+        return new ApiError(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          'The request body encoding is not supported.'
+        )
       case 'E_TOO_MANY_REQUESTS':
         return ApiError.rateLimited(Number((err as any).response?.availableIn ?? 60))
       case 'E_UNAUTHORIZED_ACCESS':
@@ -73,11 +84,20 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   private routeNotFound(ctx: HttpContext): ApiError {
     const url = ctx.request.url()
     const method = ctx.request.method()
-    const allowed = METHODS.filter((other) => other !== method && router.match(url, other, ctx.request.parsedUrl.shouldDecodeParam))
+    const allowed = METHODS.filter(
+      (other) =>
+        other !== method && router.match(url, other, ctx.request.parsedUrl.shouldDecodeParam)
+    )
     if (allowed.length > 0) {
-      return new ApiError(405, 'METHOD_NOT_ALLOWED', 'The method is not allowed for this path.', undefined, {
-        Allow: allowed.join(', '),
-      })
+      return new ApiError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        'The method is not allowed for this path.',
+        undefined,
+        {
+          Allow: allowed.join(', '),
+        }
+      )
     }
     return ApiError.notFound()
   }

@@ -23,7 +23,12 @@ export interface PageMeta {
 }
 
 export function pageMeta(page: number, perPage: number, total: number): PageMeta {
-  return { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) }
+  return {
+    current_page: page,
+    per_page: perPage,
+    total,
+    last_page: Math.max(1, Math.ceil(total / perPage)),
+  }
 }
 
 export async function respond(

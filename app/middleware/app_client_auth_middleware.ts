@@ -15,7 +15,11 @@ export default class AppClientAuthMiddleware {
       origin: ctx.request.header('origin'),
     })
     if (!client) {
-      throw new ApiError(401, 'ECOSYSTEM_CLIENT_UNAUTHENTICATED', 'The application could not be authenticated.')
+      throw new ApiError(
+        401,
+        'ECOSYSTEM_CLIENT_UNAUTHENTICATED',
+        'The application could not be authenticated.'
+      )
     }
     ctx.portalClient = client
     return next()

@@ -24,7 +24,11 @@ export default class MerchantScopeMiddleware {
     for (const value of supplied) {
       const candidate = typeof value === 'object' && value !== null ? (value as any).id : value
       if (!own.has(String(candidate))) {
-        throw new ApiError(403, 'MERCHANT_SCOPE_MISMATCH', 'The merchant does not match the authenticated merchant.')
+        throw new ApiError(
+          403,
+          'MERCHANT_SCOPE_MISMATCH',
+          'The merchant does not match the authenticated merchant.'
+        )
       }
     }
     return next()

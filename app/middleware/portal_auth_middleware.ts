@@ -19,7 +19,11 @@ export default class PortalAuthMiddleware {
     if (authorization === undefined || authorization.trim() === '') {
       throw new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.')
     }
-    const invalid = new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
+    const invalid = new ApiError(
+      401,
+      'ACCESS_TOKEN_INVALID',
+      'The access token is invalid or expired.'
+    )
     if (!BEARER.test(authorization)) throw invalid
 
     const user = await ctx.auth
@@ -37,10 +41,18 @@ export default class PortalAuthMiddleware {
     }
     const application = token.portalClientId ? await PortalClient.find(token.portalClientId) : null
     if (!application || !application.isActive) {
-      throw new ApiError(403, 'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED', 'The issuing application is not authorized.')
+      throw new ApiError(
+        403,
+        'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
+        'The issuing application is not authorized.'
+      )
     }
     if (!token.allows(PORTAL_ABILITY)) {
-      throw new ApiError(403, 'ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'The access token lacks the required scope.')
+      throw new ApiError(
+        403,
+        'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+        'The access token lacks the required scope.'
+      )
     }
 
     ctx.portal = { user, merchant, role, token }

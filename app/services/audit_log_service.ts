@@ -36,7 +36,8 @@ export default class AuditLogService {
         merchantId: entry.merchantId ?? null,
         action: entry.action,
         targetType: entry.targetType ?? null,
-        targetId: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
+        targetId:
+          entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
         reason: entry.reason ?? null,
         ip: ctx?.request.ip() ?? null,
         requestId: ctx?.request.id() ?? null,

@@ -20,9 +20,15 @@ const LAST_USED_RESOLUTION_SECONDS = 60
 
 export type PortalAccessToken = AccessToken & { portalClientId: number | null }
 
-export class PortalAccessTokensProvider<Model extends LucidModel> extends DbAccessTokensProvider<Model> {
+export class PortalAccessTokensProvider<
+  Model extends LucidModel,
+> extends DbAccessTokensProvider<Model> {
   static forModel<M extends LucidModel>(model: M) {
-    return new PortalAccessTokensProvider<M>({ tokenableModel: model, prefix: 'pat_', type: 'portal' })
+    return new PortalAccessTokensProvider<M>({
+      tokenableModel: model,
+      prefix: 'pat_',
+      type: 'portal',
+    })
   }
 
   async issue(
@@ -92,7 +98,9 @@ export class PortalAccessTokensProvider<Model extends LucidModel> extends DbAcce
       await db
         .from(this.table)
         .where('id', row.id)
-        .where((query) => query.whereNull('last_used_at').orWhere('last_used_at', '<', staleBefore.toJSDate()))
+        .where((query) =>
+          query.whereNull('last_used_at').orWhere('last_used_at', '<', staleBefore.toJSDate())
+        )
         .update({ last_used_at: now.toJSDate() })
     }
     return token
@@ -106,6 +114,9 @@ export class PortalAccessTokensProvider<Model extends LucidModel> extends DbAcce
 
   async revoke(tokenId: number | string | bigint) {
     const db = await this.getDb()
-    return db.from(this.table).where({ id: String(tokenId), type: this.type }).delete()
+    return db
+      .from(this.table)
+      .where({ id: String(tokenId), type: this.type })
+      .delete()
   }
 }

@@ -32,7 +32,8 @@ export async function authenticatePortalClient(request: {
 }): Promise<PortalClient | null> {
   if (request.serviceApplication !== SERVICE_APPLICATION) return null
   const credentials = parseBasicAuthorization(request.authorization)
-  if (!credentials || credentials.clientId.length > 64 || credentials.secret.length > 256) return null
+  if (!credentials || credentials.clientId.length > 64 || credentials.secret.length > 256)
+    return null
 
   const client = await PortalClient.query().where('client_id', credentials.clientId).first()
   if (!client) {

@@ -29,7 +29,11 @@ export function findByLoginIdentity(identity: string) {
     .first()
 }
 
-export async function signIn(input: { username: string; password: string; application: PortalClient }) {
+export async function signIn(input: {
+  username: string
+  password: string
+  application: PortalClient
+}) {
   const user = await findByLoginIdentity(input.username)
   if (!user) {
     decoyHash ??= hash.make(randomBytes(16).toString('hex'))

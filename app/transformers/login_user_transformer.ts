@@ -3,7 +3,10 @@ import type User from '#models/user'
 import type Merchant from '#models/merchant'
 
 /** portal-api.md › Login user (`data.user` of the login response). */
-export default class LoginUserTransformer extends BaseTransformer<{ user: User; merchant: Merchant }> {
+export default class LoginUserTransformer extends BaseTransformer<{
+  user: User
+  merchant: Merchant
+}> {
   toObject() {
     const { user, merchant } = this.resource
     return {

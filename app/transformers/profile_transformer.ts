@@ -4,7 +4,10 @@ import type Merchant from '#models/merchant'
 import { roleName } from '#models/user'
 
 /** portal-api.md › Profile (`GET /portal/me`, PATCH and OTP verify responses). */
-export default class ProfileTransformer extends BaseTransformer<{ user: User; merchant: Merchant }> {
+export default class ProfileTransformer extends BaseTransformer<{
+  user: User
+  merchant: Merchant
+}> {
   toObject() {
     const { user, merchant } = this.resource
     const pending = user as User & { pendingEmail?: string | null; pendingEmailExpiresAt?: any }

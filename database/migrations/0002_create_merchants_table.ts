@@ -15,7 +15,11 @@ export default class extends BaseSchema {
       table.string('address', 500).nullable()
       table.string('website', 2048).nullable()
       table.string('logo_path', 500).nullable()
-      table.specificType('currency', 'char(3)').notNullable().references('code').inTable('currencies')
+      table
+        .specificType('currency', 'char(3)')
+        .notNullable()
+        .references('code')
+        .inTable('currencies')
       table.boolean('is_active').notNullable().defaultTo(true)
       table.boolean('is_production').notNullable().defaultTo(false)
       table.timestamp('created_at', { useTz: true }).notNullable()

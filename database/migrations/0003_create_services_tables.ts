@@ -13,8 +13,18 @@ export default class extends BaseSchema {
     })
     this.schema.createTable('merchant_services', (table) => {
       table.bigIncrements('id')
-      table.bigInteger('merchant_id').notNullable().references('id').inTable('merchants').onDelete('CASCADE')
-      table.bigInteger('service_id').notNullable().references('id').inTable('services').onDelete('CASCADE')
+      table
+        .bigInteger('merchant_id')
+        .notNullable()
+        .references('id')
+        .inTable('merchants')
+        .onDelete('CASCADE')
+      table
+        .bigInteger('service_id')
+        .notNullable()
+        .references('id')
+        .inTable('services')
+        .onDelete('CASCADE')
       table.boolean('is_active').notNullable().defaultTo(true)
       table.boolean('is_production').notNullable().defaultTo(false)
       table.timestamp('created_at', { useTz: true }).notNullable()

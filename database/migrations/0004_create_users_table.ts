@@ -12,7 +12,12 @@ export default class extends BaseSchema {
     this.schema.createTable(this.tableName, (table) => {
       table.bigIncrements('id')
       table.string('reference_id', 40).notNullable().unique()
-      table.bigInteger('merchant_id').nullable().references('id').inTable('merchants').onDelete('RESTRICT')
+      table
+        .bigInteger('merchant_id')
+        .nullable()
+        .references('id')
+        .inTable('merchants')
+        .onDelete('RESTRICT')
       table.string('username', 255).notNullable()
       table.string('email', 255).notNullable()
       table.string('password', 255).notNullable()

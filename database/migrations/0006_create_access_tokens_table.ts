@@ -11,12 +11,22 @@ export default class extends BaseSchema {
   async up() {
     this.schema.createTable(this.tableName, (table) => {
       table.bigIncrements('id')
-      table.bigInteger('tokenable_id').notNullable().references('id').inTable('users').onDelete('CASCADE')
+      table
+        .bigInteger('tokenable_id')
+        .notNullable()
+        .references('id')
+        .inTable('users')
+        .onDelete('CASCADE')
       table.string('type', 50).notNullable()
       table.string('name', 255).nullable()
       table.string('hash', 255).notNullable()
       table.text('abilities').notNullable()
-      table.bigInteger('portal_client_id').nullable().references('id').inTable('portal_clients').onDelete('CASCADE')
+      table
+        .bigInteger('portal_client_id')
+        .nullable()
+        .references('id')
+        .inTable('portal_clients')
+        .onDelete('CASCADE')
       table.timestamp('created_at', { useTz: true }).notNullable()
       table.timestamp('updated_at', { useTz: true }).notNullable()
       table.timestamp('last_used_at', { useTz: true }).nullable()

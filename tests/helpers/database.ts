@@ -9,13 +9,16 @@ let tables: string[] | undefined
 /** Empties every table between tests and gives the app its real clock back. */
 export async function resetState() {
   Settings.now = () => Date.now()
-  tables ??= (
-    await db.from('pg_tables').where('schemaname', 'public').select('tablename')
-  )
-    .map((row: { tablename: string }) => row.tablename)
-    .filter((name: string) => !KEPT_TABLES.has(name))
+  if (!tables) {
+    const rows = await db.from('pg_tables').where('schemaname', 'public').select('tablename')
+    tables = rows
+      .map((row: { tablename: string }) => row.tablename)
+      .filter((name: string) => !KEPT_TABLES.has(name))
+  }
   if (tables.length > 0) {
-    await db.rawQuery(`TRUNCATE ${tables.map((name) => `"${name}"`).join(', ')} RESTART IDENTITY CASCADE`)
+    await db.rawQuery(
+      `TRUNCATE ${tables.map((name) => `"${name}"`).join(', ')} RESTART IDENTITY CASCADE`
+    )
   }
 }
 

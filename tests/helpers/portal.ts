@@ -4,7 +4,10 @@
 */
 import { MerchantFactory } from '#database/factories/merchant_factory'
 import { UserFactory, DEFAULT_TEST_PASSWORD } from '#database/factories/user_factory'
-import { PortalClientFactory, TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
+import {
+  PortalClientFactory,
+  TEST_PORTAL_CLIENT_SECRET,
+} from '#database/factories/portal_client_factory'
 import type PortalClient from '#models/portal_client'
 import type User from '#models/user'
 import type Merchant from '#models/merchant'

@@ -11,10 +11,16 @@ import vine, { errors as vineErrors } from '@vinejs/vine'
 import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 
-export const UNTRIMMED_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'value'])
+export const UNTRIMMED_FIELDS = new Set([
+  'password',
+  'password_confirmation',
+  'current_password',
+  'value',
+])
 
 export function trimStrings(value: unknown, key?: string): unknown {
-  if (typeof value === 'string') return key !== undefined && UNTRIMMED_FIELDS.has(key) ? value : value.trim()
+  if (typeof value === 'string')
+    return key !== undefined && UNTRIMMED_FIELDS.has(key) ? value : value.trim()
   if (Array.isArray(value)) return value.map((item) => trimStrings(item))
   if (isPlainObject(value)) {
     const result: Record<string, unknown> = {}
@@ -72,7 +78,8 @@ export async function validateInput<Properties extends Record<string, SchemaType
       }
     }
   }
-  if (Object.keys(fieldErrors).length > 0 || data === undefined) throw ApiError.validation(fieldErrors)
+  if (Object.keys(fieldErrors).length > 0 || data === undefined)
+    throw ApiError.validation(fieldErrors)
   return data
 }
 

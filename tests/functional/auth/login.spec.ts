@@ -1,11 +1,19 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
-import { appHeaders, createMerchantWithUser, createPortalClient, PORTAL_ORIGIN } from '#tests/helpers/portal'
+import {
+  appHeaders,
+  createMerchantWithUser,
+  createPortalClient,
+  PORTAL_ORIGIN,
+} from '#tests/helpers/portal'
 
 test.group('POST /auth/login', (group) => {
   group.each.setup(() => resetState())
 
-  test('issues a Bearer PAT with the login user for valid credentials', async ({ client, assert }) => {
+  test('issues a Bearer PAT with the login user for valid credentials', async ({
+    client,
+    assert,
+  }) => {
     const app = await createPortalClient()
     const { user, merchant, password } = await createMerchantWithUser()
     const response = await client
