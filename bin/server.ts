@@ -35,7 +35,7 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
   .tap((app) => {
     app.booting(async () => {
       const { prepareRuntime } = await import('#start/runtime')
-      await prepareRuntime(app)
+      await prepareRuntime(app, { httpServer: true })
     })
     app.listen('SIGTERM', () => app.terminate())
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())

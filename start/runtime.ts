@@ -24,7 +24,10 @@ function localAppKey(app: ApplicationService): string {
   return key
 }
 
-export async function prepareRuntime(app: ApplicationService) {
+export async function prepareRuntime(
+  app: ApplicationService,
+  options: { httpServer?: boolean } = {}
+) {
   const { default: env } = await import('#start/env')
   const environment = env.get('NODE_ENV')
 
@@ -50,6 +53,42 @@ export async function prepareRuntime(app: ApplicationService) {
     })
     env.set('DATABASE_URL', embedded.url)
     usesEmbeddedDatabase = true
-    app.terminating(() => embedded.stop())
+    app.terminating(async () => {
+      const db = await app.container.make('lucid.db')
+      await db.manager.closeAll()
+      await embedded.stop()
+    })
+    if (options.httpServer && environment === 'development') {
+      app.starting(() => prepareDevelopmentDatabase(app))
+    }
   }
+}
+
+/**
+ * `npm run dev` on the embedded database: apply migrations, and on the first run
+ * seed the demo data and print its logins.
+ */
+async function prepareDevelopmentDatabase(app: ApplicationService) {
+  const db = await app.container.make('lucid.db')
+  const { MigrationRunner } = await import('@adonisjs/lucid/migration')
+  const migrator = new MigrationRunner(db, app, { direction: 'up' })
+  await migrator.run()
+  if (migrator.error) throw migrator.error
+
+  const { hasAnyMerchant, seedDemoData } = await import('#services/demo_seed')
+  if (await hasAnyMerchant()) return
+  const demo = await seedDemoData()
+  process.stdout.write(
+    [
+      '',
+      'Demo data created (shown once; run `node ace demo:seed` for fresh credentials):',
+      JSON.stringify(demo, null, 2),
+      'Log in:',
+      `  curl -s -X POST http://localhost:${process.env.PORT ?? 3333}/api/v1/auth/login \\`,
+      `    -u '${demo.portal_client.client_id}:${demo.portal_client.client_secret}' \\`,
+      `    -H 'X-Service-Application: merchant_portal' -H 'Content-Type: application/json' \\`,
+      `    -d '{"username":"${demo.administrator.username}","password":"${demo.administrator.password}"}'`,
+      '',
+    ].join('\n')
+  )
 }

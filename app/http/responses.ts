@@ -40,7 +40,10 @@ export async function respond(
   const body: Record<string, unknown> = {
     success: true,
     message,
-    data: await serializer.serializeWithoutWrapping(data, ctx.containerResolver),
+    data:
+      data === null || data === undefined
+        ? null
+        : await serializer.serializeWithoutWrapping(data, ctx.containerResolver),
   }
   if (options.meta) body.meta = options.meta
   ctx.response.status(options.status ?? 200).send(body)

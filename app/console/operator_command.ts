@@ -1,0 +1,41 @@
+/*
+| Shared behaviour of operator commands (decisions.md §4): one JSON object on
+| stdout on success; a clear message on stderr and a non-zero exit on bad input.
+*/
+import { BaseCommand } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { errors as vineErrors } from '@vinejs/vine'
+import ApiError from '#exceptions/api_error'
+
+export class OperatorInputError extends Error {}
+
+export abstract class OperatorCommand extends BaseCommand {
+  static options: CommandOptions = { startApp: true }
+
+  protected abstract execute(): Promise<Record<string, unknown>>
+
+  async run() {
+    try {
+      const result = await this.execute()
+      process.stdout.write(`${JSON.stringify(result)}\n`)
+    } catch (error) {
+      this.exitCode = 1
+      process.stderr.write(`error: ${this.describe(error)}\n`)
+    }
+  }
+
+  private describe(error: unknown): string {
+    if (error instanceof vineErrors.E_VALIDATION_ERROR) {
+      return (error.messages as Array<{ field: string; message: string }>)
+        .map((item) => `--${item.field.replaceAll('_', '-')}: ${item.message}`)
+        .join('; ')
+    }
+    if (error instanceof ApiError && error.fieldErrors) {
+      return Object.entries(error.fieldErrors)
+        .map(([field, messages]) => `--${field.replaceAll('_', '-')}: ${messages.join(' ')}`)
+        .join('; ')
+    }
+    if (error instanceof OperatorInputError || error instanceof ApiError) return error.message
+    return error instanceof Error ? error.message : String(error)
+  }
+}

@@ -1,0 +1,47 @@
+/*
+| Operator-side creation of Portal users (user:create, demo:seed). Usernames and
+| emails share one namespace: neither may equal another account's username or email.
+*/
+import ApiError from '#exceptions/api_error'
+import Merchant from '#models/merchant'
+import User, { ROLES, type RoleName } from '#models/user'
+
+export async function identityTaken(identity: string, exceptUserId?: number) {
+  const normalized = identity.toLowerCase()
+  const query = User.query().where((q) =>
+    q.whereRaw('lower(username) = ?', [normalized]).orWhereRaw('lower(email) = ?', [normalized])
+  )
+  if (exceptUserId) query.whereNot('id', exceptUserId)
+  return (await query.first()) !== null
+}
+
+export async function createUser(input: {
+  merchantId: number | string
+  email: string
+  username?: string
+  firstName: string
+  lastName: string
+  role: RoleName
+  password: string
+  isActive: boolean
+}) {
+  const merchant = await Merchant.find(input.merchantId)
+  if (!merchant) throw ApiError.notFound(`Merchant ${input.merchantId} does not exist.`)
+  const email = input.email.toLowerCase()
+  const username = input.username ?? email
+  for (const identity of new Set([email, username.toLowerCase()])) {
+    if (await identityTaken(identity)) {
+      throw ApiError.conflict('CONFLICT', `${identity} is already used by another account.`)
+    }
+  }
+  return User.create({
+    merchantId: merchant.id,
+    email,
+    username,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    role: ROLES[input.role],
+    password: input.password,
+    isActive: input.isActive,
+  })
+}

@@ -1,0 +1,11 @@
+import { OperatorCommand } from '#console/operator_command'
+import { seedDemoData } from '#services/demo_seed'
+
+export default class DemoSeed extends OperatorCommand {
+  static commandName = 'demo:seed'
+  static description = 'Create (or refresh) demo data and print its credentials once'
+
+  protected async execute() {
+    return seedDemoData()
+  }
+}
