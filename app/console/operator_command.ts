@@ -17,10 +17,10 @@ export abstract class OperatorCommand extends BaseCommand {
   async run() {
     try {
       const result = await this.execute()
-      process.stdout.write(`${JSON.stringify(result)}\n`)
+      this.logger.log(JSON.stringify(result))
     } catch (error) {
       this.exitCode = 1
-      process.stderr.write(`error: ${this.describe(error)}\n`)
+      this.logger.logError(`error: ${this.describe(error)}`)
     }
   }
 

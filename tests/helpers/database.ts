@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import { Settings } from 'luxon'
+import limiter from '@adonisjs/limiter/services/main'
 
 /** Tables a migration fills (reference data) or the migrator owns: never truncated. */
 const KEPT_TABLES = new Set(['adonis_schema', 'adonis_schema_versions', 'currencies'])
@@ -15,6 +16,8 @@ export async function resetState() {
       .map((row: { tablename: string }) => row.tablename)
       .filter((name: string) => !KEPT_TABLES.has(name))
   }
+  // Redis-kept limits live outside PostgreSQL; the database store is emptied below.
+  if (limiter.config.default !== 'database') await limiter.clear([limiter.config.default])
   if (tables.length > 0) {
     await db.rawQuery(
       `TRUNCATE ${tables.map((name) => `"${name}"`).join(', ')} RESTART IDENTITY CASCADE`
