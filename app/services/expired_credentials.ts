@@ -1,0 +1,27 @@
+/*
+| `node ace auth:prune`: deletes expired credentials and proofs. Safe from cron on
+| several hosts at once: a transaction-scoped advisory lock lets one run at a time and
+| the others return immediately; deleting what is expired is idempotent.
+*/
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+
+const PRUNE_LOCK_KEY = 7_314_202_611
+
+/** table → column holding the expiry. Each feature that stores expiring proofs adds its table here. */
+export const EXPIRING_TABLES: Record<string, string> = {
+  auth_access_tokens: 'expires_at',
+}
+
+export async function pruneExpiredCredentials(now = DateTime.now()) {
+  return db.transaction(async (trx) => {
+    const lock = await trx.rawQuery('select pg_try_advisory_xact_lock(?) as acquired', [PRUNE_LOCK_KEY])
+    if (!lock.rows[0]?.acquired) return { skipped: true, deleted: {} as Record<string, number> }
+    const deleted: Record<string, number> = {}
+    for (const [table, column] of Object.entries(EXPIRING_TABLES)) {
+      const rows = await trx.from(table).where(column, '<=', now.toJSDate()).delete()
+      deleted[table] = Array.isArray(rows) ? rows.length : Number(rows)
+    }
+    return { skipped: false, deleted }
+  })
+}

@@ -1,0 +1,11 @@
+import { OperatorCommand } from '#console/operator_command'
+import { pruneExpiredCredentials } from '#services/expired_credentials'
+
+export default class AuthPrune extends OperatorCommand {
+  static commandName = 'auth:prune'
+  static description = 'Delete expired PATs, machine tokens and one-time proofs (safe to run concurrently)'
+
+  protected async execute() {
+    return pruneExpiredCredentials()
+  }
+}
