@@ -3,7 +3,8 @@ import { pruneExpiredCredentials } from '#services/expired_credentials'
 
 export default class AuthPrune extends OperatorCommand {
   static commandName = 'auth:prune'
-  static description = 'Delete expired PATs, machine tokens and one-time proofs (safe to run concurrently)'
+  static description =
+    'Delete expired PATs, machine tokens and one-time proofs (safe to run concurrently)'
 
   protected async execute() {
     return pruneExpiredCredentials()

@@ -15,7 +15,9 @@ export const EXPIRING_TABLES: Record<string, string> = {
 
 export async function pruneExpiredCredentials(now = DateTime.now()) {
   return db.transaction(async (trx) => {
-    const lock = await trx.rawQuery('select pg_try_advisory_xact_lock(?) as acquired', [PRUNE_LOCK_KEY])
+    const lock = await trx.rawQuery('select pg_try_advisory_xact_lock(?) as acquired', [
+      PRUNE_LOCK_KEY,
+    ])
     if (!lock.rows[0]?.acquired) return { skipped: true, deleted: {} as Record<string, number> }
     const deleted: Record<string, number> = {}
     for (const [table, column] of Object.entries(EXPIRING_TABLES)) {
