@@ -7,8 +7,8 @@
 */
 import net from 'node:net'
 import { existsSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { chmod, rm, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 
 const DATABASE_NAME = 'merchant_portal'
 const USER = 'postgres'
@@ -30,6 +30,19 @@ function portAcceptsConnections(port: number): Promise<boolean> {
     })
     socket.once('error', () => resolve(false))
   })
+}
+
+/**
+ * PostgreSQL refuses to run as root, so under root the package runs it as the
+ * `postgres` user, which must be able to reach the binaries and the data directory
+ * inside the project. A checkout under a private directory (e.g. one made by mktemp)
+ * would block it: add the search (x) bit for others on such ancestors.
+ */
+async function letPostgresUserReach(path: string) {
+  for (let dir = path; dir !== dirname(dir); dir = dirname(dir)) {
+    const info = await stat(dir)
+    if ((info.mode & 0o001) === 0) await chmod(dir, info.mode | 0o001)
+  }
 }
 
 export async function startEmbeddedPostgres(options: {
@@ -58,6 +71,8 @@ export async function startEmbeddedPostgres(options: {
     onError: (error) => options.log(`embedded postgres: ${String(error)}`),
   })
 
+  const runsAsRoot = process.getuid?.() === 0
+  if (runsAsRoot) await letPostgresUserReach(options.rootDir)
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'))
   if (fresh) {
     options.log(`initialising embedded PostgreSQL under ${databaseDir}`)
