@@ -2,17 +2,21 @@ import { defineConfig } from '@adonisjs/core/bodyparser'
 
 /*
 | Bodies are small JSON documents (logos are the one multipart exception).
-| Empty strings are kept as they are: validators decide what "" means per field.
+| Empty strings and surrounding whitespace are kept as they are: validators decide
+| what "" means per field, and trimming happens in app/validators/rules/input.ts,
+| which leaves passwords and integration key values untouched.
 */
 const bodyParserConfig = defineConfig({
   allowedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
   form: {
     convertEmptyStringsToNull: false,
+    trimWhitespaces: false,
     limit: '64kb',
     types: ['application/x-www-form-urlencoded'],
   },
   json: {
     convertEmptyStringsToNull: false,
+    trimWhitespaces: false,
     limit: '64kb',
     strict: true,
     types: ['application/json', 'application/vnd.api+json'],
@@ -20,6 +24,7 @@ const bodyParserConfig = defineConfig({
   multipart: {
     autoProcess: true,
     convertEmptyStringsToNull: false,
+    trimWhitespaces: false,
     processManually: [],
     limit: '3mb',
     types: ['multipart/form-data'],
