@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
 import { enforceLimit } from '#start/limiter'
@@ -14,7 +15,9 @@ export default class SessionController {
     const application = ctx.portalClient!
     const submitted = ctx.request.input('username')
     const identity = typeof submitted === 'string' ? submitted.trim().toLowerCase() : ''
-    await enforceLimit('login', `${application.clientId}:${identity}:${ctx.request.ip()}`)
+    // A digest of the identity: any submitted string fits the limiter's key column.
+    const identityKey = createHash('sha256').update(identity).digest('base64url')
+    await enforceLimit('login', `${application.clientId}:${identityKey}:${ctx.request.ip()}`)
 
     const input = await validateBody(ctx, loginInput)
     const session = await signIn({ ...input, application })
