@@ -30,6 +30,20 @@ export function trimStrings(value: unknown, key?: string): unknown {
   return value
 }
 
+/**
+ * Field paths (dot notation) of strings holding a NUL character, which PostgreSQL
+ * text cannot store or compare: such input is a field error, never a 500.
+ */
+export function fieldsWithNul(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [path || 'body'] : []
+  if (Array.isArray(value) || isPlainObject(value)) {
+    return Object.entries(value).flatMap(([name, item]) =>
+      fieldsWithNul(item, path ? `${path}.${name}` : name)
+    )
+  }
+  return []
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
@@ -62,9 +76,13 @@ export async function validateInput<Properties extends Record<string, SchemaType
   }
   const input = trimStrings(raw) as Record<string, unknown>
   const fieldErrors: FieldErrors = {}
+  for (const field of fieldsWithNul(input)) {
+    const listed = Object.hasOwn(schema.properties, field.split('.')[0])
+    if (listed) (fieldErrors[field] ??= []).push('The value contains an invalid character.')
+  }
   let data: Awaited<ReturnType<InputSchema<Properties>['validator']['validate']>> | undefined
   try {
-    data = await schema.validator.validate(input)
+    if (Object.keys(fieldErrors).length === 0) data = await schema.validator.validate(input)
   } catch (error) {
     if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
     for (const message of error.messages as Array<{ field: string; message: string }>) {
