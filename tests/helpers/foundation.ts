@@ -1,0 +1,95 @@
+/*
+| Helpers of the foundation's tests: env overrides that are always undone, the error
+| envelope's allowed keys, Portal login requests, and in-process operator commands.
+*/
+import app from '@adonisjs/core/services/app'
+import type { BaseCommand } from '@adonisjs/core/ace'
+import env from '#start/env'
+
+/** Keys an error body may carry (decisions.md §1): anything else is a leak. */
+export const ERROR_ENVELOPE_KEYS = ['success', 'message', 'error_code', 'errors']
+
+/**
+ * Sets env values (through #start/env, as the app reads them) and returns a function
+ * that restores the previous values exactly, unset ones included.
+ */
+export function overrideEnv(values: Record<string, string | number | undefined>) {
+  const previous = Object.keys(values).map((name) => ({
+    name,
+    value: env.get(name as any) as unknown,
+    inProcess: Object.hasOwn(process.env, name) ? process.env[name] : undefined,
+  }))
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) {
+      env.set(name as any, undefined as any)
+      delete process.env[name]
+    } else {
+      env.set(name as any, value as any)
+    }
+  }
+  return () => {
+    for (const { name, value, inProcess } of previous) {
+      env.set(name as any, value as any)
+      if (inProcess === undefined) delete process.env[name]
+      else process.env[name] = inProcess
+    }
+  }
+}
+
+/** Runs `callback` with env overrides, restoring them even when it throws. */
+export async function withEnv<T>(
+  values: Record<string, string | number | undefined>,
+  callback: () => Promise<T>
+): Promise<T> {
+  const restore = overrideEnv(values)
+  try {
+    return await callback()
+  } finally {
+    restore()
+  }
+}
+
+/** Runs an operator command in-process through the ace kernel; output kept in memory. */
+export async function runCommand<Command extends typeof BaseCommand>(
+  command: Command,
+  argv: string[],
+  prepare?: (instance: InstanceType<Command>) => void
+) {
+  const ace = await app.container.make('ace')
+  ace.ui.switchMode('raw')
+  const instance = (await ace.create(command, argv)) as InstanceType<Command>
+  prepare?.(instance)
+  await instance.exec()
+  const logs = instance.logger.getLogs() as Array<{ message: string; stream: string }>
+  const stdout = logs.filter((log) => log.stream === 'stdout').map((log) => log.message)
+  const stderr = logs.filter((log) => log.stream === 'stderr').map((log) => log.message)
+  return {
+    exitCode: instance.exitCode,
+    stdout,
+    stderr,
+    /** The single JSON object a successful operator command prints. */
+    json: () => {
+      if (stdout.length !== 1) throw new Error(`expected one stdout line, got ${stdout.length}`)
+      return JSON.parse(stdout[0]) as Record<string, any>
+    },
+  }
+}
+
+/** A PAT's parts: `pat_<base64url id>.<secret>`. */
+export function patParts(pat: string) {
+  const match = /^pat_([^.]+)\.(.+)$/.exec(pat)
+  if (!match) throw new Error('not a PAT')
+  return { encodedId: match[1], secret: match[2] }
+}
+
+/** Encodes a token id the way the auth package does (base64url). */
+export function encodeTokenId(id: string | number) {
+  return Buffer.from(String(id)).toString('base64url')
+}
+
+/** Rows in a table (straight from PostgreSQL). */
+export async function countRows(table: string) {
+  const { default: db } = await import('@adonisjs/lucid/services/db')
+  const row = await db.from(table).count('* as total').first()
+  return Number(row?.total ?? 0)
+}
