@@ -1,0 +1,94 @@
+/*
+| The error contract (decisions.md §1): unknown routes and methods as JSON, malformed
+| and non-object bodies as 422, oversize bodies as 413, never a stack or internals.
+*/
+import { test } from '@japa/runner'
+import { resetState } from '#tests/helpers/database'
+import { appHeaders, createPortalClient, signedInMember } from '#tests/helpers/portal'
+import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
+import type { ApiResponse } from '@japa/api-client'
+import type { Assert } from '@japa/assert'
+
+const LOGIN = '/api/v1/auth/login'
+
+/** The body is the error envelope and nothing else (no stack, SQL, or paths). */
+function assertEnvelope(assert: Assert, response: ApiResponse, status: number, code: string) {
+  assert.equal(response.status(), status)
+  assert.match(response.header('content-type') ?? '', /^application\/json/)
+  const body = response.body()
+  assert.isFalse(body.success)
+  assert.equal(body.error_code, code)
+  assert.isString(body.message)
+  assert.includeMembers(ERROR_ENVELOPE_KEYS, Object.keys(body))
+  assert.notMatch(response.text(), /node_modules|at \w+ \(|\.ts:\d+|Error:/)
+}
+
+test.group('Error contract', (group) => {
+  group.each.setup(() => resetState())
+
+  test('an unknown route is 404 NOT_FOUND as JSON', async ({ client, assert }) => {
+    for (const path of ['/api/v1/nope', '/nope', '/api/v1/portal/me/extra', '/api/v2/portal/me']) {
+      const response = await client.get(path).header('Accept', 'text/html')
+      assertEnvelope(assert, response, 404, 'NOT_FOUND')
+      assert.notProperty(response.body(), 'errors')
+    }
+    const withBody = await client.post('/api/v1/nope').json({ a: 1 })
+    assertEnvelope(assert, withBody, 404, 'NOT_FOUND')
+  })
+
+  test('a known path with another method is 405 METHOD_NOT_ALLOWED with an Allow header', async ({
+    client,
+    assert,
+  }) => {
+    const login = await client.get(LOGIN)
+    assertEnvelope(assert, login, 405, 'METHOD_NOT_ALLOWED')
+    assert.equal(login.header('allow'), 'POST')
+
+    const me = await client.delete('/api/v1/portal/me')
+    assertEnvelope(assert, me, 405, 'METHOD_NOT_ALLOWED')
+    assert.include(me.header('allow').split(', '), 'GET')
+  })
+
+  test('malformed JSON is 422 VALIDATION_ERROR', async ({ client, assert }) => {
+    const app = await createPortalClient()
+    for (const raw of ['{"username": "a", ', '{username: a}', "{'a': 1}", '{"a":1}}']) {
+      const request = client.post(LOGIN).headers(appHeaders(app)).type('json')
+      request.request.send(raw)
+      const response = await request
+      assertEnvelope(assert, response, 422, 'VALIDATION_ERROR')
+      assert.isNotEmpty(Object.keys(response.body().errors), raw)
+    }
+  })
+
+  test('a JSON array or string body on login is 422 VALIDATION_ERROR', async ({
+    client,
+    assert,
+  }) => {
+    const app = await createPortalClient()
+    for (const raw of ['[{"username":"a","password":"secret1"}]', '"username"', '42', 'null']) {
+      const request = client.post(LOGIN).headers(appHeaders(app)).type('json')
+      request.request.send(raw)
+      const response = await request
+      assertEnvelope(assert, response, 422, 'VALIDATION_ERROR')
+      assert.isNotEmpty(Object.keys(response.body().errors ?? {}), raw)
+    }
+  })
+
+  test('a body over the parser limit is 413 PAYLOAD_TOO_LARGE', async ({ client, assert }) => {
+    const app = await createPortalClient()
+    const response = await client
+      .post(LOGIN)
+      .headers(appHeaders(app))
+      .json({ username: 'someone', password: 'x'.repeat(70 * 1024) })
+    assertEnvelope(assert, response, 413, 'PAYLOAD_TOO_LARGE')
+  })
+
+  test('an oversize body on a PAT route is 413 too', async ({ client, assert }) => {
+    const { bearer } = await signedInMember()
+    const response = await client
+      .post('/api/v1/auth/logout')
+      .header('Authorization', bearer)
+      .json({ padding: 'x'.repeat(70 * 1024) })
+    assertEnvelope(assert, response, 413, 'PAYLOAD_TOO_LARGE')
+  })
+})

@@ -1,0 +1,31 @@
+/*
+| Health endpoints (issue 2 › Operating it): liveness and readiness with the
+| framework's health checks (database reachable, migrations applied).
+*/
+import { test } from '@japa/runner'
+
+test.group('Health', () => {
+  test('/health/live is 200', async ({ client, assert }) => {
+    const response = await client.get('/health/live')
+    response.assertStatus(200)
+    assert.deepEqual(response.body(), { status: 'ok' })
+  })
+
+  test('/health/ready is 200 with the database and migration checks ok', async ({
+    client,
+    assert,
+  }) => {
+    const response = await client.get('/health/ready')
+    response.assertStatus(200)
+    assert.equal(response.body().status, 'ok')
+    const checks = response.body().checks as Array<{ name: string; status: string }>
+    assert.lengthOf(checks, 2)
+    assert.sameMembers(
+      checks.map((check) => check.status),
+      ['ok', 'ok']
+    )
+    assert.isTrue(checks.some((check) => /migration/i.test(check.name)))
+    assert.isTrue(checks.some((check) => /database|db/i.test(check.name)))
+    assert.notMatch(response.text(), /postgres:\/\//)
+  })
+})
