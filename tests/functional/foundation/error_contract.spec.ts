@@ -46,7 +46,7 @@ test.group('Error contract', (group) => {
 
     const me = await client.delete('/api/v1/portal/me')
     assertEnvelope(assert, me, 405, 'METHOD_NOT_ALLOWED')
-    assert.include(me.header('allow').split(', '), 'GET')
+    assert.include((me.header('allow') ?? '').split(', '), 'GET')
   })
 
   test('malformed JSON is 422 VALIDATION_ERROR', async ({ client, assert }) => {
