@@ -1,0 +1,179 @@
+/*
+| Rate limits (portal-api.md › Limits; decisions.md §3). Store-agnostic: CI runs this
+| file on the PostgreSQL store and again with REDIS_URL set (Redis store), so the
+| tests only speak HTTP and env, never to a store directly.
+*/
+import { test } from '@japa/runner'
+import type { ApiResponse } from '@japa/api-client'
+import type { Assert } from '@japa/assert'
+import { resetState } from '#tests/helpers/database'
+import {
+  appHeaders,
+  createMerchantWithUser,
+  createPortalClient,
+  issuePat,
+  signedInMember,
+} from '#tests/helpers/portal'
+import { overrideEnv } from '#tests/helpers/foundation'
+
+const LOGIN = '/api/v1/auth/login'
+const ME = '/api/v1/portal/me'
+
+/** Every limit starts from its contract number; each test sets what it needs. */
+const LIMIT_ENV = {
+  RATE_LIMIT_LOGIN_PER_MINUTE: undefined,
+  RATE_LIMIT_API_PER_MINUTE: undefined,
+  RATE_LIMIT_MULTIPLIER: undefined,
+}
+
+function assertThrottled(assert: Assert, response: ApiResponse, label = '') {
+  assert.equal(response.status(), 429, label)
+  assert.deepEqual(
+    response.body(),
+    { success: false, message: response.body().message, error_code: 'RATE_LIMITED' },
+    label
+  )
+  const retryAfter = response.header('retry-after') ?? ''
+  assert.match(retryAfter, /^[1-9][0-9]*$/, label)
+  assert.isAtMost(Number(retryAfter), 60, label)
+}
+
+test.group('Rate limits', (group) => {
+  let restoreEnv: (() => void) | undefined
+  group.each.setup(async () => {
+    await resetState()
+    restoreEnv = overrideEnv(LIMIT_ENV)
+    return () => restoreEnv?.()
+  })
+
+  /** A Portal client and two members; login attempts with a wrong password by default. */
+  async function loginSetup() {
+    const app = await createPortalClient()
+    const first = await createMerchantWithUser()
+    const second = await createMerchantWithUser({ merchant: first.merchant })
+    return { app, first, second }
+  }
+
+  test('login is limited to 5 per minute per application, identity and IP; the 6th is 429 with Retry-After', async ({
+    client,
+    assert,
+  }) => {
+    const { app, first, second } = await loginSetup()
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const response = await client
+        .post(LOGIN)
+        .headers(appHeaders(app))
+        .json({ username: first.user.email, password: 'Wrong-Password-1' })
+      assert.equal(response.status(), 401, `attempt ${attempt}`)
+    }
+    // Right password, same identity (other case and spacing), spoofed forwarding header.
+    const sixth = await client
+      .post(LOGIN)
+      .headers({ ...appHeaders(app), 'X-Forwarded-For': '203.0.113.9' })
+      .json({ username: `  ${first.user.email.toUpperCase()} `, password: first.password })
+    assertThrottled(assert, sixth, 'sixth')
+
+    const otherIdentity = await client
+      .post(LOGIN)
+      .headers(appHeaders(app))
+      .json({ username: second.user.email, password: second.password })
+    otherIdentity.assertStatus(200)
+
+    const otherApplication = await createPortalClient()
+    const viaOtherApplication = await client
+      .post(LOGIN)
+      .headers(appHeaders(otherApplication))
+      .json({ username: first.user.email, password: first.password })
+    viaOtherApplication.assertStatus(200)
+  })
+
+  test('rejected login requests keep consuming the limit', async ({ client, assert }) => {
+    const { app, first } = await loginSetup()
+    const attempt = () =>
+      client
+        .post(LOGIN)
+        .headers(appHeaders(app))
+        .json({ username: first.user.email, password: first.password })
+    for (let index = 1; index <= 5; index++) (await attempt()).assertStatus(200)
+    assertThrottled(assert, await attempt(), 'sixth')
+    assertThrottled(assert, await attempt(), 'seventh')
+    // Raise the limit to 7: had the two refusals not been counted, 5 would be consumed
+    // and the eighth attempt allowed; counted, it is the 8th, over 7.
+    overrideEnv({ RATE_LIMIT_LOGIN_PER_MINUTE: 7 })
+    assertThrottled(assert, await attempt(), 'eighth')
+  })
+
+  test('invalid login bodies consume the limit of the submitted identity too', async ({
+    client,
+    assert,
+  }) => {
+    const { app, first } = await loginSetup()
+    for (let index = 1; index <= 5; index++) {
+      const response = await client
+        .post(LOGIN)
+        .headers(appHeaders(app))
+        .json({ username: first.user.email, password: '123' })
+      assert.equal(response.status(), 422)
+    }
+    const response = await client
+      .post(LOGIN)
+      .headers(appHeaders(app))
+      .json({ username: first.user.email, password: first.password })
+    assertThrottled(assert, response)
+  })
+
+  test('RATE_LIMIT_LOGIN_PER_MINUTE overrides the login limit', async ({ client, assert }) => {
+    overrideEnv({ RATE_LIMIT_LOGIN_PER_MINUTE: 2 })
+    const { app, first } = await loginSetup()
+    const attempt = () =>
+      client
+        .post(LOGIN)
+        .headers(appHeaders(app))
+        .json({ username: first.user.email, password: first.password })
+    ;(await attempt()).assertStatus(200)
+    ;(await attempt()).assertStatus(200)
+    assertThrottled(assert, await attempt())
+  })
+
+  test('RATE_LIMIT_MULTIPLIER scales the login limit', async ({ client, assert }) => {
+    overrideEnv({ RATE_LIMIT_LOGIN_PER_MINUTE: 2, RATE_LIMIT_MULTIPLIER: 2 })
+    const { app, first } = await loginSetup()
+    const attempt = () =>
+      client
+        .post(LOGIN)
+        .headers(appHeaders(app))
+        .json({ username: first.user.email, password: 'Wrong-Password-1' })
+    for (let index = 1; index <= 4; index++) (await attempt()).assertStatus(401)
+    assertThrottled(assert, await attempt())
+  })
+
+  test('the API-wide limit applies per user (RATE_LIMIT_API_PER_MINUTE=3: the 4th is 429)', async ({
+    client,
+    assert,
+  }) => {
+    overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 3 })
+    const { bearer, user, client: app } = await signedInMember()
+    const other = await signedInMember()
+    for (let index = 1; index <= 3; index++) {
+      ;(await client.get(ME).header('Authorization', bearer)).assertStatus(200)
+    }
+    assertThrottled(assert, await client.get(ME).header('Authorization', bearer), 'fourth')
+    // Same user through another PAT: same bucket.
+    const secondPat = await issuePat(user, app)
+    assertThrottled(assert, await client.get(ME).header('Authorization', `Bearer ${secondPat}`))
+    // Another user has a bucket of their own.
+    ;(await client.get(ME).header('Authorization', other.bearer)).assertStatus(200)
+  })
+
+  test('the API-wide limit is judged after authentication (bad tokens get 401, not 429)', async ({
+    client,
+    assert,
+  }) => {
+    overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 1 })
+    const { bearer } = await signedInMember()
+    ;(await client.get(ME).header('Authorization', bearer)).assertStatus(200)
+    assertThrottled(assert, await client.get(ME).header('Authorization', bearer))
+    const anonymous = await client.get(ME)
+    anonymous.assertStatus(401)
+  })
+})
