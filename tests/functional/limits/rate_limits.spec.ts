@@ -26,6 +26,11 @@ const LIMIT_ENV = {
   RATE_LIMIT_MULTIPLIER: undefined,
 }
 
+async function expectStatus(request: PromiseLike<ApiResponse>, status: number) {
+  const response = await request
+  response.assertStatus(status)
+}
+
 function assertThrottled(assert: Assert, response: ApiResponse, label = '') {
   assert.equal(response.status(), 429, label)
   assert.deepEqual(
@@ -94,7 +99,7 @@ test.group('Rate limits', (group) => {
         .post(LOGIN)
         .headers(appHeaders(app))
         .json({ username: first.user.email, password: first.password })
-    for (let index = 1; index <= 5; index++) (await attempt()).assertStatus(200)
+    for (let index = 1; index <= 5; index++) await expectStatus(attempt(), 200)
     assertThrottled(assert, await attempt(), 'sixth')
     assertThrottled(assert, await attempt(), 'seventh')
     // Raise the limit to 7: had the two refusals not been counted, 5 would be consumed
@@ -130,8 +135,8 @@ test.group('Rate limits', (group) => {
         .post(LOGIN)
         .headers(appHeaders(app))
         .json({ username: first.user.email, password: first.password })
-    ;(await attempt()).assertStatus(200)
-    ;(await attempt()).assertStatus(200)
+    await expectStatus(attempt(), 200)
+    await expectStatus(attempt(), 200)
     assertThrottled(assert, await attempt())
   })
 
@@ -143,7 +148,7 @@ test.group('Rate limits', (group) => {
         .post(LOGIN)
         .headers(appHeaders(app))
         .json({ username: first.user.email, password: 'Wrong-Password-1' })
-    for (let index = 1; index <= 4; index++) (await attempt()).assertStatus(401)
+    for (let index = 1; index <= 4; index++) await expectStatus(attempt(), 401)
     assertThrottled(assert, await attempt())
   })
 
@@ -155,14 +160,14 @@ test.group('Rate limits', (group) => {
     const { bearer, user, client: app } = await signedInMember()
     const other = await signedInMember()
     for (let index = 1; index <= 3; index++) {
-      ;(await client.get(ME).header('Authorization', bearer)).assertStatus(200)
+      await expectStatus(client.get(ME).header('Authorization', bearer), 200)
     }
     assertThrottled(assert, await client.get(ME).header('Authorization', bearer), 'fourth')
     // Same user through another PAT: same bucket.
     const secondPat = await issuePat(user, app)
     assertThrottled(assert, await client.get(ME).header('Authorization', `Bearer ${secondPat}`))
     // Another user has a bucket of their own.
-    ;(await client.get(ME).header('Authorization', other.bearer)).assertStatus(200)
+    await expectStatus(client.get(ME).header('Authorization', other.bearer), 200)
   })
 
   test('the API-wide limit is judged after authentication (bad tokens get 401, not 429)', async ({
@@ -171,7 +176,7 @@ test.group('Rate limits', (group) => {
   }) => {
     overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 1 })
     const { bearer } = await signedInMember()
-    ;(await client.get(ME).header('Authorization', bearer)).assertStatus(200)
+    await expectStatus(client.get(ME).header('Authorization', bearer), 200)
     assertThrottled(assert, await client.get(ME).header('Authorization', bearer))
     const anonymous = await client.get(ME)
     anonymous.assertStatus(401)
