@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import { errors as authErrors } from '@adonisjs/auth'
 import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
@@ -29,8 +30,9 @@ export default class PortalAuthMiddleware {
     const user = await ctx.auth
       .use('portal')
       .authenticate()
-      .catch(() => {
-        throw invalid
+      .catch((error) => {
+        // Only a failed verification is a bad token; a database outage stays a 503.
+        throw error instanceof authErrors.E_UNAUTHORIZED_ACCESS ? invalid : error
       })
     const token = user.currentAccessToken!
 
