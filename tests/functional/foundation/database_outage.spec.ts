@@ -11,7 +11,7 @@ import { test } from '@japa/runner'
 import pg from 'pg'
 import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { appHeaders, signedInMember } from '#tests/helpers/portal'
 import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 
 const ME = '/api/v1/portal/me'
@@ -33,7 +33,7 @@ test.group('Database outage', (group) => {
     client,
     assert,
   }) => {
-    const { bearer } = await signedInMember()
+    const { bearer, user, password, client: app } = await signedInMember()
     const before = await client.get(ME).header('Authorization', bearer)
     before.assertStatus(200)
 
@@ -45,8 +45,12 @@ test.group('Database outage', (group) => {
         [database]
       )
 
-      const [me, ready, live] = await Promise.all([
+      const [me, login, ready, live] = await Promise.all([
         client.get(ME).header('Authorization', bearer),
+        client
+          .post('/api/v1/auth/login')
+          .headers(appHeaders(app))
+          .json({ username: user.email, password }),
         client.get('/health/ready'),
         client.get('/health/live'),
       ])
@@ -60,6 +64,9 @@ test.group('Database outage', (group) => {
       assert.includeMembers(ERROR_ENVELOPE_KEYS, Object.keys(me.body()))
       assert.notMatch(me.text(), /postgres|database|connection|knex|timeout|\.ts:\d+/i)
       me.assertHeader('cache-control', 'no-store')
+
+      login.assertStatus(503)
+      assert.equal(login.body().error_code, 'SERVICE_UNAVAILABLE')
 
       ready.assertStatus(503)
       assert.notEqual(ready.body().status, 'ok')
