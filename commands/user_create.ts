@@ -15,6 +15,9 @@ export default class UserCreate extends OperatorCommand {
   @flags.string({ description: 'administrator or developer' }) declare role: string
   @flags.boolean({ description: 'Create inactive' }) declare inactive?: boolean
 
+  /** Where the password is read from: standard input (tests give their own stream). */
+  passwordInput: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin
+
   protected async execute() {
     const password = await this.readPassword()
     const input = await createUserInput.validate({
@@ -42,9 +45,9 @@ export default class UserCreate extends OperatorCommand {
 
   /** From a pipe: everything up to the first newline. From a terminal: a hidden prompt. */
   private async readPassword(): Promise<string> {
-    if (process.stdin.isTTY) return this.prompt.secure('Password')
+    if (this.passwordInput.isTTY) return this.prompt.secure('Password')
     const chunks: Buffer[] = []
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+    for await (const chunk of this.passwordInput) chunks.push(Buffer.from(chunk))
     return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0]
   }
 }
