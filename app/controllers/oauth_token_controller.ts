@@ -1,0 +1,16 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import OAuthTokenService from '#services/oauth_token_service'
+
+/** portal-api.md › Machine token endpoint: POST {base_url}/oauth/token (OAuth format, no envelope). */
+export default class OAuthTokenController {
+  async issue(ctx: HttpContext) {
+    const token = await OAuthTokenService.grant({
+      authorization: ctx.request.header('authorization'),
+      contentType: ctx.request.header('content-type'),
+      body: ctx.request.body(),
+    })
+    ctx.response.header('Cache-Control', 'no-store')
+    ctx.response.header('Pragma', 'no-cache')
+    ctx.response.status(200).send(token)
+  }
+}
