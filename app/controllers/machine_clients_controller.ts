@@ -106,7 +106,10 @@ export default class MachineClientsController {
     const credential = await MachineClientService.consume(
       { user, merchant },
       id,
-      async () => (await validateBody(ctx, consumeDeliveryInput)).current_password,
+      async () => {
+        const input = await validateBody(ctx, consumeDeliveryInput)
+        return input.current_password
+      },
       ctx
     )
     return respond(ctx, 'Credential delivered. Store the secret now; it cannot be shown again.', {

@@ -8,7 +8,7 @@ export type OAuthErrorCode =
 
 export default class OAuthError extends Error {
   constructor(
-    readonly error: OAuthErrorCode,
+    readonly code: OAuthErrorCode,
     readonly description: string,
     readonly status: number = 400,
     readonly headers: Record<string, string> = {}

@@ -23,7 +23,7 @@ export default class OAuthErrorsMiddleware {
       }
       ctx.response
         .status(oauthError.status)
-        .send({ error: oauthError.error, error_description: oauthError.description })
+        .send({ error: oauthError.code, error_description: oauthError.description })
     }
   }
 
