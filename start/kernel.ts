@@ -21,7 +21,6 @@ export const middleware = router.named({
   merchantScope: () => import('#middleware/merchant_scope_middleware'),
   privateCache: () => import('#middleware/private_cache_middleware'),
   machineAuth: () => import('#middleware/machine_auth_middleware'),
-  oauthErrors: () => import('#middleware/oauth_errors_middleware'),
   // The body is parsed only after authentication and role checks have passed.
   body: () => import('@adonisjs/core/bodyparser_middleware'),
 })

@@ -90,10 +90,10 @@ router
   .prefix('/api/v1')
 
 // oauth (outside /api/v1)
-// Machine token endpoint: form body, OAuth error format, its own limit (oauthToken, per IP).
-router
-  .post('/oauth/token', [OAuthTokenController, 'issue'])
-  .use([middleware.oauthErrors(), throttle('oauthToken'), middleware.body()])
+// Machine token endpoint: no Portal credentials. Its own limit (oauthToken, per IP) and
+// the form body parsing run inside the controller, so that every failure, 429 and
+// body errors included, is answered in OAuth form rather than the Portal envelope.
+router.post('/oauth/token', [OAuthTokenController, 'issue'])
 // Merchant integration API (under /api/v1/merchant-api, machine tokens only): one
 // read-only endpoint to verify machine credentials end to end. Kept in this section
 // because it belongs to the machine-token flow, not to the Portal.

@@ -145,3 +145,23 @@ export function liftLimit(name: LimitName, perMinute = 10_000) {
     else process.env[variable] = previous
   }
 }
+
+/** Awaits a request and asserts its status. */
+export async function expectStatus<R extends { assertStatus(status: number): void }>(
+  request: PromiseLike<R>,
+  status: number
+): Promise<R> {
+  const response = await request
+  response.assertStatus(status)
+  return response
+}
+
+export async function firstRow(table: string) {
+  const row = await db.from(table).orderBy('id', 'asc').first()
+  return row as Record<string, any>
+}
+
+export async function auditOutcomes(action: string) {
+  const rows = await auditRows(action)
+  return rows.map((row: { outcome: string }) => row.outcome)
+}

@@ -9,6 +9,7 @@ import {
   liftLimit,
   MACHINE_CLIENTS,
   uniqueLabel,
+  auditOutcomes,
 } from '#tests/helpers/machine'
 
 const REASON = 'Integration server for orders'
@@ -56,7 +57,10 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
   }) => {
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin)
-    const oauthClient = await db.from('oauth_clients').where('id', issued.client.oauth_client_id).first()
+    const oauthClient = await db
+      .from('oauth_clients')
+      .where('id', issued.client.oauth_client_id)
+      .first()
     assert.match(oauthClient.secret_hash, /^hmac-sha256\$[0-9a-f]{64}$/)
     assert.equal(oauthClient.kind, 'machine')
     const delivery = await db.from('credential_deliveries').where('id', issued.delivery.id).first()
@@ -239,10 +243,11 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     refused.assertStatus(429)
     assert.equal(refused.body().error_code, 'RATE_LIMITED')
     assert.isAbove(Number(refused.header('retry-after')), 0)
-    const throttled = (await auditRows('machine_client.issue')).filter(
-      (row) => row.outcome === 'throttled'
+    const outcomes = await auditOutcomes('machine_client.issue')
+    assert.lengthOf(
+      outcomes.filter((outcome) => outcome === 'throttled'),
+      1
     )
-    assert.lengthOf(throttled, 1)
     assert.lengthOf(await db.from('oauth_clients'), 5)
 
     // The same administrator's revoke bucket is separate, and so is a colleague's issue bucket.

@@ -10,6 +10,7 @@ import {
   liftLimit,
   MACHINE_CLIENTS,
   mappedClientOfKind,
+  firstRow,
 } from '#tests/helpers/machine'
 
 const REASON = 'Integration server for orders'
@@ -26,7 +27,10 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
     const admin = await signedInMember('administrator')
     const developer = await colleague(admin, 'developer')
     const ids: number[] = []
-    for (let i = 0; i < 3; i++) ids.push((await issueThroughApi(client, admin)).client.id)
+    for (let i = 0; i < 3; i++) {
+      const issued = await issueThroughApi(client, admin)
+      ids.push(issued.client.id)
+    }
     const foreign = await signedInMember('administrator')
     await issueThroughApi(client, foreign)
 
@@ -68,7 +72,10 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
   test('invalid pagination is 422', async ({ client }) => {
     const admin = await signedInMember('administrator')
     for (const qs of [{ page: 0 }, { per_page: 101 }, { page: '' }, { per_page: 'x' }]) {
-      const response = await client.get(MACHINE_CLIENTS).header('Authorization', admin.bearer).qs(qs)
+      const response = await client
+        .get(MACHINE_CLIENTS)
+        .header('Authorization', admin.bearer)
+        .qs(qs)
       response.assertStatus(422)
     }
   })
@@ -151,7 +158,8 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
     assert.isNull(audit.actor_user_id)
     assert.equal(audit.target_id, issued.delivery.id)
     assert.equal(Number(audit.merchant_id), admin.merchant.id)
-    assert.isNull((await db.from('oauth_clients').first()).revoked_at)
+    const oauthClientRow = await firstRow('oauth_clients')
+    assert.isNull(oauthClientRow.revoked_at)
   })
 
   test('a delivery one millisecond before expiry is still shown and kept', async ({
@@ -190,7 +198,10 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
       .header('Authorization', admin.bearer)
       .json({ reason: REASON, current_password: admin.password })
     const deactivated = await issueThroughApi(client, admin)
-    await db.from('merchant_oauth_clients').where('id', deactivated.client.id).update({ is_active: false })
+    await db
+      .from('merchant_oauth_clients')
+      .where('id', deactivated.client.id)
+      .update({ is_active: false })
     const framework = await mappedClientOfKind(admin.merchant.id, 'framework')
 
     const activity = async () => {
