@@ -2,7 +2,11 @@ import { defineConfig } from '@adonisjs/auth'
 import { tokensGuard, tokensUserProvider } from '@adonisjs/auth/access_tokens'
 import type { InferAuthenticators, InferAuthEvents, Authenticators } from '@adonisjs/auth/types'
 
-/** `portal`: Bearer PATs of Portal users (app/middleware/portal_auth_middleware.ts). */
+/**
+ * `portal`: Bearer PATs of Portal users (app/middleware/portal_auth_middleware.ts).
+ * `machine`: Bearer machine access tokens of OAuth clients
+ * (app/middleware/machine_auth_middleware.ts); its own table and prefix.
+ */
 const authConfig = defineConfig({
   default: 'portal',
   guards: {
@@ -10,6 +14,12 @@ const authConfig = defineConfig({
       provider: tokensUserProvider({
         tokens: 'accessTokens',
         model: () => import('#models/user'),
+      }),
+    }),
+    machine: tokensGuard({
+      provider: tokensUserProvider({
+        tokens: 'accessTokens',
+        model: () => import('#models/oauth_client'),
       }),
     }),
   },

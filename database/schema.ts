@@ -65,6 +65,27 @@ export class AuthAccessTokenSchema extends BaseModel {
   declare updatedAt: DateTime
 }
 
+export class CredentialDeliverySchema extends BaseModel {
+  static $columns = ['createdAt', 'encryptedSecret', 'expiresAt', 'id', 'issuedByUserId', 'merchantId', 'merchantOauthClientId', 'oauthClientId'] as const
+  $columns = CredentialDeliverySchema.$columns
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+  @column()
+  declare encryptedSecret: string
+  @column.dateTime()
+  declare expiresAt: DateTime
+  @column()
+  declare id: string
+  @column()
+  declare issuedByUserId: number
+  @column()
+  declare merchantId: number
+  @column()
+  declare merchantOauthClientId: number
+  @column()
+  declare oauthClientId: number
+}
+
 export class CurrencySchema extends BaseModel {
   static $columns = ['code', 'minorUnits', 'name', 'numericCode'] as const
   $columns = CurrencySchema.$columns
@@ -76,6 +97,37 @@ export class CurrencySchema extends BaseModel {
   declare name: string
   @column()
   declare numericCode: string
+}
+
+export class MerchantOauthClientSchema extends BaseModel {
+  static $columns = ['createdAt', 'id', 'isActive', 'issuedByUserId', 'label', 'lastUsedAt', 'merchantId', 'oauthClientId', 'reason', 'replacesMerchantOauthClientId', 'revokedAt', 'rotationDeadlineAt', 'updatedAt'] as const
+  $columns = MerchantOauthClientSchema.$columns
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+  @column({ isPrimary: true })
+  declare id: number
+  @column()
+  declare isActive: boolean
+  @column()
+  declare issuedByUserId: number | null
+  @column()
+  declare label: string
+  @column.dateTime()
+  declare lastUsedAt: DateTime | null
+  @column()
+  declare merchantId: number
+  @column()
+  declare oauthClientId: number
+  @column()
+  declare reason: string | null
+  @column()
+  declare replacesMerchantOauthClientId: number | null
+  @column.dateTime()
+  declare revokedAt: DateTime | null
+  @column.dateTime()
+  declare rotationDeadlineAt: DateTime | null
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
 }
 
 export class MerchantServiceSchema extends BaseModel {
@@ -130,6 +182,50 @@ export class MerchantSchema extends BaseModel {
   declare updatedAt: DateTime
   @column()
   declare website: string | null
+}
+
+export class OauthAccessTokenSchema extends BaseModel {
+  static $columns = ['abilities', 'createdAt', 'expiresAt', 'hash', 'id', 'lastUsedAt', 'name', 'tokenableId', 'type', 'updatedAt'] as const
+  $columns = OauthAccessTokenSchema.$columns
+  @column()
+  declare abilities: string
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+  @column.dateTime()
+  declare expiresAt: DateTime | null
+  @column()
+  declare hash: string
+  @column({ isPrimary: true })
+  declare id: number
+  @column.dateTime()
+  declare lastUsedAt: DateTime | null
+  @column()
+  declare name: string | null
+  @column()
+  declare tokenableId: number
+  @column()
+  declare type: string
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+}
+
+export class OauthClientSchema extends BaseModel {
+  static $columns = ['createdAt', 'id', 'kind', 'name', 'revokedAt', 'secretHash', 'updatedAt'] as const
+  $columns = OauthClientSchema.$columns
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+  @column({ isPrimary: true })
+  declare id: number
+  @column()
+  declare kind: string
+  @column()
+  declare name: string
+  @column.dateTime()
+  declare revokedAt: DateTime | null
+  @column()
+  declare secretHash: string | null
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
 }
 
 export class PortalClientSchema extends BaseModel {

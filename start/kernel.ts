@@ -20,6 +20,7 @@ export const middleware = router.named({
   role: () => import('#middleware/role_middleware'),
   merchantScope: () => import('#middleware/merchant_scope_middleware'),
   privateCache: () => import('#middleware/private_cache_middleware'),
+  machineAuth: () => import('#middleware/machine_auth_middleware'),
   // The body is parsed only after authentication and role checks have passed.
   body: () => import('@adonisjs/core/bodyparser_middleware'),
 })

@@ -10,10 +10,14 @@ import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import { throttle } from '#start/limiter'
 import { routeIds } from '#validators/rules/route_ids'
+import { MERCHANT_API_SCOPE } from '#config/oauth'
 
 const SessionController = () => import('#controllers/session_controller')
 const ProfileController = () => import('#controllers/profile_controller')
 const HealthController = () => import('#controllers/health_controller')
+const MachineClientsController = () => import('#controllers/machine_clients_controller')
+const OAuthTokenController = () => import('#controllers/oauth_token_controller')
+const MerchantApiController = () => import('#controllers/merchant_api_controller')
 
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
@@ -58,6 +62,26 @@ router
     // portal/merchant
 
     // portal/merchant/machine-clients and credential deliveries
+    // Limits: machineClientMutation per actor+merchant+operation, credentialConsume per
+    // actor+delivery (enforced in the controller so refusals are audited).
+    router
+      .get('/portal/merchant/machine-clients', [MachineClientsController, 'index'])
+      .use([...portalStack(), middleware.privateCache()])
+    router
+      .post('/portal/merchant/machine-clients', [MachineClientsController, 'store'])
+      .use([...adminStack(), middleware.privateCache()])
+    router
+      .post('/portal/merchant/machine-clients/:client/rotate', [MachineClientsController, 'rotate'])
+      .use([...adminStack(), middleware.privateCache()])
+    router
+      .post('/portal/merchant/machine-clients/:client/revoke', [MachineClientsController, 'revoke'])
+      .use([...adminStack(), middleware.privateCache()])
+    router
+      .post('/portal/merchant/credential-deliveries/:delivery/consume', [
+        MachineClientsController,
+        'consume',
+      ])
+      .use(adminStack())
 
     // portal/team
 
@@ -66,5 +90,15 @@ router
   .prefix('/api/v1')
 
 // oauth (outside /api/v1)
+// Machine token endpoint: no Portal credentials. Its own limit (oauthToken, per IP) and
+// the form body parsing run inside the controller, so that every failure, 429 and
+// body errors included, is answered in OAuth form rather than the Portal envelope.
+router.post('/oauth/token', [OAuthTokenController, 'issue'])
+// Merchant integration API (under /api/v1/merchant-api, machine tokens only): one
+// read-only endpoint to verify machine credentials end to end. Kept in this section
+// because it belongs to the machine-token flow, not to the Portal.
+router
+  .get('/api/v1/merchant-api/whoami', [MerchantApiController, 'whoami'])
+  .use([middleware.machineAuth({ scope: MERCHANT_API_SCOPE })])
 
 // signed links (outside /api/v1)

@@ -1,0 +1,56 @@
+/*
+| Errors of POST /oauth/token in RFC 6749 §5.2 form: { error, error_description },
+| without the Portal envelope (decisions.md §1). `invalid_client` is 401 and carries
+| `WWW-Authenticate: Basic realm="oauth"` when the client tried HTTP Basic.
+*/
+import ApiError from '#exceptions/api_error'
+
+export type OAuthErrorCode =
+  'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'rate_limited'
+
+export default class OAuthError extends Error {
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+    readonly status: number = 400,
+    readonly headers: Record<string, string> = {}
+  ) {
+    super(description)
+    this.name = 'OAuthError'
+  }
+
+  static invalidRequest(description: string) {
+    return new OAuthError('invalid_request', description)
+  }
+
+  static invalidClient(usedBasic: boolean) {
+    return new OAuthError(
+      'invalid_client',
+      'Client authentication failed.',
+      401,
+      usedBasic ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {}
+    )
+  }
+
+  /**
+   * The OAuth form of any failure of the endpoint: itself; the token throttle as
+   * 429 `rate_limited` with Retry-After; a body parser refusal (size, encoding,
+   * malformed) as `invalid_request`. Null for anything else (left to the handler: 500).
+   */
+  static from(error: unknown): OAuthError | null {
+    if (error instanceof OAuthError) return error
+    if (error instanceof ApiError && error.status === 429) {
+      return new OAuthError(
+        'rate_limited',
+        'Too many token requests. Try again later.',
+        429,
+        error.headers ?? {}
+      )
+    }
+    const status = (error as { status?: unknown } | null)?.status
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return OAuthError.invalidRequest('The request body could not be read.')
+    }
+    return null
+  }
+}

@@ -1,0 +1,99 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { DateTime } from 'luxon'
+import type { AccessToken } from '@adonisjs/auth/access_tokens'
+import ApiError from '#exceptions/api_error'
+import Merchant from '#models/merchant'
+import MerchantOauthClient from '#models/merchant_oauth_client'
+import type OauthClient from '#models/oauth_client'
+import { machineApiEnabled } from '#services/machine_access_tokens'
+import { enforceLimit } from '#start/limiter'
+
+const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/
+const LAST_USED_RESOLUTION_SECONDS = 60
+
+export interface MachineSession {
+  client: OauthClient
+  ownership: MerchantOauthClient
+  merchant: Merchant
+  token: AccessToken
+}
+
+declare module '@adonisjs/core/http' {
+  interface HttpContext {
+    /** Set by machine_auth_middleware on merchant integration API routes. */
+    machine?: MachineSession
+  }
+}
+
+/**
+ * Merchant integration API authentication (portal-api.md › Authentication rule 7,
+ * Machine token endpoint), decided before any body is read:
+ * - a Bearer machine token (`mat_`) of the `machine` guard, valid and unexpired,
+ *   else 401 (a Portal PAT never verifies here);
+ * - MACHINE_API_ENABLED, else 503 MERCHANT_MACHINE_API_UNAVAILABLE;
+ * - the OAuth client unrevoked and a machine client, its ownership active and
+ *   unrevoked, its merchant active, its rotation deadline not reached, else 403
+ *   CLIENT_MERCHANT_NOT_AUTHORIZED;
+ * - the route's scope among the token's, else 403 INSUFFICIENT_SCOPE.
+ * The ownership's last_used_at is written at most once a minute.
+ */
+export default class MachineAuthMiddleware {
+  async handle(ctx: HttpContext, next: NextFn, options: { scope: string }) {
+    const authorization = ctx.request.header('authorization')
+    if (authorization === undefined || authorization.trim() === '') {
+      throw new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.')
+    }
+    const invalid = new ApiError(
+      401,
+      'ACCESS_TOKEN_INVALID',
+      'The access token is invalid or expired.'
+    )
+    if (!BEARER.test(authorization)) throw invalid
+    const client = await ctx.auth
+      .use('machine')
+      .authenticate()
+      .catch(() => {
+        throw invalid
+      })
+    const token = client.currentAccessToken!
+
+    if (!machineApiEnabled()) {
+      throw new ApiError(
+        503,
+        'MERCHANT_MACHINE_API_UNAVAILABLE',
+        'The merchant machine API is not available.'
+      )
+    }
+
+    const now = DateTime.now()
+    const ownership = await MerchantOauthClient.findBy('oauth_client_id', client.id)
+    const merchant = ownership ? await Merchant.find(ownership.merchantId) : null
+    if (!ownership || !merchant || !merchant.isActive || !ownership.isUsableAt(client, now)) {
+      throw new ApiError(
+        403,
+        'CLIENT_MERCHANT_NOT_AUTHORIZED',
+        'The machine client is not authorized for its merchant.'
+      )
+    }
+    if (!token.allows(options.scope)) {
+      throw new ApiError(403, 'INSUFFICIENT_SCOPE', 'The access token lacks the required scope.')
+    }
+
+    await enforceLimit('api', `machine:${client.id}`)
+    await MachineAuthMiddleware.touch(ownership, now)
+    ctx.machine = { client, ownership, merchant, token }
+    return next()
+  }
+
+  private static async touch(ownership: MerchantOauthClient, now: DateTime) {
+    const staleBefore = now.minus({ seconds: LAST_USED_RESOLUTION_SECONDS })
+    if (ownership.lastUsedAt && ownership.lastUsedAt >= staleBefore) return
+    await MerchantOauthClient.query()
+      .where('id', ownership.id)
+      .where((query) =>
+        query.whereNull('last_used_at').orWhere('last_used_at', '<', staleBefore.toJSDate())
+      )
+      .update({ last_used_at: now.toJSDate() })
+  }
+}

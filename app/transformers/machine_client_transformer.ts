@@ -1,0 +1,55 @@
+import { BaseTransformer } from '@adonisjs/core/transformers'
+import type { DateTime } from 'luxon'
+import type MerchantOauthClient from '#models/merchant_oauth_client'
+import type OauthClient from '#models/oauth_client'
+import type CredentialDelivery from '#models/credential_delivery'
+
+const iso = (value: DateTime | null | undefined) => value?.toUTC().toISO() ?? null
+
+/**
+ * portal-api.md › Machine client metadata. `delivery` is added only for list items
+ * (`withDelivery`), and is then `{id, expires_at}` or null. Never a secret or hash.
+ */
+export default class MachineClientTransformer extends BaseTransformer<{
+  ownership: MerchantOauthClient
+  client: OauthClient
+  now: DateTime
+  withDelivery?: boolean
+  delivery?: CredentialDelivery | null
+}> {
+  toObject() {
+    const { ownership, client, now, withDelivery, delivery } = this.resource
+    return {
+      id: ownership.id,
+      oauth_client_id: client.id,
+      label: ownership.label,
+      is_active: ownership.isUsableAt(client, now),
+      created_at: iso(ownership.createdAt),
+      last_used_at: iso(ownership.lastUsedAt),
+      revoked_at: iso(ownership.revokedAt),
+      rotation_deadline_at: iso(ownership.rotationDeadlineAt),
+      replaces_merchant_oauth_client_id: ownership.replacesMerchantOauthClientId,
+      ...(withDelivery ? { delivery: deliveryReference(delivery) } : {}),
+    }
+  }
+}
+
+export function deliveryReference(delivery: CredentialDelivery | null | undefined) {
+  return delivery ? { id: delivery.id, expires_at: iso(delivery.expiresAt) } : null
+}
+
+/** 201 of issue and rotate: `data.client` (metadata without `delivery`) and `data.delivery`. */
+export class IssuedMachineClientTransformer extends BaseTransformer<{
+  ownership: MerchantOauthClient
+  client: OauthClient
+  delivery: CredentialDelivery
+  now: DateTime
+}> {
+  toObject() {
+    const { ownership, client, delivery, now } = this.resource
+    return {
+      client: new MachineClientTransformer({ ownership, client, now }).toObject(),
+      delivery: deliveryReference(delivery),
+    }
+  }
+}

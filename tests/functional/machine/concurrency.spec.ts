@@ -1,0 +1,177 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { resetState } from '#tests/helpers/database'
+import { signedInMember } from '#tests/helpers/portal'
+import {
+  auditOutcomes,
+  consumePath,
+  issueThroughApi,
+  liftLimit,
+  MACHINE_CLIENTS,
+  tokenRequest,
+} from '#tests/helpers/machine'
+
+const REASON = 'Routine credential rotation'
+
+function countBy(statuses: number[]) {
+  const counts: Record<number, number> = {}
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1
+  return counts
+}
+
+test.group('Exactly once, under concurrency', (group) => {
+  group.each.setup(() => resetState())
+
+  test('50 racing consumes: exactly one caller receives the secret, the others 410', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    cleanup(liftLimit('credentialConsume'))
+    const admin = await signedInMember('administrator')
+    const issued = await issueThroughApi(client, admin)
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        client
+          .post(consumePath(issued.delivery.id))
+          .header('Authorization', admin.bearer)
+          .json({ current_password: admin.password })
+      )
+    )
+    const statuses = responses.map((response) => response.status())
+    assert.deepEqual(countBy(statuses), { 200: 1, 410: 49 })
+    const secrets = responses
+      .map((response) => response.body().data?.oauth_client_secret)
+      .filter(Boolean)
+    assert.lengthOf(secrets, 1)
+    const outcomes = await auditOutcomes('credential_delivery.consume')
+    assert.deepEqual(outcomes, ['success'])
+  })
+
+  test('50 racing consumes under the default limit: one 200, the rest 410 or 429', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const issued = await issueThroughApi(client, admin)
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        client
+          .post(consumePath(issued.delivery.id))
+          .header('Authorization', admin.bearer)
+          .json({ current_password: admin.password })
+      )
+    )
+    const counts = countBy(responses.map((response) => response.status()))
+    assert.equal(counts[200], 1)
+    assert.equal((counts[410] ?? 0) + (counts[429] ?? 0), 49)
+  })
+
+  test('racing rotations of one client create exactly one replacement', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    cleanup(liftLimit('machineClientMutation'))
+    const admin = await signedInMember('administrator')
+    const prior = await issueThroughApi(client, admin)
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        client
+          .post(`${MACHINE_CLIENTS}/${prior.client.id}/rotate`)
+          .header('Authorization', admin.bearer)
+          .json({
+            label: `Replacement ${index}`,
+            reason: REASON,
+            current_password: admin.password,
+            overlap_minutes: 30,
+          })
+      )
+    )
+    assert.deepEqual(countBy(responses.map((response) => response.status())), { 201: 1, 409: 9 })
+    const replacements = await db
+      .from('merchant_oauth_clients')
+      .where('replaces_merchant_oauth_client_id', prior.client.id)
+    assert.lengthOf(replacements, 1)
+    assert.lengthOf(await db.from('oauth_clients'), 2)
+    assert.lengthOf(await db.from('credential_deliveries'), 2)
+  })
+
+  test('racing issues with one label create exactly one client', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    cleanup(liftLimit('machineClientMutation'))
+    const admin = await signedInMember('administrator')
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        client
+          .post(MACHINE_CLIENTS)
+          .header('Authorization', admin.bearer)
+          .json({ label: 'Orders server', reason: REASON, current_password: admin.password })
+      )
+    )
+    assert.deepEqual(countBy(responses.map((response) => response.status())), { 201: 1, 422: 9 })
+    assert.lengthOf(await db.from('oauth_clients'), 1)
+  })
+
+  test('revoke racing consume never hands out the secret of a revoked client', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    cleanup(liftLimit('credentialConsume'))
+    cleanup(liftLimit('machineClientMutation'))
+    const admin = await signedInMember('administrator')
+    for (let round = 0; round < 6; round++) {
+      const issued = await issueThroughApi(client, admin)
+      const consumes = Array.from({ length: 4 }, () =>
+        client
+          .post(consumePath(issued.delivery.id))
+          .header('Authorization', admin.bearer)
+          .json({ current_password: admin.password })
+      )
+      const revoke = client
+        .post(`${MACHINE_CLIENTS}/${issued.client.id}/revoke`)
+        .header('Authorization', admin.bearer)
+        .json({ reason: 'Racing revocation', current_password: admin.password })
+      const [revoked, ...consumed] = await Promise.all([revoke, ...consumes])
+      revoked.assertStatus(200)
+      const delivered = consumed.filter((response) => response.status() === 200)
+      assert.isAtMost(delivered.length, 1)
+      for (const response of consumed) assert.oneOf(response.status(), [200, 410])
+
+      const audits = await db
+        .from('audit_logs')
+        .whereIn('action', ['credential_delivery.consume', 'machine_client.revoke'])
+        .where('outcome', 'success')
+        .where((query) =>
+          query
+            .where('target_id', issued.delivery.id)
+            .orWhere('target_id', String(issued.client.id))
+        )
+        .orderBy('id', 'asc')
+      if (delivered.length === 1) {
+        // The handover committed before the revocation: the order of their audit records.
+        assert.deepEqual(
+          audits.map((row: { action: string }) => row.action),
+          ['credential_delivery.consume', 'machine_client.revoke']
+        )
+        // And the secret handed out no longer works.
+        const secret = delivered[0].body().data.oauth_client_secret
+        const grant = await tokenRequest(client, {
+          grant_type: 'client_credentials',
+          client_id: String(issued.client.oauth_client_id),
+          client_secret: secret,
+        })
+        grant.assertStatus(401)
+      } else {
+        assert.deepEqual(
+          audits.map((row: { action: string }) => row.action),
+          ['machine_client.revoke']
+        )
+      }
+    }
+  })
+})

@@ -1,0 +1,149 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { advanceClock, resetState, setNow } from '#tests/helpers/database'
+import {
+  colleague,
+  machineClientWithSecret,
+  machineToken,
+  MACHINE_CLIENTS,
+  WHOAMI,
+} from '#tests/helpers/machine'
+
+async function ownershipLastUsed(id: number) {
+  const row = await db.from('merchant_oauth_clients').where('id', id).first()
+  return row.last_used_at ? (row.last_used_at as Date).toISOString() : null
+}
+
+test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (group) => {
+  group.each.setup(() => resetState())
+
+  test('returns the authenticated client merchant reference and scopes', async ({
+    client,
+    assert,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    const response = await client.get(WHOAMI).bearerToken(token)
+    response.assertStatus(200)
+    response.assertHeader('cache-control', 'no-store')
+    const data = response.body().data
+    assert.equal(data.merchant_reference_id, machine.admin.merchant.referenceId)
+    assert.equal(data.oauth_client_id, Number(machine.clientId))
+    assert.deepEqual(data.scopes, ['merchant-api'])
+    assert.notInclude(JSON.stringify(response.body()), token)
+  })
+
+  test('no token: 401 UNAUTHENTICATED; malformed, unknown or tampered token: 401 ACCESS_TOKEN_INVALID', async ({
+    client,
+    assert,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    const none = await client.get(WHOAMI)
+    none.assertStatus(401)
+    assert.equal(none.body().error_code, 'UNAUTHENTICATED')
+    for (const header of [
+      'Bearer',
+      'Bearer garbage',
+      `Basic ${Buffer.from(`${machine.clientId}:${machine.secret}`).toString('base64')}`,
+      `Bearer ${token}x`,
+      `Bearer ${token.replace(/^mat_/, 'pat_')}`,
+      `bearer  ${token}`,
+    ]) {
+      const response = await client.get(WHOAMI).header('Authorization', header)
+      response.assertStatus(401)
+      assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID')
+    }
+  })
+
+  test('a Portal PAT is rejected on the machine route, and a machine token on Portal routes', async ({
+    client,
+    assert,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    const pat = await client.get(WHOAMI).header('Authorization', machine.admin.bearer)
+    pat.assertStatus(401)
+    for (const [method, path] of [
+      ['get', '/api/v1/portal/me'],
+      ['get', MACHINE_CLIENTS],
+      ['post', MACHINE_CLIENTS],
+      ['post', '/api/v1/auth/logout'],
+    ] as const) {
+      const response = await client[method](path).bearerToken(token)
+      response.assertStatus(401)
+      assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID')
+    }
+  })
+
+  test('MACHINE_API_ENABLED=false: 503 MERCHANT_MACHINE_API_UNAVAILABLE, read at request time', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    process.env.MACHINE_API_ENABLED = 'false'
+    cleanup(() => {
+      delete process.env.MACHINE_API_ENABLED
+    })
+    const disabled = await client.get(WHOAMI).bearerToken(token)
+    disabled.assertStatus(503)
+    assert.equal(disabled.body().error_code, 'MERCHANT_MACHINE_API_UNAVAILABLE')
+    process.env.MACHINE_API_ENABLED = 'true'
+    const enabled = await client.get(WHOAMI).bearerToken(token)
+    enabled.assertStatus(200)
+  })
+
+  test('ownership inactive, merchant inactive, client revoked directly or deadline passed: 403 CLIENT_MERCHANT_NOT_AUTHORIZED', async ({
+    client,
+    assert,
+  }) => {
+    setNow('2026-03-01T10:00:00Z')
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    const expectForbidden = async () => {
+      const response = await client.get(WHOAMI).bearerToken(token)
+      response.assertStatus(403)
+      assert.equal(response.body().error_code, 'CLIENT_MERCHANT_NOT_AUTHORIZED')
+    }
+    const ownership = db.from('merchant_oauth_clients').where('id', machine.ownershipId)
+
+    await ownership.clone().update({ is_active: false })
+    await expectForbidden()
+    await ownership.clone().update({ is_active: true })
+
+    await db.from('merchants').where('id', machine.admin.merchant.id).update({ is_active: false })
+    await expectForbidden()
+    await db.from('merchants').where('id', machine.admin.merchant.id).update({ is_active: true })
+
+    await ownership.clone().update({ rotation_deadline_at: new Date('2026-03-01T10:00:00Z') })
+    await expectForbidden()
+    await ownership.clone().update({ rotation_deadline_at: new Date('2026-03-01T10:00:01Z') })
+    const beforeDeadline = await client.get(WHOAMI).bearerToken(token)
+    beforeDeadline.assertStatus(200)
+    await ownership.clone().update({ rotation_deadline_at: null })
+
+    await db.from('oauth_clients').where('id', machine.clientId).update({ revoked_at: new Date() })
+    await expectForbidden()
+  })
+
+  test('last_used_at is written on use, at most once a minute', async ({ client, assert }) => {
+    setNow('2026-03-01T10:00:00Z')
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    assert.isNull(await ownershipLastUsed(machine.ownershipId))
+    await client.get(WHOAMI).bearerToken(token)
+    assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:00:00.000Z')
+    advanceClock(30_000)
+    await client.get(WHOAMI).bearerToken(token)
+    assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:00:00.000Z')
+    advanceClock(31_000)
+    await client.get(WHOAMI).bearerToken(token)
+    assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:01:01.000Z')
+
+    const developer = await colleague(machine.admin, 'developer')
+    const list = await client.get(MACHINE_CLIENTS).header('Authorization', developer.bearer)
+    assert.equal(list.body().data[0].last_used_at, '2026-03-01T10:01:01.000Z')
+  })
+})

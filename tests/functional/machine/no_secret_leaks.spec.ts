@@ -1,0 +1,128 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { Logger } from '@adonisjs/core/logger'
+import { resetState } from '#tests/helpers/database'
+import {
+  colleague,
+  consumePath,
+  MACHINE_CLIENTS,
+  machineClientWithSecret,
+  tokenRequest,
+  WHOAMI,
+} from '#tests/helpers/machine'
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const
+
+/** Records every call made to the application's loggers, whatever the configured level. */
+function captureLogs() {
+  const lines: string[] = []
+  const originals = LEVELS.map((level) => [level, (Logger.prototype as any)[level]] as const)
+  for (const [level, original] of originals) {
+    ;(Logger.prototype as any)[level] = function (this: unknown, ...args: unknown[]) {
+      lines.push(
+        JSON.stringify(args, (_key, value) =>
+          value instanceof Error ? { message: value.message, stack: value.stack } : value
+        )
+      )
+      return original.apply(this, args)
+    }
+  }
+  return {
+    lines,
+    restore: () => {
+      for (const [level, original] of originals) (Logger.prototype as any)[level] = original
+    },
+  }
+}
+
+test.group('No secret appears in any list, log line, error or audit record', (group) => {
+  group.each.setup(() => resetState())
+
+  test('a full lifecycle never echoes the client secret or tokens', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const logs = captureLogs()
+    cleanup(logs.restore)
+    const machine = await machineClientWithSecret(client)
+    const granted = await tokenRequest(client, {
+      grant_type: 'client_credentials',
+      client_id: machine.clientId,
+      client_secret: machine.secret,
+    })
+    const accessToken = granted.body().access_token as string
+    const seen: string[] = []
+    const keep = (response: { body(): unknown; headers(): unknown }) => {
+      seen.push(JSON.stringify(response.body()), JSON.stringify(response.headers()))
+      return response
+    }
+    keep(await client.get(WHOAMI).bearerToken(accessToken))
+    const developer = await colleague(machine.admin, 'developer')
+    for (const member of [machine.admin, developer]) {
+      keep(await client.get(MACHINE_CLIENTS).header('Authorization', member.bearer))
+    }
+    // Failures around the secret: wrong secrets, Basic with a near-miss, a JSON body with it.
+    keep(
+      await tokenRequest(client, {
+        grant_type: 'client_credentials',
+        client_id: machine.clientId,
+        client_secret: `${machine.secret}-nope`,
+      })
+    )
+    keep(
+      await tokenRequest(
+        client,
+        { grant_type: 'client_credentials', client_secret: machine.secret },
+        { id: machine.clientId, secret: machine.secret }
+      )
+    )
+    keep(await client.post('/oauth/token').json({ client_secret: machine.secret, grant_type: 'x' }))
+    keep(
+      await client
+        .post(MACHINE_CLIENTS)
+        .header('Authorization', machine.admin.bearer)
+        .json({ label: 'x', reason: machine.secret, current_password: machine.secret })
+    )
+    keep(
+      await client
+        .post(`${MACHINE_CLIENTS}/${machine.ownershipId}/rotate`)
+        .header('Authorization', machine.admin.bearer)
+        .json({
+          label: 'Replacement server',
+          reason: 'Routine credential rotation',
+          current_password: machine.admin.password,
+          overlap_minutes: 5,
+        })
+    )
+    keep(
+      await client
+        .post(consumePath('7c9e6679-7425-40de-944b-e07fc1f90ae7'))
+        .header('Authorization', machine.admin.bearer)
+        .json({ current_password: machine.admin.password })
+    )
+    keep(
+      await client
+        .post(`${MACHINE_CLIENTS}/${machine.ownershipId}/revoke`)
+        .header('Authorization', machine.admin.bearer)
+        .json({ reason: 'Server decommissioned', current_password: machine.admin.password })
+    )
+    keep(await client.get(WHOAMI).bearerToken(accessToken))
+
+    const tokenSecret = accessToken.split('.')[1]
+    const audits = JSON.stringify(await db.from('audit_logs'))
+    const stored = JSON.stringify([
+      await db.from('oauth_clients'),
+      await db.from('merchant_oauth_clients'),
+      await db.from('credential_deliveries'),
+      await db.from('oauth_access_tokens'),
+    ])
+    for (const secretValue of [machine.secret, tokenSecret, machine.admin.password]) {
+      for (const text of seen) assert.notInclude(text, secretValue)
+      for (const line of logs.lines) assert.notInclude(line, secretValue)
+      assert.notInclude(audits, secretValue)
+      assert.notInclude(stored, secretValue)
+    }
+    assert.isAbove(logs.lines.length, 0)
+  })
+})
