@@ -5,12 +5,15 @@
 */
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
+import AuditLogService from '#services/audit_log_service'
 
 const PRUNE_LOCK_KEY = 7_314_202_611
 
 /** table → column holding the expiry. Each feature that stores expiring proofs adds its table here. */
 export const EXPIRING_TABLES: Record<string, string> = {
   auth_access_tokens: 'expires_at',
+  oauth_access_tokens: 'expires_at',
+  credential_deliveries: 'expires_at',
 }
 
 export async function pruneExpiredCredentials(now = DateTime.now()) {
@@ -24,6 +27,12 @@ export async function pruneExpiredCredentials(now = DateTime.now()) {
       const rows = await trx.from(table).where(column, '<=', now.toJSDate()).delete()
       deleted[table] = Array.isArray(rows) ? rows.length : Number(rows)
     }
+    await AuditLogService.record(trx, {
+      action: 'auth.prune',
+      outcome: 'success',
+      actorType: 'system',
+      metadata: { deleted },
+    })
     return { skipped: false, deleted }
   })
 }
