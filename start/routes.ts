@@ -14,6 +14,8 @@ import { routeIds } from '#validators/rules/route_ids'
 const SessionController = () => import('#controllers/session_controller')
 const ProfileController = () => import('#controllers/profile_controller')
 const HealthController = () => import('#controllers/health_controller')
+const TeamMembersController = () => import('#controllers/team_members_controller')
+const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
 
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
@@ -59,7 +61,31 @@ router
 
     // portal/merchant/machine-clients and credential deliveries
 
-    // portal/team
+    // portal/team (every response `no-store, private`: member and team-list data)
+    router
+      .get('/portal/team/members', [TeamMembersController, 'index'])
+      .use([middleware.privateCache(), ...portalStack()])
+    router
+      .patch('/portal/team/members/:member/role', [TeamMembersController, 'updateRole'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit teamMutation (role)
+    router
+      .delete('/portal/team/members/:member', [TeamMembersController, 'destroy'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit teamMutation (remove)
+    router
+      .get('/portal/team/invitations', [TeamInvitationsController, 'index'])
+      .use([middleware.privateCache(), ...adminStack()])
+    router
+      .post('/portal/team/invitations', [TeamInvitationsController, 'store'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
+    router
+      .post('/portal/team/invitations/accept', [TeamInvitationsController, 'accept'])
+      .use([middleware.privateCache(), ...appClientStack()]) // limits invitationAcceptance(+Ip)
+    router
+      .post('/portal/team/invitations/:invitation/resend', [TeamInvitationsController, 'resend'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
+    router
+      .delete('/portal/team/invitations/:invitation', [TeamInvitationsController, 'destroy'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
 
     // portal/collections
   })
