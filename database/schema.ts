@@ -277,6 +277,39 @@ export class ServiceSchema extends BaseModel {
   declare updatedAt: DateTime
 }
 
+export class TeamInvitationSchema extends BaseModel {
+  static $columns = ['acceptedAt', 'acceptedUserId', 'createdAt', 'email', 'expiresAt', 'failedAttempts', 'id', 'invitedBy', 'merchantId', 'revokedAt', 'role', 'status', 'tokenHash', 'updatedAt'] as const
+  $columns = TeamInvitationSchema.$columns
+  @column.dateTime()
+  declare acceptedAt: DateTime | null
+  @column()
+  declare acceptedUserId: number | null
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+  @column()
+  declare email: string
+  @column.dateTime()
+  declare expiresAt: DateTime
+  @column()
+  declare failedAttempts: number
+  @column()
+  declare id: string
+  @column()
+  declare invitedBy: number
+  @column()
+  declare merchantId: number
+  @column.dateTime()
+  declare revokedAt: DateTime | null
+  @column()
+  declare role: number
+  @column()
+  declare status: string
+  @column()
+  declare tokenHash: string
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+}
+
 export class UserSchema extends BaseModel {
   static $columns = ['createdAt', 'email', 'emailVerifiedAt', 'firstName', 'id', 'isActive', 'lastName', 'merchantId', 'password', 'referenceId', 'rememberMeToken', 'role', 'updatedAt', 'username'] as const
   $columns = UserSchema.$columns

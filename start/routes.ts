@@ -18,6 +18,8 @@ const HealthController = () => import('#controllers/health_controller')
 const MachineClientsController = () => import('#controllers/machine_clients_controller')
 const OAuthTokenController = () => import('#controllers/oauth_token_controller')
 const MerchantApiController = () => import('#controllers/merchant_api_controller')
+const TeamMembersController = () => import('#controllers/team_members_controller')
+const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
 
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
@@ -83,7 +85,31 @@ router
       ])
       .use(adminStack())
 
-    // portal/team
+    // portal/team (every response `no-store, private`: member and team-list data)
+    router
+      .get('/portal/team/members', [TeamMembersController, 'index'])
+      .use([middleware.privateCache(), ...portalStack()])
+    router
+      .patch('/portal/team/members/:member/role', [TeamMembersController, 'updateRole'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit teamMutation (role)
+    router
+      .delete('/portal/team/members/:member', [TeamMembersController, 'destroy'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit teamMutation (remove)
+    router
+      .get('/portal/team/invitations', [TeamInvitationsController, 'index'])
+      .use([middleware.privateCache(), ...adminStack()])
+    router
+      .post('/portal/team/invitations', [TeamInvitationsController, 'store'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
+    router
+      .post('/portal/team/invitations/accept', [TeamInvitationsController, 'accept'])
+      .use([middleware.privateCache(), ...appClientStack()]) // limits invitationAcceptance(+Ip)
+    router
+      .post('/portal/team/invitations/:invitation/resend', [TeamInvitationsController, 'resend'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
+    router
+      .delete('/portal/team/invitations/:invitation', [TeamInvitationsController, 'destroy'])
+      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
 
     // portal/collections
   })

@@ -1,0 +1,232 @@
+/*
+| Invitation acceptance (portal-api.md › Team › POST /portal/team/invitations/accept,
+| Invitation status, Authentication rule 5). The flow is chosen from whether an
+| account exists for the invitation email: a new account is created, or an existing
+| detached account is reactivated after its current password is proven. Either way
+| the member gets the invitation's merchant and role, the email is marked verified,
+| the user's earlier tokens are revoked, and no PAT is issued.
+|
+| The invitation is read once to choose the flow, then re-read under lock inside
+| the transaction: a change in between (a concurrent acceptance, a resend, a
+| revocation) is judged on the locked row.
+*/
+import { DateTime } from 'luxon'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import hash from '@adonisjs/core/services/hash'
+import db from '@adonisjs/lucid/services/db'
+import ApiError from '#exceptions/api_error'
+import TeamInvitation from '#models/team_invitation'
+import User, { ROLES } from '#models/user'
+import AuditLogService from '#services/audit_log_service'
+import {
+  MAX_FAILED_ACCEPTANCE_ATTEMPTS,
+  accountForInvitationEmail,
+  hashInvitationProof,
+  invitationUnavailable,
+} from '#services/invitation_service'
+import { lockMerchantTeam } from '#services/team_locks'
+import { revokeAllTokensOf } from '#services/token_revocation'
+import { validateBody } from '#validators/rules/input'
+import {
+  acceptAsExistingAccountInput,
+  acceptAsNewAccountInput,
+  acceptanceProofInput,
+} from '#validators/team'
+
+function identityConflict() {
+  return ApiError.conflict(
+    'USER_IDENTITY_CONFLICT',
+    'The invitation could not be accepted because of a conflicting account change. Try again.'
+  )
+}
+
+/** Unknown or rotated proof: 404. Not pending, expired or out of attempts: 410. */
+function ensureAcceptable(invitation: TeamInvitation | null): asserts invitation is TeamInvitation {
+  if (!invitation) throw ApiError.notFound()
+  if (!invitation.isLive() || invitation.failedAttempts >= MAX_FAILED_ACCEPTANCE_ATTEMPTS) {
+    throw invitationUnavailable()
+  }
+}
+
+/** The inviter must still be an active administrator of an active merchant. */
+async function ensureInviterEligible(
+  invitation: TeamInvitation,
+  client?: TransactionClientContract
+) {
+  const row = await (client ?? db)
+    .from('users')
+    .join('merchants', 'merchants.id', 'users.merchant_id')
+    .where('users.id', invitation.invitedBy)
+    .where('users.merchant_id', invitation.merchantId)
+    .where('users.role', ROLES.administrator)
+    .where('users.is_active', true)
+    .where('merchants.is_active', true)
+    .select('users.id')
+    .first()
+  if (!row) throw invitationUnavailable()
+}
+
+/**
+ * Re-reads the invitation under lock. It was live when the flow was chosen; if it
+ * has been accepted since, this request lost a concurrent acceptance (409).
+ */
+async function relockInvitation(trx: TransactionClientContract, seen: TeamInvitation) {
+  await lockMerchantTeam(trx, seen.merchantId)
+  const current = await TeamInvitation.query({ client: trx })
+    .where('id', seen.id)
+    .forUpdate()
+    .first()
+  if (!current || current.tokenHash !== seen.tokenHash) throw ApiError.notFound()
+  if (current.status === 'accepted') throw identityConflict()
+  ensureAcceptable(current)
+  await ensureInviterEligible(current, trx)
+  return current
+}
+
+async function markAccepted(
+  trx: TransactionClientContract,
+  invitation: TeamInvitation,
+  user: User,
+  ctx: HttpContext,
+  flow: 'new_account' | 'existing_account'
+) {
+  invitation.useTransaction(trx)
+  invitation.merge({ status: 'accepted', acceptedAt: DateTime.now(), acceptedUserId: user.id })
+  await invitation.save()
+  await revokeAllTokensOf(user, trx)
+  await AuditLogService.record(
+    trx,
+    {
+      action: 'team.invitation.accept',
+      outcome: 'success',
+      actorType: 'portal_application',
+      actorUserId: user.id,
+      merchantId: invitation.merchantId,
+      targetType: 'team_invitation',
+      targetId: invitation.id,
+      metadata: { flow, portal_client_id: ctx.portalClient?.id ?? null },
+    },
+    ctx
+  )
+}
+
+function isUniqueViolation(error: unknown) {
+  return (error as { code?: unknown })?.code === '23505'
+}
+
+export default class InvitationAcceptanceService {
+  static async accept(ctx: HttpContext): Promise<User> {
+    const { token } = await validateBody(ctx, acceptanceProofInput)
+    const seen = await TeamInvitation.findBy('token_hash', hashInvitationProof(token))
+    ensureAcceptable(seen)
+    await ensureInviterEligible(seen)
+    const account = await accountForInvitationEmail(seen.email, seen.merchantId)
+    return account === null
+      ? this.createAccount(ctx, seen)
+      : this.reactivateAccount(ctx, seen, account)
+  }
+
+  /** New account: the invitation email becomes its username and email. */
+  private static async createAccount(ctx: HttpContext, seen: TeamInvitation) {
+    const input = await validateBody(ctx, acceptAsNewAccountInput)
+    try {
+      return await db.transaction(async (trx) => {
+        const invitation = await relockInvitation(trx, seen)
+        if (await accountForInvitationEmail(invitation.email, invitation.merchantId, trx)) {
+          throw identityConflict()
+        }
+        const user = await User.create(
+          {
+            merchantId: invitation.merchantId,
+            username: invitation.email,
+            email: invitation.email,
+            password: input.password,
+            firstName: input.first_name,
+            lastName: input.last_name,
+            role: invitation.role,
+            isActive: true,
+            emailVerifiedAt: DateTime.now(),
+          },
+          { client: trx }
+        )
+        await markAccepted(trx, invitation, user, ctx, 'new_account')
+        return user
+      })
+    } catch (error) {
+      // Another account took this email or username between the check and the insert.
+      if (isUniqueViolation(error)) throw identityConflict()
+      throw error
+    }
+  }
+
+  /** Existing detached account: reactivated with its password and profile unchanged. */
+  private static async reactivateAccount(ctx: HttpContext, seen: TeamInvitation, account: User) {
+    const input = await validateBody(ctx, acceptAsExistingAccountInput)
+    if (!(await hash.verify(account.password, input.current_password))) {
+      await this.recordWrongPassword(ctx, seen)
+      throw ApiError.field('current_password', 'The current password is incorrect.')
+    }
+    return db.transaction(async (trx) => {
+      const invitation = await relockInvitation(trx, seen)
+      const user = await User.query({ client: trx }).where('id', account.id).forUpdate().first()
+      if (
+        !user ||
+        user.merchantId !== null ||
+        user.role !== account.role ||
+        user.password !== account.password ||
+        user.email.toLowerCase() !== invitation.email
+      ) {
+        throw identityConflict()
+      }
+      user.useTransaction(trx)
+      user.merge({
+        merchantId: invitation.merchantId,
+        role: invitation.role,
+        isActive: true,
+        rememberMeToken: null,
+      })
+      user.emailVerifiedAt ??= DateTime.now()
+      await user.save()
+      await markAccepted(trx, invitation, user, ctx, 'existing_account')
+      return user
+    })
+  }
+
+  /**
+   * Counts and audits a wrong current password. The count only grows while under
+   * the limit: once ten are recorded the invitation answers 410 until resent.
+   */
+  private static async recordWrongPassword(ctx: HttpContext, seen: TeamInvitation) {
+    const attempts = await db.transaction(async (trx) => {
+      const rows = await trx
+        .from('team_invitations')
+        .where('id', seen.id)
+        .where('token_hash', seen.tokenHash)
+        .where('status', 'pending')
+        .where('failed_attempts', '<', MAX_FAILED_ACCEPTANCE_ATTEMPTS)
+        .increment('failed_attempts', 1)
+        .returning('failed_attempts')
+      const counted = rows[0]?.failed_attempts ?? rows[0]
+      await AuditLogService.record(
+        trx,
+        {
+          action: 'team.invitation.accept',
+          outcome: 'failure',
+          actorType: 'portal_application',
+          merchantId: seen.merchantId,
+          targetType: 'team_invitation',
+          targetId: seen.id,
+          reason: 'wrong_current_password',
+          metadata: {
+            failed_attempts: typeof counted === 'number' ? counted : null,
+            portal_client_id: ctx.portalClient?.id ?? null,
+          },
+        },
+        ctx
+      )
+      return typeof counted === 'number' ? counted : null
+    })
+    if (attempts === null) throw invitationUnavailable()
+  }
+}

@@ -1,0 +1,35 @@
+import { BaseTransformer } from '@adonisjs/core/transformers'
+import type TeamInvitation from '#models/team_invitation'
+import { roleName } from '#models/user'
+
+/**
+ * portal-api.md › Invitation: the seven fields, never the proof, its hash or the
+ * acceptance URL. Create and resend responses add `sent` (InvitationWithDelivery).
+ */
+export default class InvitationTransformer extends BaseTransformer<TeamInvitation> {
+  toObject() {
+    const invitation = this.resource
+    return {
+      id: invitation.id,
+      email: invitation.email,
+      role: roleName(invitation.role),
+      status: invitation.statusAt(),
+      invited_by: invitation.invitedBy,
+      created_at: invitation.createdAt.toUTC().toISO(),
+      expires_at: invitation.expiresAt.toUTC().toISO(),
+    }
+  }
+}
+
+/** Create and resend responses: the invitation plus whether its email was handed to the transport. */
+export class InvitationWithDeliveryTransformer extends BaseTransformer<{
+  invitation: TeamInvitation
+  sent: boolean
+}> {
+  toObject() {
+    return {
+      ...new InvitationTransformer(this.resource.invitation).toObject(),
+      sent: this.resource.sent,
+    }
+  }
+}

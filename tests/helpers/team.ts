@@ -1,0 +1,100 @@
+/*
+| Building blocks of the team tests: members of one merchant, invitations with a
+| known proof, PORTAL_URL control and the fake mailer.
+*/
+import { randomUUID } from 'node:crypto'
+import { DateTime } from 'luxon'
+import env from '#start/env'
+import db from '@adonisjs/lucid/services/db'
+import mail from '@adonisjs/mail/services/main'
+import type Merchant from '#models/merchant'
+import type PortalClient from '#models/portal_client'
+import TeamInvitation from '#models/team_invitation'
+import type User from '#models/user'
+import { ROLES } from '#models/user'
+import { UserFactory } from '#database/factories/user_factory'
+import type InvitationMail from '#mails/invitation_mail'
+import { hashInvitationProof, newInvitationProof } from '#services/invitation_service'
+import { createMerchantWithUser, createPortalClient, issuePat } from '#tests/helpers/portal'
+
+export const TEST_PORTAL_URL = 'https://portal.example.test'
+export const NEW_PASSWORD = 'Brand-New-Passw0rd!'
+
+/** Sets PORTAL_URL (undefined removes it) and returns a function that restores the previous value. */
+export function setPortalUrl(value: string | undefined) {
+  const previous = process.env.PORTAL_URL
+  const apply = (next: string | undefined) => {
+    env.set('PORTAL_URL', next as string)
+    if (next === undefined) delete process.env.PORTAL_URL
+  }
+  apply(value)
+  return () => apply(previous)
+}
+
+/** Another member of `merchant`, with a PAT from `client`. */
+export async function addMember(
+  merchant: Merchant,
+  client: PortalClient,
+  role: 'administrator' | 'developer',
+  overrides: Partial<User> = {}
+) {
+  const user = await UserFactory.merge({
+    merchantId: merchant.id,
+    role: ROLES[role],
+    ...overrides,
+  }).create()
+  const pat = await issuePat(user, client)
+  return { user, pat, bearer: `Bearer ${pat}` }
+}
+
+/** A merchant with an administrator (signed in) and a Portal client. */
+export async function teamWithAdministrator() {
+  const client = await createPortalClient()
+  const { merchant, user, password } = await createMerchantWithUser({ role: 'administrator' })
+  const pat = await issuePat(user, client)
+  return { client, merchant, admin: user, password, bearer: `Bearer ${pat}` }
+}
+
+/** An invitation written straight to the database, with its proof. */
+export async function createInvitation(
+  merchant: Merchant,
+  inviter: User,
+  overrides: Partial<TeamInvitation> & { email?: string } = {}
+) {
+  const proof = newInvitationProof()
+  const now = DateTime.now()
+  const invitation = await TeamInvitation.create({
+    id: randomUUID(),
+    merchantId: merchant.id,
+    email: `invitee-${randomUUID().slice(0, 8)}@example.test`,
+    role: ROLES.developer,
+    status: 'pending',
+    tokenHash: hashInvitationProof(proof),
+    invitedBy: inviter.id,
+    failedAttempts: 0,
+    expiresAt: now.plus({ hours: 48 }),
+    createdAt: now,
+    ...overrides,
+  })
+  return { invitation, proof }
+}
+
+/** The proof carried by the accept link of an invitation email. */
+export function proofOf(sent: InvitationMail) {
+  const text = (sent.message.toJSON().message as { text?: string }).text ?? ''
+  const match = /\/team\/invitations\/accept#token=([a-f0-9]{64})/.exec(text)
+  return match?.[1]
+}
+
+export function fakeMail() {
+  return mail.fake()
+}
+
+export function restoreMail() {
+  mail.restore()
+}
+
+/** Forgets every consumed limit (for tests that send more requests than a limit allows). */
+export async function clearLimits() {
+  await db.from('rate_limits').delete()
+}
