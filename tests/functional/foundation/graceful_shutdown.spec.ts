@@ -1,0 +1,169 @@
+/*
+| Graceful shutdown (issue 2 › Operating it): the real server, started as in
+| production, finishes a request already in flight when SIGTERM arrives, stops
+| accepting connections and exits 0. Every wait is bounded.
+|
+| "In flight" is made deterministic with `Expect: 100-continue`: once the server has
+| answered `100 Continue` it holds the request, and the body is sent only after the
+| signal.
+*/
+import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+import { randomBytes } from 'node:crypto'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import env from '#start/env'
+import { resetState } from '#tests/helpers/database'
+import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Resolves with `value` of the first of `promise` and a timer; the timer rejects. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)
+    }),
+  ]).finally(() => clearTimeout(timer))
+}
+
+function connects(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+async function getStatus(port: number, path: string): Promise<number | null> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      signal: AbortSignal.timeout(2_000),
+    })
+    return response.status
+  } catch {
+    return null
+  }
+}
+
+/** Polls /health/live until 200, a bounded number of times. */
+async function waitUntilLive(port: number, child: ChildProcess, output: () => string) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
+    if ((await getStatus(port, '/health/live')) === 200) return
+    await new Promise((resolve) => setTimeout(resolve, 150))
+  }
+  throw new Error(`server did not become live:\n${output()}`)
+}
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+  }
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal: signal ?? null }))
+  )
+}
+
+test.group('Graceful shutdown', (group) => {
+  group.each.setup(() => resetState())
+
+  test('on SIGTERM the server finishes the request in flight, stops accepting and exits 0', async ({
+    assert,
+  }) => {
+    const portalClient = await createPortalClient()
+    const { user, password } = await createMerchantWithUser()
+    const port = await freePort()
+    const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
+      cwd: app.makePath(),
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        APP_KEY: randomBytes(32).toString('base64url'),
+        DATABASE_URL: env.get('DATABASE_URL'),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout!.on('data', (chunk) => (output += chunk))
+    child.stderr!.on('data', (chunk) => (output += chunk))
+
+    const socket = new net.Socket()
+    try {
+      await within(
+        waitUntilLive(port, child, () => output),
+        30_000,
+        'server start'
+      )
+
+      // A login whose body is held back until after SIGTERM.
+      const body = JSON.stringify({ username: user.email, password })
+      const headers = { ...appHeaders(portalClient) }
+      let received = ''
+      const continued = new Promise<void>((resolve) => {
+        socket.on('data', (chunk) => {
+          received += chunk.toString('utf8')
+          if (received.includes('100 Continue')) resolve()
+        })
+      })
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+      socket.on('error', () => {})
+      await within(
+        new Promise<void>((resolve, reject) => {
+          socket.once('error', reject)
+          socket.connect(port, '127.0.0.1', () => resolve())
+        }),
+        5_000,
+        'connect'
+      )
+      socket.write(
+        [
+          'POST /api/v1/auth/login HTTP/1.1',
+          `Host: 127.0.0.1:${port}`,
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Expect: 100-continue',
+          `Authorization: ${headers.Authorization}`,
+          `X-Service-Application: ${headers['X-Service-Application']}`,
+          'Connection: close',
+          '',
+          '',
+        ].join('\r\n')
+      )
+      await within(continued, 10_000, '100 Continue')
+
+      child.kill('SIGTERM')
+      const exited = exitOf(child)
+      // write, not end: a half-closed request is an aborted one for Node's HTTP server.
+      socket.write(body)
+      await within(closed, 15_000, 'response to the request in flight')
+      assert.match(received, /HTTP\/1\.1 200 OK/, received)
+      assert.include(received, '"access_token"')
+
+      const { code, signal } = await within(exited, 15_000, 'exit after SIGTERM')
+      assert.equal(code, 0, output)
+      assert.isNull(signal)
+      assert.isFalse(await connects(port))
+    } finally {
+      socket.destroy()
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    }
+  }).timeout(60_000)
+})
