@@ -14,6 +14,9 @@ import { routeIds } from '#validators/rules/route_ids'
 const SessionController = () => import('#controllers/session_controller')
 const ProfileController = () => import('#controllers/profile_controller')
 const HealthController = () => import('#controllers/health_controller')
+const PasswordResetController = () => import('#controllers/password_reset_controller')
+const EmailVerificationLinkController = () =>
+  import('#controllers/email_verification_link_controller')
 
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
@@ -51,9 +54,21 @@ router
     // auth
     router.post('/auth/login', [SessionController, 'login']).use(appClientStack())
     router.post('/auth/logout', [SessionController, 'logout']).use(portalStack())
+    router
+      .post('/auth/reset-password/reset-link', [PasswordResetController, 'sendLink'])
+      .use(publicStack())
+    router
+      .post('/auth/reset-password/new-password', [PasswordResetController, 'reset'])
+      .use(publicStack())
 
     // portal/me
     router.get('/portal/me', [ProfileController, 'show']).use(portalStack())
+    // limits in the controller (audited when throttled): profileUpdate, otpVerify,
+    // emailResend, passwordChange, each per user
+    router.patch('/portal/me', [ProfileController, 'update']).use(portalStack())
+    router.post('/portal/me/email/verify', [ProfileController, 'verifyEmail']).use(portalStack())
+    router.post('/portal/me/email/resend', [ProfileController, 'resendEmail']).use(portalStack())
+    router.put('/portal/me/password', [ProfileController, 'changePassword']).use(portalStack())
 
     // portal/merchant
 
@@ -68,3 +83,8 @@ router
 // oauth (outside /api/v1)
 
 // signed links (outside /api/v1)
+router
+  // EMAIL_VERIFICATION_PATH of app/services/email_change_service.ts (the mailed link)
+  .get('/portal/profile/email/verify/:verification', [EmailVerificationLinkController, 'verify'])
+  .where('verification', routeIds.uuid)
+  .use(throttle('public'))

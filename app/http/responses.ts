@@ -40,7 +40,11 @@ export async function respond(
   const body: Record<string, unknown> = {
     success: true,
     message,
-    data: await serializer.serializeWithoutWrapping(data, ctx.containerResolver),
+    // The serializer refuses null; message-only answers carry `data: null`.
+    data:
+      data === null || data === undefined
+        ? null
+        : await serializer.serializeWithoutWrapping(data, ctx.containerResolver),
   }
   if (options.meta) body.meta = options.meta
   ctx.response.status(options.status ?? 200).send(body)
