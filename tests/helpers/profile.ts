@@ -23,18 +23,28 @@ export function setEnv(name: EnvName, value: string | number | boolean | undefin
   return () => apply(previous)
 }
 
-/** PORTAL_URL = PORTAL_ORIGIN and the mail fake, for one test; undo with the returned function. */
+/**
+ * For one test: PORTAL_URL = PORTAL_ORIGIN, the mail fake, and limits raised a
+ * hundredfold (tests of a limit call `realLimits()`). Undo with `restore`.
+ */
 export function profileTestSetup() {
   const restorePortalUrl = setEnv('PORTAL_URL', PORTAL_ORIGIN)
+  const restoreMultiplier = setEnv('RATE_LIMIT_MULTIPLIER', 100)
   const fake = mail.fake()
   return {
     fake,
     restore: async () => {
       await settleBackgroundDeliveries()
       mail.restore()
+      restoreMultiplier()
       restorePortalUrl()
     },
   }
+}
+
+/** The contract's limits, for a test of a limit. */
+export function realLimits() {
+  setEnv('RATE_LIMIT_MULTIPLIER', 1)
 }
 
 export function sentVerificationMails(fake: FakeMailer) {
@@ -56,4 +66,27 @@ export async function sentResetMails(fake: FakeMailer) {
 export function pathOf(link: string) {
   const url = new URL(link)
   return `${url.pathname}${url.search}`
+}
+
+/** PATCHes the email of the signed-in member and returns the mailed OTP and link. */
+export async function startEmailChange(
+  client: any,
+  fake: FakeMailer,
+  bearer: string,
+  email: string
+) {
+  const response = await client
+    .patch('/api/v1/portal/me')
+    .header('Authorization', bearer)
+    .json({ email })
+  if (response.status() !== 200) {
+    throw new Error(`email change refused: ${response.status()} ${JSON.stringify(response.body())}`)
+  }
+  const sent = lastVerificationMail(fake)
+  return { response, otp: sent.otp, link: sent.verificationLink, mail: sent }
+}
+
+/** A six-digit code different from `otp`. */
+export function wrongOtp(otp: string) {
+  return String((Number(otp) + 1) % 1_000_000).padStart(6, '0')
 }
