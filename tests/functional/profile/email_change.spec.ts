@@ -155,7 +155,8 @@ test.group('Email change › OTP verification', (group) => {
     blocked.assertStatus(429)
     blocked.assertBodyContains({ error_code: 'RATE_LIMITED' })
     assert.match(blocked.header('retry-after'), /^[1-9][0-9]*$/)
-    assert.equal((await User.findOrFail(user.id)).email, user.email)
+    const reloaded = await User.findOrFail(user.id)
+    assert.equal(reloaded.email, user.email)
 
     const resent = await resend(client, bearer)
     resent.assertStatus(200)
@@ -180,7 +181,8 @@ test.group('Email change › OTP verification', (group) => {
     )
     const statuses = responses.map((response) => response.status()).sort()
     assert.deepEqual(statuses, [422, 422, 422, 422, 422, 429, 429, 429])
-    assert.equal((await User.findOrFail(user.id)).pendingEmailFailedAttempts, 5)
+    const reloaded = await User.findOrFail(user.id)
+    assert.equal(reloaded.pendingEmailFailedAttempts, 5)
   })
 
   test('racing correct OTPs verify exactly once', async ({ client, assert }) => {
@@ -201,7 +203,8 @@ test.group('Email change › OTP verification', (group) => {
     const response = await verify(client, bearer, { otp })
     response.assertStatus(422)
     assert.property(response.body().errors, 'otp')
-    assert.equal((await User.findOrFail(user.id)).email, user.email)
+    const reloaded = await User.findOrFail(user.id)
+    assert.equal(reloaded.email, user.email)
     const profile = await me(client, bearer)
     assert.isNull(profile.body().data.pending_email)
   })
@@ -282,7 +285,8 @@ test.group('Email change › OTP verification', (group) => {
     await other.save()
     const response = await verify(client, bearer, { otp })
     response.assertStatus(422)
-    assert.equal((await User.findOrFail(user.id)).email, user.email)
+    const reloaded = await User.findOrFail(user.id)
+    assert.equal(reloaded.email, user.email)
   })
 
   test('OTP verification is limited to 10 per minute per user', async ({ client }) => {
