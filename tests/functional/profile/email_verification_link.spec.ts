@@ -21,6 +21,12 @@ function open(client: any, link: string) {
   return client.get(pathOf(link)).redirects(0)
 }
 
+/** Opens the link and returns where it redirects to. */
+async function locationOf(client: any, link: string): Promise<string | undefined> {
+  const response = await open(client, link)
+  return response.header('location')
+}
+
 /** The link with one query value replaced (or removed with null). */
 function withQuery(link: string, name: string, value: string | null) {
   const url = new URL(link)
@@ -63,7 +69,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
   test('a consumed link redirects with email_verification=invalid', async ({ client, assert }) => {
     const { bearer } = await signedInMember()
     const { link } = await startEmailChange(client, fake, bearer, 'next@example.test')
-    assert.equal((await open(client, link)).header('location'), VERIFIED)
+    assert.equal(await locationOf(client, link), VERIFIED)
     const again = await open(client, link)
     again.assertStatus(302)
     assert.equal(again.header('location'), INVALID)
@@ -88,7 +94,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
       .patch('/api/v1/portal/me')
       .header('Authorization', cancelled.bearer)
       .json({ email: cancelled.user.email })
-    assert.equal((await open(client, a.link)).header('location'), INVALID)
+    assert.equal(await locationOf(client, a.link), INVALID)
 
     const blocked = await signedInMember()
     const b = await startEmailChange(client, fake, blocked.bearer, 'b@example.test')
@@ -98,14 +104,14 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
         .header('Authorization', blocked.bearer)
         .json({ otp: wrongOtp(b.otp) })
     }
-    assert.equal((await open(client, b.link)).header('location'), INVALID)
+    assert.equal(await locationOf(client, b.link), INVALID)
 
     const conflicted = await signedInMember()
     const c = await startEmailChange(client, fake, conflicted.bearer, 'c@example.test')
     const { user: other } = await createMerchantWithUser()
     other.email = 'c@example.test'
     await other.save()
-    assert.equal((await open(client, c.link)).header('location'), INVALID)
+    assert.equal(await locationOf(client, c.link), INVALID)
     const reloaded = await User.findOrFail(conflicted.user.id)
     assert.equal(reloaded.email, conflicted.user.email)
   })
@@ -115,7 +121,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
     const { link } = await startEmailChange(client, fake, bearer, 'next@example.test')
     user.isActive = false
     await user.save()
-    assert.equal((await open(client, link)).header('location'), INVALID)
+    assert.equal(await locationOf(client, link), INVALID)
     const reloaded = await User.findOrFail(user.id)
     assert.equal(reloaded.email, user.email)
   })
@@ -153,7 +159,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
     const reloaded = await User.findOrFail(user.id)
     assert.equal(reloaded.email, user.email)
     assert.equal(reloaded.pendingEmail, 'next@example.test')
-    assert.equal((await open(client, link)).header('location'), VERIFIED)
+    assert.equal(await locationOf(client, link), VERIFIED)
   })
 
   test('an expired link (15 minutes) is 403 INVALID_SIGNATURE', async ({ client, assert }) => {
@@ -186,7 +192,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
     }
     const reloaded = await User.findOrFail(user.id)
     assert.equal(reloaded.email, user.email)
-    assert.equal((await open(client, link)).header('location'), VERIFIED)
+    assert.equal(await locationOf(client, link), VERIFIED)
   })
 
   test('lives outside /api/v1, needs no PAT, and a malformed id is 404', async ({ client }) => {
