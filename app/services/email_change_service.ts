@@ -274,7 +274,14 @@ export async function verifyEmailOtp(userId: number, otp: string, ctx?: HttpCont
     })
     .catch(catchConflict)
   if (outcome.kind === 'blocked') {
-    throw ApiError.rateLimited(60)
+    // Blocked until a resend; Retry-After is required on every 429.
+    throw new ApiError(
+      429,
+      'RATE_LIMITED',
+      'Too many incorrect codes. Request a new code to try again.',
+      undefined,
+      { 'Retry-After': '60' }
+    )
   }
   if (outcome.kind === 'wrong' || outcome.kind === 'invalid') {
     throw ApiError.field('otp', 'The verification code is invalid or has expired.')
