@@ -233,6 +233,20 @@ test.group('PATCH /portal/me', (group) => {
     assert.isNull(firstProfile.body().data.pending_email)
   })
 
+  test('two users racing for the same new email: exactly one gets it pending', async ({
+    client,
+    assert,
+  }) => {
+    const members = await Promise.all([signedInMember(), signedInMember(), signedInMember()])
+    const responses = await Promise.all(
+      members.map(({ bearer }) => patch(client, bearer, { email: 'contested@example.test' }))
+    )
+    const statuses = responses.map((response) => response.status()).sort()
+    assert.deepEqual(statuses, [200, 422, 422])
+    const holders = await User.query().where('pending_email', 'contested@example.test')
+    assert.lengthOf(holders, 1)
+  })
+
   test('changing to one’s own username is allowed', async ({ client }) => {
     const { bearer, user } = await signedInMember()
     user.username = 'my-login-name@example.test'
