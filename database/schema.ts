@@ -228,6 +228,21 @@ export class OauthClientSchema extends BaseModel {
   declare updatedAt: DateTime
 }
 
+export class PasswordResetTokenSchema extends BaseModel {
+  static $columns = ['createdAt', 'expiresAt', 'id', 'tokenHash', 'userId'] as const
+  $columns = PasswordResetTokenSchema.$columns
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+  @column.dateTime()
+  declare expiresAt: DateTime
+  @column({ isPrimary: true })
+  declare id: number
+  @column()
+  declare tokenHash: string
+  @column()
+  declare userId: number
+}
+
 export class PortalClientSchema extends BaseModel {
   static $columns = ['allowedOrigins', 'clientId', 'createdAt', 'id', 'isActive', 'name', 'secretHash', 'updatedAt'] as const
   $columns = PortalClientSchema.$columns
@@ -311,7 +326,7 @@ export class TeamInvitationSchema extends BaseModel {
 }
 
 export class UserSchema extends BaseModel {
-  static $columns = ['createdAt', 'email', 'emailVerifiedAt', 'firstName', 'id', 'isActive', 'lastName', 'merchantId', 'password', 'referenceId', 'rememberMeToken', 'role', 'updatedAt', 'username'] as const
+  static $columns = ['createdAt', 'email', 'emailVerifiedAt', 'firstName', 'id', 'isActive', 'lastName', 'merchantId', 'password', 'pendingEmail', 'pendingEmailExpiresAt', 'pendingEmailFailedAttempts', 'pendingEmailOtpHash', 'pendingEmailProofHash', 'pendingEmailVerificationId', 'referenceId', 'rememberMeToken', 'role', 'updatedAt', 'username'] as const
   $columns = UserSchema.$columns
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
@@ -331,6 +346,18 @@ export class UserSchema extends BaseModel {
   declare merchantId: number | null
   @column({ serializeAs: null })
   declare password: string
+  @column()
+  declare pendingEmail: string | null
+  @column.dateTime()
+  declare pendingEmailExpiresAt: DateTime | null
+  @column()
+  declare pendingEmailFailedAttempts: number
+  @column()
+  declare pendingEmailOtpHash: string | null
+  @column()
+  declare pendingEmailProofHash: string | null
+  @column()
+  declare pendingEmailVerificationId: string | null
   @column()
   declare referenceId: string
   @column()

@@ -20,6 +20,9 @@ const OAuthTokenController = () => import('#controllers/oauth_token_controller')
 const MerchantApiController = () => import('#controllers/merchant_api_controller')
 const TeamMembersController = () => import('#controllers/team_members_controller')
 const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
+const PasswordResetController = () => import('#controllers/password_reset_controller')
+const EmailVerificationLinkController = () =>
+  import('#controllers/email_verification_link_controller')
 
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
@@ -57,9 +60,21 @@ router
     // auth
     router.post('/auth/login', [SessionController, 'login']).use(appClientStack())
     router.post('/auth/logout', [SessionController, 'logout']).use(portalStack())
+    router
+      .post('/auth/reset-password/reset-link', [PasswordResetController, 'sendLink'])
+      .use(publicStack())
+    router
+      .post('/auth/reset-password/new-password', [PasswordResetController, 'reset'])
+      .use(publicStack())
 
     // portal/me
     router.get('/portal/me', [ProfileController, 'show']).use(portalStack())
+    // limits in the controller (audited when throttled): profileUpdate, otpVerify,
+    // emailResend, passwordChange, each per user
+    router.patch('/portal/me', [ProfileController, 'update']).use(portalStack())
+    router.post('/portal/me/email/verify', [ProfileController, 'verifyEmail']).use(portalStack())
+    router.post('/portal/me/email/resend', [ProfileController, 'resendEmail']).use(portalStack())
+    router.put('/portal/me/password', [ProfileController, 'changePassword']).use(portalStack())
 
     // portal/merchant
 
@@ -128,3 +143,8 @@ router
   .use([middleware.machineAuth({ scope: MERCHANT_API_SCOPE })])
 
 // signed links (outside /api/v1)
+router
+  // EMAIL_VERIFICATION_PATH of app/services/email_change_service.ts (the mailed link)
+  .get('/portal/profile/email/verify/:verification', [EmailVerificationLinkController, 'verify'])
+  .where('verification', routeIds.uuid)
+  .use(throttle('public'))

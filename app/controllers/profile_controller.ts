@@ -1,6 +1,36 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
+import { enforceLimit, type LimitName } from '#start/limiter'
+import { NO_BODY, validateBody } from '#validators/rules/input'
+import { emailOtpInput, validateProfileUpdate } from '#validators/profile'
+import { changePasswordInput } from '#validators/password'
 import ProfileTransformer from '#transformers/profile_transformer'
+import AuditLogService from '#services/audit_log_service'
+import { changePassword } from '#services/password_service'
+import {
+  resendEmailVerification,
+  updateProfile,
+  verifyEmailOtp,
+} from '#services/email_change_service'
+
+/** Counts one request of `limit` for the signed-in user; a refusal is audited. */
+function limitPerUser(ctx: HttpContext, limit: LimitName, action: string) {
+  const { user, merchant } = ctx.portal!
+  return enforceLimit(limit, `${user.id}`, async () => {
+    await AuditLogService.record(
+      undefined,
+      {
+        action,
+        outcome: 'throttled',
+        actorUserId: user.id,
+        merchantId: merchant.id,
+        targetType: 'user',
+        targetId: user.id,
+      },
+      ctx
+    )
+  })
+}
 
 /** portal-api.md › Profile. */
 export default class ProfileController {
@@ -8,5 +38,54 @@ export default class ProfileController {
   async show(ctx: HttpContext) {
     const { user, merchant } = ctx.portal!
     return respond(ctx, 'Success', ProfileTransformer.transform({ user, merchant }))
+  }
+
+  /** PATCH /portal/me (strict) */
+  async update(ctx: HttpContext) {
+    await limitPerUser(ctx, 'profileUpdate', 'user.profile.update')
+    const input = await validateProfileUpdate(ctx)
+    const { user, emailChangeStarted } = await updateProfile(ctx.portal!.user.id, input)
+    const message = emailChangeStarted
+      ? 'Profile updated. Enter the code sent to the new email address to confirm it.'
+      : 'Profile updated.'
+    return respond(
+      ctx,
+      message,
+      ProfileTransformer.transform({ user, merchant: ctx.portal!.merchant })
+    )
+  }
+
+  /** POST /portal/me/email/verify (strict) */
+  async verifyEmail(ctx: HttpContext) {
+    await limitPerUser(ctx, 'otpVerify', 'user.email.verify')
+    const input = await validateBody(ctx, emailOtpInput)
+    const user = await verifyEmailOtp(ctx.portal!.user.id, input.otp, ctx)
+    return respond(
+      ctx,
+      'Email verified.',
+      ProfileTransformer.transform({ user, merchant: ctx.portal!.merchant })
+    )
+  }
+
+  /** POST /portal/me/email/resend (no body) */
+  async resendEmail(ctx: HttpContext) {
+    await limitPerUser(ctx, 'emailResend', 'user.email.resend')
+    await validateBody(ctx, NO_BODY)
+    await resendEmailVerification(ctx.portal!.user.id)
+    return respond(ctx, 'A new verification code has been sent to the new email address.')
+  }
+
+  /** PUT /portal/me/password (unlisted fields ignored) */
+  async changePassword(ctx: HttpContext) {
+    await limitPerUser(ctx, 'passwordChange', 'user.password.change')
+    const input = await validateBody(ctx, changePasswordInput)
+    await changePassword(
+      ctx.portal!.user,
+      { currentPassword: input.current_password, password: input.password },
+      ctx
+    )
+    return respond(ctx, 'Password changed. Log in again with the new password.', {
+      reauthentication_required: true,
+    })
   }
 }

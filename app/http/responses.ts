@@ -40,6 +40,7 @@ export async function respond(
   const body: Record<string, unknown> = {
     success: true,
     message,
+    // The serializer refuses null; message-only answers carry `data: null`.
     data:
       data === null || data === undefined
         ? null

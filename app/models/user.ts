@@ -1,6 +1,6 @@
 import { UserSchema } from '#database/schema'
 import hash from '@adonisjs/core/services/hash'
-import { beforeCreate, beforeSave, belongsTo } from '@adonisjs/lucid/orm'
+import { beforeCreate, beforeSave, belongsTo, column } from '@adonisjs/lucid/orm'
 import type { BelongsTo } from '@adonisjs/lucid/types/relations'
 import Merchant from '#models/merchant'
 import { PortalAccessTokensProvider, type PortalAccessToken } from '#services/portal_access_tokens'
@@ -19,6 +19,16 @@ export function roleName(role: number): RoleName | null {
 export default class User extends UserSchema {
   static accessTokens = PortalAccessTokensProvider.forModel(User)
   declare currentAccessToken?: PortalAccessToken
+
+  // Email-change proofs and counters are never serialized (responses use transformers anyway).
+  @column({ serializeAs: null })
+  declare pendingEmailOtpHash: string | null
+
+  @column({ serializeAs: null })
+  declare pendingEmailProofHash: string | null
+
+  @column({ serializeAs: null })
+  declare pendingEmailFailedAttempts: number
 
   @belongsTo(() => Merchant)
   declare merchant: BelongsTo<typeof Merchant>

@@ -1,16 +1,23 @@
+import { DateTime } from 'luxon'
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type User from '#models/user'
 import type Merchant from '#models/merchant'
 import { roleName } from '#models/user'
 
-/** portal-api.md › Profile (`GET /portal/me`, PATCH and OTP verify responses). */
+/**
+ * portal-api.md › Profile (`GET /portal/me`, PATCH and OTP verify responses). A
+ * pending email change shows only while it can still be verified (unexpired).
+ */
 export default class ProfileTransformer extends BaseTransformer<{
   user: User
   merchant: Merchant
 }> {
   toObject() {
     const { user, merchant } = this.resource
-    const pending = user as User & { pendingEmail?: string | null; pendingEmailExpiresAt?: any }
+    const pending =
+      user.pendingEmail !== null &&
+      user.pendingEmailExpiresAt !== null &&
+      user.pendingEmailExpiresAt > DateTime.now()
     return {
       id: user.id,
       reference_id: user.referenceId,
@@ -18,8 +25,8 @@ export default class ProfileTransformer extends BaseTransformer<{
       last_name: user.lastName,
       username: user.username,
       email: user.email,
-      pending_email: pending.pendingEmail ?? null,
-      pending_email_expires_at: pending.pendingEmailExpiresAt?.toUTC().toISO() ?? null,
+      pending_email: pending ? user.pendingEmail : null,
+      pending_email_expires_at: pending ? user.pendingEmailExpiresAt!.toUTC().toISO() : null,
       email_verified_at: user.emailVerifiedAt?.toUTC().toISO() ?? null,
       role: roleName(user.role),
       is_active: user.isActive,

@@ -1,0 +1,35 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { DateTime } from 'luxon'
+import ApiError from '#exceptions/api_error'
+import { requirePortalOrigin, portalLink } from '#services/portal_url'
+import { EMAIL_VERIFICATION_PURPOSE, verifyEmailLink } from '#services/email_change_service'
+
+/**
+ * portal-api.md › GET {web_url}/portal/profile/email/verify/{verification}: the
+ * signed link mailed for an email change. No PAT. Answers with a redirect to the
+ * Portal that carries only `email_verification=verified|invalid`.
+ */
+export default class EmailVerificationLinkController {
+  async verify(ctx: HttpContext) {
+    const { request, response } = ctx
+    response.header('Referrer-Policy', 'no-referrer')
+    const { proof, expires } = request.qs()
+    // The framework's signed URL (APP_KEY): path, proof and expires as issued.
+    const signed =
+      request.hasValidSignature(EMAIL_VERIFICATION_PURPOSE) &&
+      typeof proof === 'string' &&
+      typeof expires === 'string' &&
+      /^[0-9]{1,12}$/.test(expires)
+    if (!signed || Number(expires) <= DateTime.now().toSeconds()) {
+      throw new ApiError(
+        403,
+        'INVALID_SIGNATURE',
+        'The verification link is invalid or has expired.'
+      )
+    }
+    const origin = requirePortalOrigin()
+    const outcome = await verifyEmailLink(ctx.params.verification, proof, ctx)
+    response.header('Cache-Control', 'no-store')
+    response.redirect(portalLink(origin, '/', { query: { email_verification: outcome } }))
+  }
+}

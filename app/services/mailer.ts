@@ -1,0 +1,69 @@
+/*
+| Sending the service's mails (portal-api.md › Events: "Mail is sent after the
+| database commit; a send failure does not roll back").
+|
+| One rule for every mail: a send never throws. A failure is logged (mail class,
+| transport, error kind; never recipients' secrets or message bodies) and reported
+| as `false`, so a caller can say `sent: false` or ignore it, and the database
+| change it follows stays committed.
+|
+|   await deliver(new InvitationMail(...))          // after the transaction; true/false
+|   await sendAfterCommit(trx, new SomeMail(...))   // inside: sends once trx commits
+|   deliverInBackground(new PasswordResetMail(...)) // after the response path; not awaited
+|   await settleBackgroundDeliveries()              // tests, shutdown: wait for those
+*/
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { BaseMail } from '@adonisjs/mail'
+import mailManager from '@adonisjs/mail/services/main'
+import logger from '@adonisjs/core/services/logger'
+import { configuredMailer } from '#config/mail'
+
+const inFlight = new Set<Promise<boolean>>()
+
+/** Sends `message` with the configured transport now. Resolves to whether it was sent; never rejects. */
+export async function deliver(message: BaseMail): Promise<boolean> {
+  const transport = configuredMailer()
+  try {
+    await mailManager.use(transport).send(message)
+    return true
+  } catch (error) {
+    const err = (error ?? {}) as { name?: string; code?: string; responseCode?: number }
+    logger.error(
+      {
+        mail: message.constructor.name,
+        transport,
+        err: { name: err.name, code: err.code, responseCode: err.responseCode },
+      },
+      'mail delivery failed'
+    )
+    return false
+  }
+}
+
+/**
+ * Sends `message` once `trx` commits (never if it rolls back: resolves false).
+ * Awaiting the result is optional; it never rejects.
+ */
+export function sendAfterCommit(trx: TransactionClientContract, message: BaseMail) {
+  return new Promise<boolean>((resolve) => {
+    trx.after('commit', () => {
+      deliver(message).then(resolve)
+    })
+    trx.after('rollback', () => resolve(false))
+  })
+}
+
+/**
+ * Sends `message` without making the caller wait: the HTTP response does not
+ * depend on the transport (no timing or failure difference a client can see).
+ */
+export function deliverInBackground(message: BaseMail): void {
+  const sending = new Promise<void>((resolve) => setImmediate(resolve)).then(() => deliver(message))
+  inFlight.add(sending)
+  sending.finally(() => inFlight.delete(sending))
+}
+
+/** Waits until every background delivery started so far has finished. */
+export async function settleBackgroundDeliveries() {
+  while (inFlight.size > 0) await Promise.all([...inFlight])
+}

@@ -1,0 +1,164 @@
+/*
+| Password reset and change (portal-api.md › POST /auth/reset-password/reset-link,
+| POST /auth/reset-password/new-password, PUT /portal/me/password; Authentication
+| rules 5, 8, 9).
+|
+| - A reset proof is 32 random bytes (64 hex), stored only as SHA-256, valid 60
+|   minutes, single use; a new request replaces the user's previous proof.
+| - The reset-link answer must not reveal whether the account exists: known and
+|   unknown emails run the same queries and the mail leaves after the response.
+| - A successful reset or change revokes every PAT of the user and any reset proof.
+*/
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import hash from '@adonisjs/core/services/hash'
+import type { HttpContext } from '@adonisjs/core/http'
+import ApiError from '#exceptions/api_error'
+import User, { ROLES } from '#models/user'
+import PasswordResetToken from '#models/password_reset_token'
+import AuditLogService from '#services/audit_log_service'
+import { revokeAllTokensOf } from '#services/token_revocation'
+import { constantTimeEquals, newProof, sha256Hex } from '#services/one_time_proof'
+import { deliverInBackground } from '#services/mailer'
+import PasswordResetMail from '#mails/password_reset_mail'
+
+export const RESET_TOKEN_MINUTES = 60
+
+export function resetTokenInvalid() {
+  return new ApiError(
+    400,
+    'RESET_TOKEN_INVALID',
+    'The password reset link is invalid or has expired.'
+  )
+}
+
+/** The mailed link: reset_url with `token` and `email` appended as query values. */
+export function resetLinkFor(resetUrl: string, token: string, email: string) {
+  return `${resetUrl}?${new URLSearchParams({ token, email }).toString()}`
+}
+
+/**
+ * Records a reset proof for the Portal account of `email` (if there is an
+ * eligible one) and mails the link in the background. Same work either way.
+ */
+export async function requestPasswordReset(input: { email: string; resetUrl: string }) {
+  const email = input.email.toLowerCase()
+  const proof = newProof()
+  const tokenHash = sha256Hex(proof)
+  const now = DateTime.now()
+  const account = await db
+    .from('users')
+    .leftJoin('merchants', 'merchants.id', 'users.merchant_id')
+    .whereRaw('lower(users.email) = ?', [email])
+    .whereIn('users.role', [ROLES.administrator, ROLES.developer])
+    .where('users.is_active', true)
+    .where('merchants.is_active', true)
+    .select('users.id', 'users.email')
+    .first()
+
+  // One upsert-shaped statement in both cases; the unknown case matches no row.
+  await db.rawQuery(
+    `INSERT INTO password_reset_tokens (user_id, token_hash, expires_at, created_at)
+     SELECT id, ?, ?, ? FROM users WHERE id = ?
+     ON CONFLICT (user_id) DO UPDATE
+       SET token_hash = EXCLUDED.token_hash, expires_at = EXCLUDED.expires_at,
+           created_at = EXCLUDED.created_at`,
+    [
+      tokenHash,
+      now.plus({ minutes: RESET_TOKEN_MINUTES }).toJSDate(),
+      now.toJSDate(),
+      account ? account.id : 0,
+    ]
+  )
+  if (account) {
+    deliverInBackground(
+      new PasswordResetMail(
+        account.email,
+        resetLinkFor(input.resetUrl, proof, account.email),
+        RESET_TOKEN_MINUTES
+      )
+    )
+  }
+}
+
+/** Sets a new password with a reset proof; 400 RESET_TOKEN_INVALID for any bad proof. */
+export async function resetPassword(
+  input: { email: string; token: string; password: string },
+  ctx?: HttpContext
+) {
+  const user = await User.query().whereRaw('lower(email) = ?', [input.email.toLowerCase()]).first()
+  const tokenHash = sha256Hex(input.token)
+  const record = user ? await PasswordResetToken.findBy('userId', user.id) : null
+  const now = DateTime.now()
+  if (
+    !user ||
+    !record ||
+    !constantTimeEquals(record.tokenHash, tokenHash) ||
+    record.expiresAt <= now
+  ) {
+    throw resetTokenInvalid()
+  }
+  const passwordHash = await hash.make(input.password)
+  const consumed = await db.transaction(async (trx) => {
+    // Deleting the exact proof is what consumes it: of two racing requests only one deletes it.
+    const deleted = await trx
+      .from('password_reset_tokens')
+      .where('id', record.id)
+      .where('token_hash', tokenHash)
+      .where('expires_at', '>', now.toJSDate())
+      .delete()
+    if (Number(deleted) !== 1) return false
+    await trx
+      .from('users')
+      .where('id', user.id)
+      .update({ password: passwordHash, updated_at: now.toJSDate() })
+    await revokeAllTokensOf(user, trx)
+    await AuditLogService.record(
+      trx,
+      {
+        action: 'user.password.reset',
+        outcome: 'success',
+        actorUserId: user.id,
+        merchantId: user.merchantId,
+        targetType: 'user',
+        targetId: user.id,
+      },
+      ctx
+    )
+    return true
+  })
+  if (!consumed) throw resetTokenInvalid()
+}
+
+/** PUT /portal/me/password: 422 on `current_password` when it does not match. */
+export async function changePassword(
+  user: User,
+  input: { currentPassword: string; password: string },
+  ctx?: HttpContext
+) {
+  if (!(await hash.verify(user.password, input.currentPassword))) {
+    throw ApiError.field('current_password', 'The current password is incorrect.')
+  }
+  const passwordHash = await hash.make(input.password)
+  const now = DateTime.now()
+  await db.transaction(async (trx) => {
+    await trx
+      .from('users')
+      .where('id', user.id)
+      .update({ password: passwordHash, updated_at: now.toJSDate() })
+    await trx.from('password_reset_tokens').where('user_id', user.id).delete()
+    await revokeAllTokensOf(user, trx)
+    await AuditLogService.record(
+      trx,
+      {
+        action: 'user.password.change',
+        outcome: 'success',
+        actorUserId: user.id,
+        merchantId: user.merchantId,
+        targetType: 'user',
+        targetId: user.id,
+      },
+      ctx
+    )
+  })
+}

@@ -1,0 +1,50 @@
+/*
+| Password reset and change inputs (portal-api.md › Login and session, Profile;
+| Authentication rule 8). These endpoints ignore unlisted fields.
+*/
+import vine from '@vinejs/vine'
+import { defineInput } from '#validators/rules/input'
+import {
+  currentPassword,
+  newPassword,
+  passwordConfirmation,
+} from '#validators/rules/password_policy'
+import { parseHttpUrl } from '#services/portal_url'
+
+const email = () => vine.string().maxLength(255).email()
+
+const absoluteHttpUrl = vine.createRule((value, _options, field) => {
+  if (typeof value !== 'string' || !parseHttpUrl(value)) {
+    field.report('The {{ field }} field must be an absolute http or https URL.', 'url', field)
+  }
+})
+
+/** POST /auth/reset-password/reset-link */
+export const resetLinkInput = defineInput(
+  {
+    email: email(),
+    reset_url: vine.string().maxLength(150).use(absoluteHttpUrl()),
+  },
+  { strict: false }
+)
+
+/** POST /auth/reset-password/new-password */
+export const newPasswordInput = defineInput(
+  {
+    email: email(),
+    token: vine.string().minLength(1).maxLength(255),
+    password: newPassword(),
+    password_confirmation: passwordConfirmation(),
+  },
+  { strict: false }
+)
+
+/** PUT /portal/me/password */
+export const changePasswordInput = defineInput(
+  {
+    current_password: currentPassword(),
+    password: newPassword(),
+    password_confirmation: passwordConfirmation(),
+  },
+  { strict: false }
+)

@@ -1,0 +1,68 @@
+/*
+| Profile inputs (portal-api.md › Profile). Both strict: role, merchant, activation,
+| verification or any other unlisted field is rejected with 422.
+*/
+import vine from '@vinejs/vine'
+import type { HttpContext } from '@adonisjs/core/http'
+import ApiError, { type FieldErrors } from '#exceptions/api_error'
+import { defineInput, isPlainObject, validateBody } from '#validators/rules/input'
+
+// Names are trimmed centrally; control characters (line breaks, NUL) are refused.
+const personName = () =>
+  vine
+    .string()
+    .minLength(1)
+    .maxLength(50)
+    .regex(/^[^\p{Cc}]*$/u)
+
+const PROFILE_FIELDS = ['first_name', 'last_name', 'email'] as const
+
+/** PATCH /portal/me: at least one of first_name, last_name, email; none null or empty. */
+export const profileUpdateInput = defineInput(
+  {
+    first_name: personName().optional(),
+    last_name: personName().optional(),
+    email: vine
+      .string()
+      .maxLength(255)
+      .email()
+      .transform((value) => value.toLowerCase())
+      .optional(),
+  },
+  { strict: true }
+)
+
+/** Validates PATCH /portal/me; VineJS's optional() would silently drop nulls, so they are refused here. */
+export async function validateProfileUpdate(ctx: HttpContext) {
+  const raw = ctx.request.body()
+  const errors: FieldErrors = {}
+  if (isPlainObject(raw)) {
+    for (const name of PROFILE_FIELDS) {
+      if (Object.hasOwn(raw, name) && raw[name] === null) {
+        errors[name] = [`The ${name} field cannot be null.`]
+      }
+    }
+    if (!PROFILE_FIELDS.some((name) => Object.hasOwn(raw, name))) {
+      errors.body = ['Provide at least one of first_name, last_name or email.']
+    }
+  }
+  try {
+    const input = await validateBody(ctx, profileUpdateInput)
+    if (!PROFILE_FIELDS.some((name) => input[name] !== undefined) && !errors.body) {
+      errors.body = ['Provide at least one of first_name, last_name or email.']
+    }
+    if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
+    return input
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422 && Object.keys(errors).length > 0) {
+      throw ApiError.validation({ ...error.fieldErrors, ...errors })
+    }
+    throw error
+  }
+}
+
+/** POST /portal/me/email/verify: a six-digit string (numbers are refused; leading zeros kept). */
+export const emailOtpInput = defineInput(
+  { otp: vine.string().regex(/^[0-9]{6}$/) },
+  { strict: true }
+)

@@ -1,0 +1,382 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import hash from '@adonisjs/core/services/hash'
+import type { FakeMailer } from '@adonisjs/mail'
+import { resetState, setNow, advanceClock } from '#tests/helpers/database'
+import {
+  appHeaders,
+  createMerchantWithUser,
+  createPortalClient,
+  issuePat,
+  PORTAL_ORIGIN,
+} from '#tests/helpers/portal'
+import { profileTestSetup, sentResetMails, setEnv } from '#tests/helpers/profile'
+import User from '#models/user'
+import { sha256Hex } from '#services/one_time_proof'
+
+const NEW_PASSWORD = 'Brand-New-Passw0rd!'
+const RESET_URL = `${PORTAL_ORIGIN}/reset-password`
+
+let fake: FakeMailer
+let restore: () => Promise<void>
+
+async function requestLink(client: any, email: string, resetUrl = RESET_URL) {
+  return client.post('/api/v1/auth/reset-password/reset-link').json({ email, reset_url: resetUrl })
+}
+
+/** Requests a link for `email` and returns the token and email of the mailed link. */
+async function mailedProof(client: any, email: string) {
+  const response = await requestLink(client, email)
+  response.assertStatus(200)
+  const mails = await sentResetMails(fake)
+  const link = new URL(mails[mails.length - 1].resetLink)
+  return { token: link.searchParams.get('token')!, email: link.searchParams.get('email')! }
+}
+
+function newPassword(client: any, body: Record<string, unknown>) {
+  return client.post('/api/v1/auth/reset-password/new-password').json(body)
+}
+
+test.group('POST /auth/reset-password/reset-link', (group) => {
+  group.each.setup(async () => {
+    await resetState()
+    ;({ fake, restore } = profileTestSetup())
+    return () => restore()
+  })
+
+  test('answers the same generic 200 for known and unknown emails; mails only the known one', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const known = await requestLink(client, user.email)
+    const unknown = await requestLink(client, 'nobody@example.test')
+    known.assertStatus(200)
+    unknown.assertStatus(200)
+    assert.deepEqual(known.body(), unknown.body())
+    assert.deepEqual(known.body(), {
+      success: true,
+      message: known.body().message,
+      data: null,
+    })
+    const mails = await sentResetMails(fake)
+    assert.lengthOf(mails, 1)
+    assert.equal(mails[0].recipient, user.email)
+    const rows = await db.from('password_reset_tokens')
+    assert.lengthOf(rows, 1)
+  })
+
+  test('mails reset_url with token and email appended as query values; stores only a hash', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    await requestLink(client, user.email.toUpperCase(), `${PORTAL_ORIGIN}/auth/reset`)
+    const [sent] = await sentResetMails(fake)
+    assert.match(
+      sent.resetLink,
+      /^https:\/\/portal\.example\.test\/auth\/reset\?token=[0-9a-f]{64}&email=/
+    )
+    const link = new URL(sent.resetLink)
+    assert.equal(link.searchParams.get('email'), user.email)
+    const token = link.searchParams.get('token')!
+    const [row] = await db.from('password_reset_tokens')
+    assert.equal(row.token_hash, sha256Hex(token))
+    assert.notInclude(JSON.stringify(row), token)
+    const message = sent.message.toJSON().message
+    assert.include(String(message.text), sent.resetLink)
+    assert.include(String(message.html), sent.resetLink.replace(/&/g, '&amp;'))
+    assert.deepEqual(message.to, [user.email])
+  })
+
+  test('reset_url must share scheme, host and effective port with PORTAL_URL, without userinfo, query or fragment', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const refused = [
+      'http://portal.example.test/reset',
+      'https://portal.example.test:8443/reset',
+      'https://other.example.test/reset',
+      'https://portal.example.test.evil.test/reset',
+      'https://user:pw@portal.example.test/reset',
+      'https://@portal.example.test/reset',
+      'https://portal.example.test/reset?next=1',
+      'https://portal.example.test/reset?',
+      'https://portal.example.test/reset#x',
+      'https://portal.example.test\\@evil.test/reset',
+      '//portal.example.test/reset',
+      '/reset',
+      'javascript:alert(1)',
+      `${PORTAL_ORIGIN}/${'a'.repeat(150)}`,
+      '',
+    ]
+    for (const resetUrl of refused) {
+      const response = await requestLink(client, user.email, resetUrl)
+      assert.equal(response.status(), 422, resetUrl)
+      assert.property(response.body().errors, 'reset_url', resetUrl)
+    }
+    for (const resetUrl of [
+      'https://portal.example.test',
+      'https://PORTAL.example.test:443/a/b',
+      `${PORTAL_ORIGIN}/${'a'.repeat(150 - PORTAL_ORIGIN.length - 1)}`,
+    ]) {
+      const response = await requestLink(client, user.email, resetUrl)
+      assert.equal(response.status(), 200, resetUrl)
+    }
+  })
+
+  test('an http Portal origin with an explicit port needs exactly that scheme and port', async ({
+    client,
+  }) => {
+    const restorePortal = setEnv('PORTAL_URL', 'http://localhost:5173')
+    try {
+      const { user } = await createMerchantWithUser()
+      const same = await requestLink(client, user.email, 'http://localhost:5173/reset')
+      same.assertStatus(200)
+      const defaultPort = await requestLink(client, user.email, 'http://localhost/reset')
+      defaultPort.assertStatus(422)
+      const otherScheme = await requestLink(client, user.email, 'https://localhost:5173/reset')
+      otherScheme.assertStatus(422)
+    } finally {
+      restorePortal()
+    }
+  })
+
+  test('answers 503 when PORTAL_URL is missing or invalid', async ({ client }) => {
+    const { user } = await createMerchantWithUser()
+    for (const value of [
+      undefined,
+      'not a url',
+      'ftp://portal.example.test',
+      'https://portal.example.test/app?x=1',
+    ]) {
+      const restorePortal = setEnv('PORTAL_URL', value)
+      try {
+        const response = await requestLink(client, user.email)
+        response.assertStatus(503)
+        response.assertBodyContains({ error_code: 'SERVICE_UNAVAILABLE' })
+      } finally {
+        restorePortal()
+      }
+    }
+  })
+
+  test('validates email and reset_url; ignores unlisted fields; never 500 on hostile values', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const hostile: unknown[] = [
+      null,
+      1,
+      true,
+      [],
+      {},
+      'x'.repeat(10_000),
+      '\u0000',
+      99999999999999999999999,
+    ]
+    for (const value of hostile) {
+      const a = await client
+        .post('/api/v1/auth/reset-password/reset-link')
+        .json({ email: value, reset_url: RESET_URL })
+      assert.equal(a.status(), 422)
+      const b = await client
+        .post('/api/v1/auth/reset-password/reset-link')
+        .json({ email: user.email, reset_url: value })
+      assert.equal(b.status(), 422)
+    }
+    const proto = await client
+      .post('/api/v1/auth/reset-password/reset-link')
+      .json(
+        JSON.parse(
+          '{"email":"a@example.test","reset_url":"https://portal.example.test/r","__proto__":{"x":1},"role":1}'
+        )
+      )
+    proto.assertStatus(200)
+  })
+
+  test('a new request invalidates the previous token', async ({ client }) => {
+    const { user } = await createMerchantWithUser()
+    const first = await mailedProof(client, user.email)
+    const second = await mailedProof(client, user.email)
+    const stale = await newPassword(client, {
+      ...first,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    stale.assertStatus(400)
+    stale.assertBodyContains({ error_code: 'RESET_TOKEN_INVALID' })
+    const fresh = await newPassword(client, {
+      ...second,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    fresh.assertStatus(200)
+  })
+
+  test('mails nothing to inactive accounts or accounts of inactive merchants', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    user.isActive = false
+    await user.save()
+    await requestLink(client, user.email)
+    assert.lengthOf(await sentResetMails(fake), 0)
+    assert.lengthOf(await db.from('password_reset_tokens'), 0)
+  })
+})
+
+test.group('POST /auth/reset-password/new-password', (group) => {
+  group.each.setup(async () => {
+    await resetState()
+    ;({ fake, restore } = profileTestSetup())
+    return () => restore()
+  })
+
+  test('sets the new password, consumes the token and revokes every PAT of the user', async ({
+    client,
+    assert,
+  }) => {
+    const app = await createPortalClient()
+    const { user } = await createMerchantWithUser()
+    const patA = await issuePat(user, app)
+    const patB = await issuePat(user, app)
+    const proof = await mailedProof(client, user.email)
+    const response = await newPassword(client, {
+      ...proof,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    response.assertStatus(200)
+    assert.deepEqual(response.body(), {
+      success: true,
+      message: response.body().message,
+      data: null,
+    })
+    await user.refresh()
+    assert.isTrue(await hash.verify(user.password, NEW_PASSWORD))
+    for (const pat of [patA, patB]) {
+      const me = await client.get('/api/v1/portal/me').header('Authorization', `Bearer ${pat}`)
+      me.assertStatus(401)
+    }
+    const login = await client
+      .post('/api/v1/auth/login')
+      .headers(appHeaders(app))
+      .json({ username: user.email, password: NEW_PASSWORD })
+    login.assertStatus(200)
+    const reused = await newPassword(client, {
+      ...proof,
+      password: 'Another-Passw0rd!!',
+      password_confirmation: 'Another-Passw0rd!!',
+    })
+    reused.assertStatus(400)
+    reused.assertBodyContains({ error_code: 'RESET_TOKEN_INVALID' })
+  })
+
+  test('a token is valid for 60 minutes', async ({ client }) => {
+    setNow('2030-01-01T00:00:00Z')
+    const { user } = await createMerchantWithUser()
+    const proof = await mailedProof(client, user.email)
+    advanceClock(60 * 60 * 1000)
+    const expired = await newPassword(client, {
+      ...proof,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    expired.assertStatus(400)
+    expired.assertBodyContains({ error_code: 'RESET_TOKEN_INVALID' })
+    setNow('2030-01-01T00:59:59Z')
+    const inTime = await newPassword(client, {
+      ...proof,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    inTime.assertStatus(200)
+  })
+
+  test('a wrong token, another email or an unknown email is 400 RESET_TOKEN_INVALID', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const { user: other } = await createMerchantWithUser()
+    const proof = await mailedProof(client, user.email)
+    for (const body of [
+      { email: user.email, token: 'f'.repeat(64) },
+      { email: user.email, token: proof.token.slice(0, 63) },
+      { email: other.email, token: proof.token },
+      { email: 'nobody@example.test', token: proof.token },
+    ]) {
+      const response = await newPassword(client, {
+        ...body,
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+      })
+      assert.equal(response.status(), 400)
+      assert.equal(response.body().error_code, 'RESET_TOKEN_INVALID')
+    }
+    await user.refresh()
+    assert.isFalse(await hash.verify(user.password, NEW_PASSWORD))
+  })
+
+  test('enforces the password policy and an identical untrimmed confirmation (422 before the proof)', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const proof = await mailedProof(client, user.email)
+    const weak = [
+      'Short-1a!',
+      'no-upper-case-1!',
+      'NO-LOWER-CASE-1!',
+      'No-Digits-Here!!',
+      'NoSymbols123456',
+      `Aa1!${'x'.repeat(125)}`,
+    ]
+    for (const password of weak) {
+      const response = await newPassword(client, {
+        ...proof,
+        password,
+        password_confirmation: password,
+      })
+      assert.equal(response.status(), 422, password)
+      assert.property(response.body().errors, 'password', password)
+    }
+    const untrimmed = await newPassword(client, {
+      ...proof,
+      password: NEW_PASSWORD,
+      password_confirmation: ` ${NEW_PASSWORD}`,
+    })
+    untrimmed.assertStatus(422)
+    assert.property(untrimmed.body().errors, 'password_confirmation')
+    const missing = await newPassword(client, { email: user.email, password: NEW_PASSWORD })
+    missing.assertStatus(422)
+    assert.includeMembers(Object.keys(missing.body().errors), ['token', 'password_confirmation'])
+    // The proof survived the failed attempts; a password with spaces is kept as sent.
+    const spaced = ` ${NEW_PASSWORD} `
+    const ok = await newPassword(client, {
+      ...proof,
+      password: spaced,
+      password_confirmation: spaced,
+      role: 1,
+    })
+    ok.assertStatus(200)
+    const stored = await User.findOrFail(user.id)
+    assert.isTrue(await hash.verify(stored.password, spaced))
+  })
+
+  test('two racing requests with one token: exactly one succeeds', async ({ client, assert }) => {
+    const { user } = await createMerchantWithUser()
+    const proof = await mailedProof(client, user.email)
+    const responses = await Promise.all(
+      ['First-Passw0rd!!', 'Second-Passw0rd!', 'Third-Passw0rd!!'].map((password) =>
+        newPassword(client, { ...proof, password, password_confirmation: password })
+      )
+    )
+    const statuses = responses.map((response) => response.status()).sort()
+    assert.deepEqual(statuses, [200, 400, 400])
+  })
+})

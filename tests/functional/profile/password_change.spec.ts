@@ -1,0 +1,171 @@
+import { test } from '@japa/runner'
+import hash from '@adonisjs/core/services/hash'
+import db from '@adonisjs/lucid/services/db'
+import type { FakeMailer } from '@adonisjs/mail'
+import { resetState } from '#tests/helpers/database'
+import { appHeaders, issuePat, signedInMember } from '#tests/helpers/portal'
+import { profileTestSetup, realLimits } from '#tests/helpers/profile'
+import User from '#models/user'
+import AuditLog from '#models/audit_log'
+
+let fake: FakeMailer
+let restore: () => Promise<void>
+const NEW_PASSWORD = 'Brand-New-Passw0rd!'
+
+function change(client: any, bearer: string, body: unknown) {
+  return client.put('/api/v1/portal/me/password').header('Authorization', bearer).json(body)
+}
+
+test.group('PUT /portal/me/password', (group) => {
+  group.each.setup(async () => {
+    await resetState()
+    ;({ fake, restore } = profileTestSetup())
+    return () => restore()
+  })
+
+  test('changes the password, answers reauthentication_required and revokes every PAT, the current one included', async ({
+    client,
+    assert,
+  }) => {
+    const { bearer, user, password, client: app } = await signedInMember('developer')
+    const otherPat = await issuePat(user, app)
+    const response = await change(client, bearer, {
+      current_password: password,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+      role: 1,
+      anything: 'ignored',
+    })
+    response.assertStatus(200)
+    assert.deepEqual(response.body().data, { reauthentication_required: true })
+    const stored = await User.findOrFail(user.id)
+    assert.isTrue(await hash.verify(stored.password, NEW_PASSWORD))
+    assert.equal(stored.role, 10)
+    for (const token of [bearer, `Bearer ${otherPat}`]) {
+      const me = await client.get('/api/v1/portal/me').header('Authorization', token)
+      me.assertStatus(401)
+      me.assertBodyContains({ error_code: 'ACCESS_TOKEN_INVALID' })
+    }
+    const oldLogin = await client
+      .post('/api/v1/auth/login')
+      .headers(appHeaders(app))
+      .json({ username: user.email, password })
+    oldLogin.assertStatus(401)
+    const newLogin = await client
+      .post('/api/v1/auth/login')
+      .headers(appHeaders(app))
+      .json({ username: user.email, password: NEW_PASSWORD })
+    newLogin.assertStatus(200)
+    const audits = await AuditLog.query().where('action', 'user.password.change')
+    assert.lengthOf(audits, 1)
+    assert.notInclude(JSON.stringify(audits[0].serialize()), NEW_PASSWORD)
+    fake.mails.assertNoneSent()
+  })
+
+  test('a wrong current_password is 422 on that field and changes nothing', async ({
+    client,
+    assert,
+  }) => {
+    const { bearer, user, password } = await signedInMember()
+    const response = await change(client, bearer, {
+      current_password: `${password}x`,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    response.assertStatus(422)
+    assert.deepEqual(Object.keys(response.body().errors), ['current_password'])
+    const stored = await User.findOrFail(user.id)
+    assert.isTrue(await hash.verify(stored.password, password))
+    const me = await client.get('/api/v1/portal/me').header('Authorization', bearer)
+    me.assertStatus(200)
+  })
+
+  test('a surrounding space makes the current password wrong (passwords are not trimmed)', async ({
+    client,
+  }) => {
+    const { bearer, password } = await signedInMember()
+    const response = await change(client, bearer, {
+      current_password: ` ${password}`,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    response.assertStatus(422)
+  })
+
+  test('the new password follows the policy with an identical confirmation', async ({
+    client,
+    assert,
+  }) => {
+    const { bearer, password } = await signedInMember()
+    for (const candidate of [
+      'Short-1a!',
+      'no-upper-case-1!',
+      'NO-LOWER-CASE-1!',
+      'No-Digits-Here!!',
+      'NoSymbols123456',
+      `Aa1!${'x'.repeat(125)}`,
+    ]) {
+      const response = await change(client, bearer, {
+        current_password: password,
+        password: candidate,
+        password_confirmation: candidate,
+      })
+      assert.equal(response.status(), 422, candidate)
+      assert.property(response.body().errors, 'password')
+    }
+    const mismatch = await change(client, bearer, {
+      current_password: password,
+      password: NEW_PASSWORD,
+      password_confirmation: `${NEW_PASSWORD} `,
+    })
+    mismatch.assertStatus(422)
+    assert.property(mismatch.body().errors, 'password_confirmation')
+    for (const body of [
+      {},
+      { current_password: null },
+      {
+        current_password: 'x'.repeat(129),
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+      },
+      { current_password: 5 },
+    ]) {
+      const response = await change(client, bearer, body)
+      assert.equal(response.status(), 422, JSON.stringify(body).slice(0, 40))
+    }
+  })
+
+  test('also drops a pending password reset proof', async ({ client, assert }) => {
+    const { bearer, user, password } = await signedInMember()
+    await client
+      .post('/api/v1/auth/reset-password/reset-link')
+      .json({ email: user.email, reset_url: 'https://portal.example.test/reset' })
+    const before = await db.from('password_reset_tokens')
+    assert.lengthOf(before, 1)
+    await change(client, bearer, {
+      current_password: password,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    const after = await db.from('password_reset_tokens')
+    assert.lengthOf(after, 0)
+  })
+
+  test('needs a PAT', async ({ client }) => {
+    const response = await client.put('/api/v1/portal/me/password').json({})
+    response.assertStatus(401)
+    response.assertBodyContains({ error_code: 'UNAUTHENTICATED' })
+  })
+
+  test('is limited to 6 per minute per user', async ({ client }) => {
+    realLimits()
+    const { bearer } = await signedInMember()
+    for (let i = 0; i < 6; i++) {
+      const response = await change(client, bearer, {})
+      response.assertStatus(422)
+    }
+    const limited = await change(client, bearer, {})
+    limited.assertStatus(429)
+    limited.assertBodyContains({ error_code: 'RATE_LIMITED' })
+  })
+})
