@@ -24,7 +24,15 @@ export function trimStrings(value: unknown, key?: string): unknown {
   if (Array.isArray(value)) return value.map((item) => trimStrings(item))
   if (isPlainObject(value)) {
     const result: Record<string, unknown> = {}
-    for (const [name, item] of Object.entries(value)) result[name] = trimStrings(item, name)
+    // defineProperty: a `__proto__` key stays an own field instead of becoming a prototype.
+    for (const [name, item] of Object.entries(value)) {
+      Object.defineProperty(result, name, {
+        value: trimStrings(item, name),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    }
     return result
   }
   return value
@@ -75,7 +83,8 @@ export async function validateInput<Properties extends Record<string, SchemaType
     throw ApiError.field('body', 'The request body must be a JSON object.')
   }
   const input = trimStrings(raw) as Record<string, unknown>
-  const fieldErrors: FieldErrors = {}
+  // No prototype: field names such as `constructor` or `__proto__` are plain keys here.
+  const fieldErrors: FieldErrors = Object.create(null)
   for (const field of fieldsWithNul(input)) {
     const listed = Object.hasOwn(schema.properties, field.split('.')[0])
     if (listed) (fieldErrors[field] ??= []).push('The value contains an invalid character.')
