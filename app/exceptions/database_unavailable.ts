@@ -26,7 +26,7 @@ const MESSAGES = [
   /the database system is (?:starting up|shutting down)/i,
 ]
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object') return false
   const { code, message, name } = error as { code?: unknown; message?: unknown; name?: unknown }
   if (typeof code === 'string') {
@@ -38,5 +38,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (name === 'KnexTimeoutError') return true
   if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true
   const cause = (error as { cause?: unknown }).cause
-  return cause !== undefined && cause !== error ? isDatabaseUnavailable(cause) : false
+  // Bounded: a cycle of causes must not overflow the stack inside the error handler.
+  return cause !== undefined && cause !== error && depth < 8
+    ? isDatabaseUnavailable(cause, depth + 1)
+    : false
 }
