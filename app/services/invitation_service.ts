@@ -9,9 +9,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import logger from '@adonisjs/core/services/logger'
 import db from '@adonisjs/lucid/services/db'
-import mail from '@adonisjs/mail/services/main'
 import env from '#start/env'
 import ApiError from '#exceptions/api_error'
 import type { PortalSession } from '#http/context'
@@ -20,6 +18,7 @@ import User, { ROLES, roleName, type RoleName } from '#models/user'
 import AuditLogService from '#services/audit_log_service'
 import { lockMerchantTeam } from '#services/team_locks'
 import InvitationMail from '#mails/invitation_mail'
+import { deliver } from '#services/mailer'
 
 export const INVITATION_VALIDITY_HOURS = 48
 export const MAX_FAILED_ACCEPTANCE_ATTEMPTS = 10
@@ -91,8 +90,16 @@ export async function accountForInvitationEmail(
     return account
   }
   // A new account takes the email as its username too: it must not collide with
-  // another account's username (login matches username or email).
-  const collision = await User.query({ client }).whereRaw('lower(username) = ?', [email]).first()
+  // another account's username (login matches username or email), nor with an
+  // address another account is verifying (an unexpired pending email change).
+  const collision = await User.query({ client })
+    .whereRaw('lower(username) = ?', [email])
+    .orWhere((query) =>
+      query
+        .where('pending_email', email)
+        .where('pending_email_expires_at', '>', DateTime.now().toJSDate())
+    )
+    .first()
   if (collision) {
     throw ApiError.conflict(
       'USER_IDENTITY_CONFLICT',
@@ -124,34 +131,23 @@ async function ensureNoOtherLivePendingInvitation(
 
 /**
  * Hands the invitation email to the mailer after the commit. A transport failure
- * does not undo the invitation: it is reported as `sent: false`. The log line names
- * the invitation, never the proof or the link.
+ * does not undo the invitation: it is reported as `sent: false`.
  */
-async function sendInvitationMail(
+function sendInvitationMail(
   invitation: TeamInvitation,
   proof: string,
   origin: string,
   merchantName: string
 ): Promise<boolean> {
-  try {
-    await mail.send(
-      new InvitationMail({
-        email: invitation.email,
-        merchantName,
-        role: roleName(invitation.role)!,
-        acceptUrl: acceptUrl(origin, proof),
-        expiresAt: invitation.expiresAt,
-      })
-    )
-    return true
-  } catch (error) {
-    const err = error as { name?: string; code?: string }
-    logger.warn(
-      { invitation_id: invitation.id, err: { name: err?.name, code: err?.code } },
-      'invitation email could not be sent'
-    )
-    return false
-  }
+  return deliver(
+    new InvitationMail({
+      email: invitation.email,
+      merchantName,
+      role: roleName(invitation.role)!,
+      acceptUrl: acceptUrl(origin, proof),
+      expiresAt: invitation.expiresAt,
+    })
+  )
 }
 
 async function findInvitationOf(

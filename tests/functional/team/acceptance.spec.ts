@@ -542,6 +542,39 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
     await invitation.refresh()
     assert.equal(invitation.status, 'pending')
   })
+
+  test('an email another account is verifying (unexpired pending email) is 409 USER_IDENTITY_CONFLICT', async ({
+    client,
+    assert,
+  }) => {
+    const team = await teamWithAdministrator()
+    const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+    const verifying = await detachedAccount({
+      email: 'verifying@example.test',
+      username: 'verifying',
+    })
+    verifying.merge({
+      pendingEmail: invitation.email,
+      pendingEmailExpiresAt: DateTime.now().plus({ minutes: 10 }),
+    })
+    await verifying.save()
+    const response = await client
+      .post(ACCEPT)
+      .headers(appHeaders(team.client))
+      .json(newAccountBody(proof))
+    response.assertStatus(409)
+    response.assertBodyContains({ error_code: 'USER_IDENTITY_CONFLICT' })
+    await invitation.refresh()
+    assert.equal(invitation.status, 'pending')
+
+    verifying.pendingEmailExpiresAt = DateTime.now().minus({ minutes: 1 })
+    await verifying.save()
+    const afterExpiry = await client
+      .post(ACCEPT)
+      .headers(appHeaders(team.client))
+      .json(newAccountBody(proof))
+    afterExpiry.assertStatus(200)
+  })
 })
 
 test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
