@@ -14,6 +14,7 @@ export const EXPIRING_TABLES: Record<string, string> = {
   auth_access_tokens: 'expires_at',
   oauth_access_tokens: 'expires_at',
   credential_deliveries: 'expires_at',
+  password_reset_tokens: 'expires_at',
 }
 
 export async function pruneExpiredCredentials(now = DateTime.now()) {
@@ -27,6 +28,20 @@ export async function pruneExpiredCredentials(now = DateTime.now()) {
       const rows = await trx.from(table).where(column, '<=', now.toJSDate()).delete()
       deleted[table] = Array.isArray(rows) ? rows.length : Number(rows)
     }
+    // Expired email changes: the proofs go; the user row stays.
+    deleted.pending_email_changes = await trx
+      .from('users')
+      .whereNotNull('pending_email')
+      .where('pending_email_expires_at', '<=', now.toJSDate())
+      .update({
+        pending_email: null,
+        pending_email_expires_at: null,
+        pending_email_otp_hash: null,
+        pending_email_proof_hash: null,
+        pending_email_verification_id: null,
+        pending_email_failed_attempts: 0,
+      })
+      .then((rows) => (Array.isArray(rows) ? rows.length : Number(rows)))
     await AuditLogService.record(trx, {
       action: 'auth.prune',
       outcome: 'success',

@@ -3,6 +3,7 @@
 | one-time proofs, keeps live ones, and is safe when several hosts run it at once.
 */
 import { test } from '@japa/runner'
+import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState } from '#tests/helpers/database'
 import { createMerchantWithUser, createPortalClient, issuePat } from '#tests/helpers/portal'
@@ -13,6 +14,30 @@ const PRUNE_LOCK_KEY = 7_314_202_611
 
 test.group('auth:prune', (group) => {
   group.each.setup(() => resetState())
+
+  test('clears expired pending email changes and keeps live ones', async ({ assert }) => {
+    const { user } = await createMerchantWithUser()
+    const { user: other } = await createMerchantWithUser()
+    user.merge({
+      pendingEmail: 'old-change@example.test',
+      pendingEmailExpiresAt: DateTime.now().plus({ minutes: 1 }),
+    })
+    await user.save()
+    other.merge({
+      pendingEmail: 'live-change@example.test',
+      pendingEmailExpiresAt: DateTime.now().plus({ minutes: 30 }),
+    })
+    await other.save()
+    advanceClock(5 * 60 * 1000)
+
+    const result = await runCommand(AuthPrune, [])
+    assert.equal(result.json().deleted.pending_email_changes, 1)
+    await user.refresh()
+    await other.refresh()
+    assert.isNull(user.pendingEmail)
+    assert.isNull(user.pendingEmailExpiresAt)
+    assert.equal(other.pendingEmail, 'live-change@example.test')
+  })
 
   test('deletes expired PATs, keeps unexpired ones and audits the run', async ({ assert }) => {
     const client = await createPortalClient()
@@ -28,6 +53,7 @@ test.group('auth:prune', (group) => {
     assert.equal(printed.deleted.auth_access_tokens, 1)
     const remaining = await db.from('auth_access_tokens').select('expires_at')
     assert.lengthOf(remaining, 1)
+    assert.equal(printed.deleted.password_reset_tokens, 0)
     const audit = await db.from('audit_logs').where('action', 'auth.prune').firstOrFail()
     assert.equal(audit.actor_type, 'system')
   })
