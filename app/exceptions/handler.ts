@@ -30,13 +30,18 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   async report(error: unknown, ctx: HttpContext) {
     const apiError = this.toApiError(error, ctx)
     if (apiError.status < 500) return
-    // Log the kind and message only: driver errors can quote SQL parameters.
-    const err = error as { name?: string; code?: string; message?: string; stack?: string }
+    // The kind only: driver errors can quote SQL parameters. An unavailable
+    // dependency is expected operational noise (warn, no stack); anything else is a bug.
+    const err = error as { name?: string; code?: string; stack?: string }
+    if (apiError.status === 503) {
+      ctx.logger.warn({ err: { name: err?.name, code: err?.code } }, 'dependency unavailable')
+      return
+    }
     ctx.logger.error(
       {
         err: { name: err?.name, code: err?.code, stack: app.inProduction ? undefined : err?.stack },
       },
-      apiError.status === 503 ? 'dependency unavailable' : 'unexpected failure'
+      'unexpected failure'
     )
   }
 
