@@ -7,7 +7,7 @@ import PortalClient from '#models/portal_client'
 import { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#services/portal_access_tokens'
 
-const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/
+const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 
 /**
  * Portal PAT authentication (Authentication rules 2-3), decided before the body is

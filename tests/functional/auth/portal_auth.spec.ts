@@ -164,6 +164,14 @@ test.group('Portal PAT middleware › token checks', (group) => {
     ok.assertStatus(200)
   })
 
+  test('the Bearer scheme name is case-insensitive (RFC 7235)', async ({ client }) => {
+    const { pat } = await signedInMember()
+    for (const scheme of ['bearer', 'BEARER']) {
+      const response = await client.get(ME).header('Authorization', `${scheme} ${pat}`)
+      response.assertStatus(200)
+    }
+  })
+
   test('an expired PAT is 401 ACCESS_TOKEN_INVALID', async ({ client }) => {
     setNow('2031-01-01T00:00:00.000Z')
     const { bearer } = await signedInMember()
