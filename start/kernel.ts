@@ -22,5 +22,5 @@ export const middleware = router.named({
   privateCache: () => import('#middleware/private_cache_middleware'),
   machineAuth: () => import('#middleware/machine_auth_middleware'),
   // The body is parsed only after authentication and role checks have passed.
-  body: () => import('@adonisjs/core/bodyparser_middleware'),
+  body: () => import('#middleware/body_middleware'),
 })

@@ -91,4 +91,40 @@ test.group('Error contract', (group) => {
       .json({ padding: 'x'.repeat(70 * 1024) })
     assertEnvelope(assert, response, 413, 'PAYLOAD_TOO_LARGE')
   })
+
+  test('a body in a content type the endpoint does not take is 415 UNSUPPORTED_MEDIA_TYPE', async ({
+    assert,
+  }) => {
+    const app = await createPortalClient()
+    for (const [type, payload] of [
+      ['text/plain', '{"username":"someone","password":"secret123"}'],
+      ['application/x-www-form-urlencoded', 'username=someone&password=secret123'],
+      ['application/xml', '<login/>'],
+    ]) {
+      const response = await rawPost(LOGIN, { ...appHeaders(app), 'Content-Type': type }, payload)
+      assert.equal(response.status, 415)
+      const body = (await response.json()) as Record<string, unknown>
+      assert.equal(body.error_code, 'UNSUPPORTED_MEDIA_TYPE')
+      assert.includeMembers(ERROR_ENVELOPE_KEYS, Object.keys(body))
+    }
+  })
+
+  test('JSON with a charset parameter and bodiless calls are accepted', async ({ assert }) => {
+    const { bearer } = await signedInMember()
+    const logout = await rawPost(
+      '/api/v1/auth/logout',
+      { 'Authorization': bearer, 'Content-Type': 'application/json; charset=utf-8' },
+      '{}'
+    )
+    assert.equal(logout.status, 200)
+    const { bearer: other } = await signedInMember()
+    const bodiless = await rawPost('/api/v1/auth/logout', { Authorization: other })
+    assert.equal(bodiless.status, 200)
+  })
 })
+
+/** A request with an exact body and content type (the api client always encodes). */
+function rawPost(path: string, headers: Record<string, string>, body?: string) {
+  const base = `http://${process.env.HOST}:${process.env.PORT}`
+  return fetch(`${base}${path}`, { method: 'POST', headers, body })
+}

@@ -1,0 +1,31 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import app from '@adonisjs/core/services/app'
+import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
+import ApiError from '#exceptions/api_error'
+
+/**
+ * Parses the body of Portal API routes, after authentication and role checks.
+ * A body sent with a content type the route does not take is 415
+ * UNSUPPORTED_MEDIA_TYPE (decisions.md §1) rather than silently ignored.
+ */
+export default class BodyMiddleware {
+  async handle(ctx: HttpContext, next: NextFn, options: { types?: string[] } = {}) {
+    const types = options.types ?? ['json']
+    if (carriesBody(ctx) && !ctx.request.is(types)) {
+      throw new ApiError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'The request body content type is not accepted by this endpoint.'
+      )
+    }
+    const parser = await app.container.make(BodyParserMiddleware)
+    return parser.handle(ctx, next)
+  }
+}
+
+/** A non-empty body is announced by a positive Content-Length or by chunked transfer. */
+function carriesBody(ctx: HttpContext) {
+  const length = Number(ctx.request.header('content-length') ?? 0)
+  return length > 0 || ctx.request.header('transfer-encoding') !== undefined
+}
