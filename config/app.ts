@@ -2,6 +2,7 @@ import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { Secret } from '@adonisjs/core/helpers'
 import { defineConfig } from '@adonisjs/core/http'
+import { trustProxyFrom } from '#http/trusted_proxies'
 
 /** Encryption and signing key (signed links, encrypted secrets). Set by start/runtime.ts outside production. */
 export const appKey = new Secret(env.get('APP_KEY')!)
@@ -13,7 +14,7 @@ export const http = defineConfig({
   generateRequestId: true,
   allowMethodSpoofing: false,
   useAsyncLocalStorage: true,
-  trustProxy: () => false,
+  trustProxy: trustProxyFrom(env.get('TRUSTED_PROXIES')),
   cookie: {
     domain: '',
     path: '/',

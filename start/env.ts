@@ -11,6 +11,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   APP_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   PORTAL_URL: Env.schema.string.optional(),
   LOG_LEVEL: Env.schema.string.optional(),
+  TRUSTED_PROXIES: Env.schema.string.optional(),
 
   DATABASE_URL: Env.schema.string.optional(),
   DATABASE_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),

@@ -6,6 +6,7 @@ import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#services/portal_access_tokens'
+import { enforceLimit } from '#start/limiter'
 
 const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 
@@ -18,22 +19,23 @@ export default class PortalAuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const authorization = ctx.request.header('authorization')
     if (authorization === undefined || authorization.trim() === '') {
-      throw new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.')
+      return this.refuse(ctx, new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.'))
     }
     const invalid = new ApiError(
       401,
       'ACCESS_TOKEN_INVALID',
       'The access token is invalid or expired.'
     )
-    if (!BEARER.test(authorization)) throw invalid
+    if (!BEARER.test(authorization)) return this.refuse(ctx, invalid)
 
-    const user = await ctx.auth
-      .use('portal')
-      .authenticate()
-      .catch((error) => {
-        // Only a failed verification is a bad token; a database outage stays a 503.
-        throw error instanceof authErrors.E_UNAUTHORIZED_ACCESS ? invalid : error
-      })
+    let user
+    try {
+      user = await ctx.auth.use('portal').authenticate()
+    } catch (error) {
+      // Only a failed verification is a bad token; a database outage stays a 503.
+      if (error instanceof authErrors.E_UNAUTHORIZED_ACCESS) return this.refuse(ctx, invalid)
+      throw error
+    }
     const token = user.currentAccessToken!
 
     const role = roleName(user.role)
@@ -59,5 +61,14 @@ export default class PortalAuthMiddleware {
 
     ctx.portal = { user, merchant, role, token }
     return next()
+  }
+
+  /**
+   * Unauthenticated requests count against the API-wide limit of their IP (the
+   * contract's "resolved user ID or IP"), so guessing tokens is throttled too.
+   */
+  private async refuse(ctx: HttpContext, error: ApiError): Promise<never> {
+    await enforceLimit('api', `ip:${ctx.request.ip()}`)
+    throw error
   }
 }

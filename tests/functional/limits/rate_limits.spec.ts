@@ -181,4 +181,18 @@ test.group('Rate limits', (group) => {
     const anonymous = await client.get(ME)
     anonymous.assertStatus(401)
   })
+
+  test('unauthenticated requests count against the API-wide limit of their IP', async ({
+    client,
+    assert,
+  }) => {
+    overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 3 })
+    const { bearer } = await signedInMember()
+    await expectStatus(client.get(ME), 401)
+    await expectStatus(client.get(ME).header('Authorization', 'Bearer pat_MQ.guess'), 401)
+    await expectStatus(client.get(ME).header('Authorization', 'Basic dXNlcjpwYXNz'), 401)
+    assertThrottled(assert, await client.get(ME).header('Authorization', 'Bearer pat_MQ.guess'))
+    // A signed-in user is counted in a bucket of their own.
+    await expectStatus(client.get(ME).header('Authorization', bearer), 200)
+  })
 })
