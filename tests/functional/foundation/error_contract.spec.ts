@@ -86,7 +86,7 @@ test.group('Error contract', (group) => {
   test('an oversize body on a PAT route is 413 too', async ({ client, assert }) => {
     const { bearer } = await signedInMember()
     const response = await client
-      .post('/api/v1/auth/logout')
+      .patch('/api/v1/portal/me')
       .header('Authorization', bearer)
       .json({ padding: 'x'.repeat(70 * 1024) })
     assertEnvelope(assert, response, 413, 'PAYLOAD_TOO_LARGE')
@@ -110,16 +110,26 @@ test.group('Error contract', (group) => {
   })
 
   test('JSON with a charset parameter and bodiless calls are accepted', async ({ assert }) => {
-    const { bearer } = await signedInMember()
-    const logout = await rawPost(
-      '/api/v1/auth/logout',
-      { 'Authorization': bearer, 'Content-Type': 'application/json; charset=utf-8' },
-      '{}'
+    const app = await createPortalClient()
+    const withCharset = await rawPost(
+      LOGIN,
+      { ...appHeaders(app), 'Content-Type': 'application/json; charset=utf-8' },
+      '{"username":"nobody@example.test","password":"secret123"}'
     )
-    assert.equal(logout.status, 200)
-    const { bearer: other } = await signedInMember()
-    const bodiless = await rawPost('/api/v1/auth/logout', { Authorization: other })
+    assert.equal(withCharset.status, 401)
+    const { bearer } = await signedInMember()
+    const bodiless = await rawPost('/api/v1/auth/logout', { Authorization: bearer })
     assert.equal(bodiless.status, 200)
+  })
+
+  test('logout ignores the fields of its JSON payload', async ({ assert }) => {
+    const { bearer } = await signedInMember()
+    const response = await rawPost(
+      '/api/v1/auth/logout',
+      { 'Authorization': bearer, 'Content-Type': 'application/json' },
+      '{"everything":"ignored","token":"x"}'
+    )
+    assert.equal(response.status, 200)
   })
 })
 
