@@ -180,6 +180,20 @@ test.group('PATCH /portal/me', (group) => {
     }
   })
 
+  test('the 255-character bound applies to the lowercased email (never a 500)', async ({
+    client,
+    assert,
+  }) => {
+    const { bearer, user } = await signedInMember()
+    // "İ" lowercases to two UTF-16 units: 233 characters as sent, 265 once lowercased.
+    const domain = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.test`
+    const response = await patch(client, bearer, { email: `${'İ'.repeat(32)}@${domain}` })
+    response.assertStatus(422)
+    assert.property(response.body().errors, 'email')
+    const stored = await User.findOrFail(user.id)
+    assert.isNull(stored.pendingEmail)
+  })
+
   test('a duplicate email is 422 on email and leaves the names unchanged', async ({
     client,
     assert,
