@@ -136,12 +136,18 @@ export async function changePassword(
   input: { currentPassword: string; password: string },
   ctx?: HttpContext
 ) {
-  if (!(await hash.verify(user.password, input.currentPassword))) {
-    throw ApiError.field('current_password', 'The current password is incorrect.')
-  }
   const passwordHash = await hash.make(input.password)
   const now = DateTime.now()
-  await db.transaction(async (trx) => {
+  const changed = await db.transaction(async (trx) => {
+    // Checked against the locked row: of two racing changes with the same current
+    // password, the second sees the first one's new password and is refused.
+    const locked = await trx
+      .from('users')
+      .where('id', user.id)
+      .forUpdate()
+      .select('password')
+      .first()
+    if (!locked || !(await hash.verify(locked.password, input.currentPassword))) return false
     await trx
       .from('users')
       .where('id', user.id)
@@ -160,5 +166,7 @@ export async function changePassword(
       },
       ctx
     )
+    return true
   })
+  if (!changed) throw ApiError.field('current_password', 'The current password is incorrect.')
 }
