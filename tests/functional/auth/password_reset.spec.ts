@@ -175,6 +175,8 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
       {},
       'x'.repeat(10_000),
       '\u0000',
+      '\ud800',
+      'a\udc00@example.test',
       99999999999999999999999,
     ]
     for (const value of hostile) {
@@ -366,6 +368,31 @@ test.group('POST /auth/reset-password/new-password', (group) => {
     ok.assertStatus(200)
     const stored = await User.findOrFail(user.id)
     assert.isTrue(await hash.verify(stored.password, spaced))
+  })
+
+  test('hostile email and token values are 422, never 500', async ({ client, assert }) => {
+    for (const value of [
+      null,
+      1,
+      [],
+      {},
+      'x'.repeat(10_000),
+      '\u0000',
+      '\ud800',
+      'a\udc00@b.test',
+    ]) {
+      for (const field of ['email', 'token']) {
+        const response = await newPassword(client, {
+          email: 'someone@example.test',
+          token: 'f'.repeat(64),
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+          [field]: value,
+        })
+        assert.equal(response.status(), 422, `${field}=${JSON.stringify(value)}`)
+        assert.property(response.body().errors, field)
+      }
+    }
   })
 
   test('two racing requests with one token: exactly one succeeds', async ({ client, assert }) => {

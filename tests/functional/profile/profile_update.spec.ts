@@ -131,6 +131,8 @@ test.group('PATCH /portal/me', (group) => {
       {},
       'x'.repeat(100_000 / 4),
       '\u0000',
+      '\ud800',
+      'new\udc00@example.test',
       '😀'.repeat(60),
       99999999999999999999999,
       { __proto__: { x: 1 } },
