@@ -10,8 +10,9 @@ import {
   issuePat,
   PORTAL_ORIGIN,
 } from '#tests/helpers/portal'
-import { profileTestSetup, sentResetMails, setEnv } from '#tests/helpers/profile'
+import { profileTestSetup, realLimits, sentResetMails, setEnv } from '#tests/helpers/profile'
 import User from '#models/user'
+import AuditLog from '#models/audit_log'
 import { sha256Hex } from '#services/one_time_proof'
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!'
@@ -405,5 +406,45 @@ test.group('POST /auth/reset-password/new-password', (group) => {
     )
     const statuses = responses.map((response) => response.status()).sort()
     assert.deepEqual(statuses, [200, 400, 400])
+  })
+})
+
+test.group('Reset endpoints › public limit', (group) => {
+  group.each.setup(async () => {
+    await resetState()
+    ;({ fake, restore } = profileTestSetup())
+    return () => restore()
+  })
+
+  test('30 public requests per minute per IP, reset-link and new-password together; refusals are audited', async ({
+    client,
+    assert,
+  }) => {
+    realLimits()
+    for (let i = 0; i < 30; i++) {
+      const response = await requestLink(client, `nobody${i}@example.test`)
+      response.assertStatus(200)
+    }
+    const limited = await requestLink(client, 'nobody@example.test')
+    limited.assertStatus(429)
+    limited.assertBodyContains({ error_code: 'RATE_LIMITED' })
+    assert.match(limited.header('retry-after'), /^[1-9][0-9]*$/)
+    const reset = await newPassword(client, {
+      email: 'nobody@example.test',
+      token: 'f'.repeat(64),
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    reset.assertStatus(429)
+    const audits = await AuditLog.query().where('outcome', 'throttled').orderBy('id')
+    assert.deepEqual(
+      audits.map((audit) => audit.action),
+      ['user.password.reset_link', 'user.password.reset']
+    )
+    for (const audit of audits) {
+      assert.isNull(audit.actorUserId)
+      assert.isNotNull(audit.ip)
+      assert.notInclude(JSON.stringify(audit.serialize()), 'nobody@example.test')
+    }
   })
 })
