@@ -67,6 +67,31 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
     assert.lengthOf(rows, 1)
   })
 
+  test('the answer does not wait for the account: lookup, proof and mail come after the response', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    // Holds back any write of a proof: an answer that waited for it would never come
+    // (this test would then fail by its timeout).
+    const lock = await db.transaction()
+    let released = false
+    const release = async () => {
+      if (!released) await lock.rollback()
+      released = true
+    }
+    cleanup(release)
+    await lock.rawQuery('LOCK TABLE password_reset_tokens IN EXCLUSIVE MODE')
+    const response = await requestLink(client, user.email)
+    response.assertStatus(200)
+    assert.lengthOf(fake.mails.sent(), 0)
+    await release()
+    const mails = await sentResetMails(fake)
+    assert.lengthOf(mails, 1)
+    assert.lengthOf(await db.from('password_reset_tokens'), 1)
+  }).timeout(5000)
+
   test('mails reset_url with token and email appended as query values; stores only a hash', async ({
     client,
     assert,

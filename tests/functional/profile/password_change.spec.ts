@@ -7,6 +7,7 @@ import { appHeaders, issuePat, signedInMember } from '#tests/helpers/portal'
 import { profileTestSetup, realLimits } from '#tests/helpers/profile'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
+import { settleBackgroundDeliveries } from '#services/mailer'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
@@ -140,6 +141,7 @@ test.group('PUT /portal/me/password', (group) => {
     await client
       .post('/api/v1/auth/reset-password/reset-link')
       .json({ email: user.email, reset_url: 'https://portal.example.test/reset' })
+    await settleBackgroundDeliveries()
     const before = await db.from('password_reset_tokens')
     assert.lengthOf(before, 1)
     await change(client, bearer, {
