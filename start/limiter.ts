@@ -68,11 +68,18 @@ export async function enforceLimit(
   }
 }
 
-/** Route middleware for limits keyed by the caller (user id when signed in, else IP). */
-export function throttle(name: LimitName) {
+/**
+ * Route middleware for limits keyed by the caller (user id when signed in, else IP).
+ * `onThrottled` runs on a refusal, e.g. to audit a throttled mutation.
+ */
+export function throttle(name: LimitName, onThrottled?: (ctx: HttpContext) => Promise<void>) {
   return async (ctx: HttpContext, next: NextFn) => {
     const userId = ctx.portal?.user.id
-    await enforceLimit(name, userId ? `user:${userId}` : `ip:${ctx.request.ip()}`)
+    await enforceLimit(
+      name,
+      userId ? `user:${userId}` : `ip:${ctx.request.ip()}`,
+      onThrottled && (() => onThrottled(ctx))
+    )
     return next()
   }
 }

@@ -7,6 +7,7 @@
 | judged before a body is read.
 */
 import router from '@adonisjs/core/services/router'
+import type { HttpContext } from '@adonisjs/core/http'
 import { middleware } from '#start/kernel'
 import { throttle } from '#start/limiter'
 import { routeIds } from '#validators/rules/route_ids'
@@ -24,6 +25,12 @@ const PasswordResetController = () => import('#controllers/password_reset_contro
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
 
+/** Audits a throttled public mutation (portal-api.md › Events): no actor, the IP only. */
+const auditThrottledPublic = (action: string) => async (ctx: HttpContext) => {
+  const { default: AuditLogService } = await import('#services/audit_log_service')
+  await AuditLogService.record(undefined, { action, outcome: 'throttled' }, ctx)
+}
+
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
 router.where('transaction', routeIds.numeric)
@@ -37,8 +44,11 @@ router.get('/health/ready', [HealthController, 'ready'])
 
 /** Portal application credentials (HTTP Basic + X-Service-Application). */
 export const appClientStack = () => [middleware.appClient(), throttle('api'), middleware.body()]
-/** No credentials. */
-export const publicStack = () => [throttle('public'), middleware.body()]
+/** No credentials. `onThrottled` audits a throttled public mutation. */
+export const publicStack = (onThrottled?: (ctx: HttpContext) => Promise<void>) => [
+  throttle('public', onThrottled),
+  middleware.body(),
+]
 /** Portal user PAT, either role. */
 export const portalStack = () => [
   middleware.portalAuth(),
@@ -62,10 +72,10 @@ router
     router.post('/auth/logout', [SessionController, 'logout']).use(portalStack())
     router
       .post('/auth/reset-password/reset-link', [PasswordResetController, 'sendLink'])
-      .use(publicStack())
+      .use(publicStack(auditThrottledPublic('user.password.reset_link')))
     router
       .post('/auth/reset-password/new-password', [PasswordResetController, 'reset'])
-      .use(publicStack())
+      .use(publicStack(auditThrottledPublic('user.password.reset')))
 
     // portal/me
     router.get('/portal/me', [ProfileController, 'show']).use(portalStack())
@@ -147,4 +157,4 @@ router
   // EMAIL_VERIFICATION_PATH of app/services/email_change_service.ts (the mailed link)
   .get('/portal/profile/email/verify/:verification', [EmailVerificationLinkController, 'verify'])
   .where('verification', routeIds.uuid)
-  .use(throttle('public'))
+  .use(throttle('public', auditThrottledPublic('user.email.verify_link')))

@@ -4,7 +4,7 @@ import { respond } from '#http/responses'
 import { validateBody } from '#validators/rules/input'
 import { newPasswordInput, resetLinkInput } from '#validators/password'
 import { isPortalPageUrl, requirePortalOrigin } from '#services/portal_url'
-import { requestPasswordReset, resetPassword } from '#services/password_service'
+import { requestPasswordResetInBackground, resetPassword } from '#services/password_service'
 
 /** portal-api.md › POST /auth/reset-password/reset-link and /new-password (public). */
 export default class PasswordResetController {
@@ -18,7 +18,7 @@ export default class PasswordResetController {
         'The reset_url must be a page of the Portal, without credentials, query or fragment.'
       )
     }
-    await requestPasswordReset({ email: input.email, resetUrl: input.reset_url })
+    requestPasswordResetInBackground({ email: input.email, resetUrl: input.reset_url })
     return respond(
       ctx,
       'If an account exists for this email address, a password reset link has been sent to it.'

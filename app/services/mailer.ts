@@ -10,6 +10,7 @@
 |   await deliver(new InvitationMail(...))          // after the transaction; true/false
 |   await sendAfterCommit(trx, new SomeMail(...))   // inside: sends once trx commits
 |   deliverInBackground(new PasswordResetMail(...)) // after the response path; not awaited
+|   runInBackground('label', async () => ...)       // any work after the response path
 |   await settleBackgroundDeliveries()              // tests, shutdown: wait for those
 */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -54,13 +55,32 @@ export function sendAfterCommit(trx: TransactionClientContract, message: BaseMai
 }
 
 /**
+ * Runs `work` after the response path, without making the caller wait: the HTTP
+ * response depends neither on its duration nor on its outcome (a failure is
+ * logged under `label`, never thrown).
+ */
+export function runInBackground(label: string, work: () => Promise<unknown>): void {
+  const running = new Promise<void>((resolve) => setImmediate(resolve)).then(work).then(
+    () => true,
+    (error) => {
+      const err = (error ?? {}) as { name?: string; code?: string }
+      logger.error(
+        { work: label, err: { name: err.name, code: err.code } },
+        'background work failed'
+      )
+      return false
+    }
+  )
+  inFlight.add(running)
+  running.finally(() => inFlight.delete(running))
+}
+
+/**
  * Sends `message` without making the caller wait: the HTTP response does not
  * depend on the transport (no timing or failure difference a client can see).
  */
 export function deliverInBackground(message: BaseMail): void {
-  const sending = new Promise<void>((resolve) => setImmediate(resolve)).then(() => deliver(message))
-  inFlight.add(sending)
-  sending.finally(() => inFlight.delete(sending))
+  runInBackground(message.constructor.name, () => deliver(message))
 }
 
 /** Waits until every background delivery started so far has finished. */

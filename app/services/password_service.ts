@@ -5,8 +5,9 @@
 |
 | - A reset proof is 32 random bytes (64 hex), stored only as SHA-256, valid 60
 |   minutes, single use; a new request replaces the user's previous proof.
-| - The reset-link answer must not reveal whether the account exists: known and
-|   unknown emails run the same queries and the mail leaves after the response.
+| - The reset-link answer must not reveal whether the account exists: the lookup,
+|   the proof and the mail all happen after the response (a write and its commit
+|   for known accounts only would otherwise show in the response time).
 | - A successful reset or change revokes every PAT of the user and any reset proof.
 */
 import { DateTime } from 'luxon'
@@ -19,7 +20,7 @@ import PasswordResetToken from '#models/password_reset_token'
 import AuditLogService from '#services/audit_log_service'
 import { revokeAllTokensOf } from '#services/token_revocation'
 import { constantTimeEquals, newProof, sha256Hex } from '#services/one_time_proof'
-import { deliverInBackground } from '#services/mailer'
+import { deliver, runInBackground } from '#services/mailer'
 import PasswordResetMail from '#mails/password_reset_mail'
 
 export const RESET_TOKEN_MINUTES = 60
@@ -38,8 +39,17 @@ export function resetLinkFor(resetUrl: string, token: string, email: string) {
 }
 
 /**
+ * POST /auth/reset-password/reset-link after validation: everything else runs
+ * after the response path, so the answer is the same, in content and in time,
+ * whether or not the account exists.
+ */
+export function requestPasswordResetInBackground(input: { email: string; resetUrl: string }) {
+  runInBackground('password reset request', () => requestPasswordReset(input))
+}
+
+/**
  * Records a reset proof for the Portal account of `email` (if there is an
- * eligible one) and mails the link in the background. Same work either way.
+ * eligible one) and mails the link. Same queries either way.
  */
 export async function requestPasswordReset(input: { email: string; resetUrl: string }) {
   const email = input.email.toLowerCase()
@@ -71,7 +81,7 @@ export async function requestPasswordReset(input: { email: string; resetUrl: str
     ]
   )
   if (account) {
-    deliverInBackground(
+    await deliver(
       new PasswordResetMail(
         account.email,
         resetLinkFor(input.resetUrl, proof, account.email),
@@ -136,12 +146,18 @@ export async function changePassword(
   input: { currentPassword: string; password: string },
   ctx?: HttpContext
 ) {
-  if (!(await hash.verify(user.password, input.currentPassword))) {
-    throw ApiError.field('current_password', 'The current password is incorrect.')
-  }
   const passwordHash = await hash.make(input.password)
   const now = DateTime.now()
-  await db.transaction(async (trx) => {
+  const changed = await db.transaction(async (trx) => {
+    // Checked against the locked row: of two racing changes with the same current
+    // password, the second sees the first one's new password and is refused.
+    const locked = await trx
+      .from('users')
+      .where('id', user.id)
+      .forUpdate()
+      .select('password')
+      .first()
+    if (!locked || !(await hash.verify(locked.password, input.currentPassword))) return false
     await trx
       .from('users')
       .where('id', user.id)
@@ -160,5 +176,7 @@ export async function changePassword(
       },
       ctx
     )
+    return true
   })
+  if (!changed) throw ApiError.field('current_password', 'The current password is incorrect.')
 }

@@ -15,6 +15,10 @@ const personName = () =>
     .maxLength(50)
     .regex(/^[^\p{Cc}]*$/u)
 
+const lowercase = vine.createRule((value, _options, field) => {
+  if (typeof value === 'string') field.mutate(value.toLowerCase(), field)
+})
+
 const PROFILE_FIELDS = ['first_name', 'last_name', 'email'] as const
 
 /** PATCH /portal/me: at least one of first_name, last_name, email; none null or empty. */
@@ -22,12 +26,8 @@ export const profileUpdateInput = defineInput(
   {
     first_name: personName().optional(),
     last_name: personName().optional(),
-    email: vine
-      .string()
-      .maxLength(255)
-      .email()
-      .transform((value) => value.toLowerCase())
-      .optional(),
+    // Lowercased before the bounds: lowercasing can lengthen a string ("İ" → "i̇").
+    email: vine.string().use(lowercase()).maxLength(255).email().optional(),
   },
   { strict: true }
 )

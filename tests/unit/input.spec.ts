@@ -130,6 +130,18 @@ test.group('validateInput', () => {
     assert.deepEqual(ignored, { name: 'Ana' })
   })
 
+  test('a lone UTF-16 surrogate in a listed field is a field error, even under an email rule', async ({
+    assert,
+  }) => {
+    const withEmail = defineInput({ email: vine.string().email() }, { strict: true })
+    for (const email of ['\ud800', 'a@\udc00.test', 'x\ud83d@example.test']) {
+      const errors = await fieldErrorsOf(validateInput({ email }, withEmail))
+      assert.deepEqual(Object.keys(errors), ['email'], JSON.stringify(email))
+    }
+    const paired = await validateInput({ name: 'Ana 💳', password: 'secret1' }, strict)
+    assert.deepEqual(paired, { name: 'Ana 💳', password: 'secret1' })
+  })
+
   test('hostile values never escape as anything but a 422', async ({ assert }) => {
     const hostile: unknown[] = [
       { name: 12 },

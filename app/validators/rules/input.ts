@@ -38,15 +38,20 @@ export function trimStrings(value: unknown, key?: string): unknown {
   return value
 }
 
+// NUL, which PostgreSQL text cannot store or compare, and a lone UTF-16 surrogate
+// (not text at all; VineJS's email rule throws a URIError on one).
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
+const INVALID_TEXT = /[\u0000\p{Cs}]/u
+
 /**
- * Field paths (dot notation) of strings holding a NUL character, which PostgreSQL
- * text cannot store or compare: such input is a field error, never a 500.
+ * Field paths (dot notation) of strings holding a NUL character or a lone
+ * surrogate: such input is a field error, never a 500.
  */
-export function fieldsWithNul(value: unknown, path = ''): string[] {
-  if (typeof value === 'string') return value.includes('\u0000') ? [path || 'body'] : []
+export function fieldsWithInvalidText(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return INVALID_TEXT.test(value) ? [path || 'body'] : []
   if (Array.isArray(value) || isPlainObject(value)) {
     return Object.entries(value).flatMap(([name, item]) =>
-      fieldsWithNul(item, path ? `${path}.${name}` : name)
+      fieldsWithInvalidText(item, path ? `${path}.${name}` : name)
     )
   }
   return []
@@ -85,7 +90,7 @@ export async function validateInput<Properties extends Record<string, SchemaType
   const input = trimStrings(raw) as Record<string, unknown>
   // No prototype: field names such as `constructor` or `__proto__` are plain keys here.
   const fieldErrors: FieldErrors = Object.create(null)
-  for (const field of fieldsWithNul(input)) {
+  for (const field of fieldsWithInvalidText(input)) {
     const listed = Object.hasOwn(schema.properties, field.split('.')[0])
     if (listed) (fieldErrors[field] ??= []).push('The value contains an invalid character.')
   }

@@ -10,8 +10,9 @@ import {
   issuePat,
   PORTAL_ORIGIN,
 } from '#tests/helpers/portal'
-import { profileTestSetup, sentResetMails, setEnv } from '#tests/helpers/profile'
+import { profileTestSetup, realLimits, sentResetMails, setEnv } from '#tests/helpers/profile'
 import User from '#models/user'
+import AuditLog from '#models/audit_log'
 import { sha256Hex } from '#services/one_time_proof'
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!'
@@ -65,6 +66,31 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
     const rows = await db.from('password_reset_tokens')
     assert.lengthOf(rows, 1)
   })
+
+  test('the answer does not wait for the account: lookup, proof and mail come after the response', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    // Holds back any write of a proof: an answer that waited for it would never come
+    // (this test would then fail by its timeout).
+    const lock = await db.transaction()
+    let released = false
+    const release = async () => {
+      if (!released) await lock.rollback()
+      released = true
+    }
+    cleanup(release)
+    await lock.rawQuery('LOCK TABLE password_reset_tokens IN EXCLUSIVE MODE')
+    const response = await requestLink(client, user.email)
+    response.assertStatus(200)
+    assert.lengthOf(fake.mails.sent(), 0)
+    await release()
+    const mails = await sentResetMails(fake)
+    assert.lengthOf(mails, 1)
+    assert.lengthOf(await db.from('password_reset_tokens'), 1)
+  }).timeout(5000)
 
   test('mails reset_url with token and email appended as query values; stores only a hash', async ({
     client,
@@ -175,6 +201,8 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
       {},
       'x'.repeat(10_000),
       '\u0000',
+      '\ud800',
+      'a\udc00@example.test',
       99999999999999999999999,
     ]
     for (const value of hostile) {
@@ -368,6 +396,31 @@ test.group('POST /auth/reset-password/new-password', (group) => {
     assert.isTrue(await hash.verify(stored.password, spaced))
   })
 
+  test('hostile email and token values are 422, never 500', async ({ client, assert }) => {
+    for (const value of [
+      null,
+      1,
+      [],
+      {},
+      'x'.repeat(10_000),
+      '\u0000',
+      '\ud800',
+      'a\udc00@b.test',
+    ]) {
+      for (const field of ['email', 'token']) {
+        const response = await newPassword(client, {
+          email: 'someone@example.test',
+          token: 'f'.repeat(64),
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+          [field]: value,
+        })
+        assert.equal(response.status(), 422, `${field}=${JSON.stringify(value)}`)
+        assert.property(response.body().errors, field)
+      }
+    }
+  })
+
   test('two racing requests with one token: exactly one succeeds', async ({ client, assert }) => {
     const { user } = await createMerchantWithUser()
     const proof = await mailedProof(client, user.email)
@@ -378,5 +431,45 @@ test.group('POST /auth/reset-password/new-password', (group) => {
     )
     const statuses = responses.map((response) => response.status()).sort()
     assert.deepEqual(statuses, [200, 400, 400])
+  })
+})
+
+test.group('Reset endpoints › public limit', (group) => {
+  group.each.setup(async () => {
+    await resetState()
+    ;({ fake, restore } = profileTestSetup())
+    return () => restore()
+  })
+
+  test('30 public requests per minute per IP, reset-link and new-password together; refusals are audited', async ({
+    client,
+    assert,
+  }) => {
+    realLimits()
+    for (let i = 0; i < 30; i++) {
+      const response = await requestLink(client, `nobody${i}@example.test`)
+      response.assertStatus(200)
+    }
+    const limited = await requestLink(client, 'nobody@example.test')
+    limited.assertStatus(429)
+    limited.assertBodyContains({ error_code: 'RATE_LIMITED' })
+    assert.match(limited.header('retry-after'), /^[1-9][0-9]*$/)
+    const reset = await newPassword(client, {
+      email: 'nobody@example.test',
+      token: 'f'.repeat(64),
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    reset.assertStatus(429)
+    const audits = await AuditLog.query().where('outcome', 'throttled').orderBy('id')
+    assert.deepEqual(
+      audits.map((audit) => audit.action),
+      ['user.password.reset_link', 'user.password.reset']
+    )
+    for (const audit of audits) {
+      assert.isNull(audit.actorUserId)
+      assert.isNotNull(audit.ip)
+      assert.notInclude(JSON.stringify(audit.serialize()), 'nobody@example.test')
+    }
   })
 })

@@ -5,11 +5,13 @@ import { createMerchantWithUser, signedInMember } from '#tests/helpers/portal'
 import {
   pathOf,
   profileTestSetup,
+  realLimits,
   setEnv,
   startEmailChange,
   wrongOtp,
 } from '#tests/helpers/profile'
 import User from '#models/user'
+import AuditLog from '#models/audit_log'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
@@ -209,5 +211,29 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
       .header('Authorization', 'Bearer junk')
       .redirects(0)
     withBearer.assertStatus(302)
+  })
+
+  test('is limited as a public route (30 per minute per IP); a refusal is audited and changes nothing', async ({
+    client,
+    assert,
+  }) => {
+    const { bearer, user } = await signedInMember()
+    const { link } = await startEmailChange(client, fake, bearer, 'next@example.test')
+    realLimits()
+    const tampered = link.replace(/proof=[0-9a-f]/, 'proof=x')
+    for (let i = 0; i < 30; i++) {
+      const response = await open(client, tampered)
+      response.assertStatus(403)
+    }
+    const limited = await open(client, link)
+    limited.assertStatus(429)
+    limited.assertBodyContains({ error_code: 'RATE_LIMITED' })
+    const reloaded = await User.findOrFail(user.id)
+    assert.equal(reloaded.email, user.email)
+    const audits = await AuditLog.query().where('outcome', 'throttled')
+    assert.deepEqual(
+      audits.map((audit) => audit.action),
+      ['user.email.verify_link']
+    )
   })
 })

@@ -7,6 +7,7 @@ import { appHeaders, issuePat, signedInMember } from '#tests/helpers/portal'
 import { profileTestSetup, realLimits } from '#tests/helpers/profile'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
+import { settleBackgroundDeliveries } from '#services/mailer'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
@@ -140,6 +141,7 @@ test.group('PUT /portal/me/password', (group) => {
     await client
       .post('/api/v1/auth/reset-password/reset-link')
       .json({ email: user.email, reset_url: 'https://portal.example.test/reset' })
+    await settleBackgroundDeliveries()
     const before = await db.from('password_reset_tokens')
     assert.lengthOf(before, 1)
     await change(client, bearer, {
@@ -149,6 +151,32 @@ test.group('PUT /portal/me/password', (group) => {
     })
     const after = await db.from('password_reset_tokens')
     assert.lengthOf(after, 0)
+  })
+
+  test('two racing changes with the same current password: exactly one succeeds', async ({
+    client,
+    assert,
+  }) => {
+    const { user, password, client: app } = await signedInMember()
+    const pats = await Promise.all([1, 2, 3].map(() => issuePat(user, app)))
+    const candidates = ['First-Passw0rd!!', 'Second-Passw0rd!', 'Third-Passw0rd!!']
+    const responses = await Promise.all(
+      pats.map((pat, i) =>
+        change(client, `Bearer ${pat}`, {
+          current_password: password,
+          password: candidates[i],
+          password_confirmation: candidates[i],
+        })
+      )
+    )
+    const statuses = responses.map((response) => response.status())
+    assert.deepEqual([...statuses].sort(), [200, 422, 422])
+    const winner = candidates[statuses.indexOf(200)]
+    const stored = await User.findOrFail(user.id)
+    assert.isTrue(await hash.verify(stored.password, winner))
+    for (const response of responses.filter((r) => r.status() === 422)) {
+      assert.property(response.body().errors, 'current_password')
+    }
   })
 
   test('needs a PAT', async ({ client }) => {

@@ -131,6 +131,8 @@ test.group('PATCH /portal/me', (group) => {
       {},
       'x'.repeat(100_000 / 4),
       '\u0000',
+      '\ud800',
+      'new\udc00@example.test',
       '😀'.repeat(60),
       99999999999999999999999,
       { __proto__: { x: 1 } },
@@ -178,6 +180,20 @@ test.group('PATCH /portal/me', (group) => {
       assert.equal(response.status(), 422, email)
       assert.property(response.body().errors, 'email')
     }
+  })
+
+  test('the 255-character bound applies to the lowercased email (never a 500)', async ({
+    client,
+    assert,
+  }) => {
+    const { bearer, user } = await signedInMember()
+    // "İ" lowercases to two UTF-16 units: 233 characters as sent, 265 once lowercased.
+    const domain = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.test`
+    const response = await patch(client, bearer, { email: `${'İ'.repeat(32)}@${domain}` })
+    response.assertStatus(422)
+    assert.property(response.body().errors, 'email')
+    const stored = await User.findOrFail(user.id)
+    assert.isNull(stored.pendingEmail)
   })
 
   test('a duplicate email is 422 on email and leaves the names unchanged', async ({
