@@ -154,7 +154,13 @@ router
 
 // signed links (outside /api/v1)
 router
-  // EMAIL_VERIFICATION_PATH of app/services/email_change_service.ts (the mailed link)
-  .get('/portal/profile/email/verify/:verification', [EmailVerificationLinkController, 'verify'])
+  // EMAIL_VERIFICATION_PATH of app/services/email_change_service.ts (the mailed link).
+  // GET only: `router.get` would also answer HEAD, and a mail scanner's HEAD must not
+  // use the link up (HEAD → 405).
+  .route(
+    '/portal/profile/email/verify/:verification',
+    ['GET'],
+    [EmailVerificationLinkController, 'verify']
+  )
   .where('verification', routeIds.uuid)
   .use(throttle('public', auditThrottledPublic('user.email.verify_link')))

@@ -68,6 +68,19 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
     profile.assertStatus(200)
   })
 
+  test('a HEAD request (mail scanners) is 405 and does not use the link up', async ({
+    client,
+    assert,
+  }) => {
+    const { bearer, user } = await signedInMember()
+    const { link } = await startEmailChange(client, fake, bearer, 'next@example.test')
+    const head = await client.head(pathOf(link)).redirects(0)
+    head.assertStatus(405)
+    const stored = await User.findOrFail(user.id)
+    assert.equal(stored.pendingEmail, 'next@example.test')
+    assert.equal(await locationOf(client, link), VERIFIED)
+  })
+
   test('a consumed link redirects with email_verification=invalid', async ({ client, assert }) => {
     const { bearer } = await signedInMember()
     const { link } = await startEmailChange(client, fake, bearer, 'next@example.test')
