@@ -9,7 +9,8 @@ import type OauthClient from '#models/oauth_client'
 import { machineApiEnabled } from '#services/machine_access_tokens'
 import { enforceLimit } from '#start/limiter'
 
-const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/
+// The scheme name is case-insensitive (RFC 7235 §2.1), as on Portal routes.
+const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 const LAST_USED_RESOLUTION_SECONDS = 60
 
 export interface MachineSession {

@@ -56,6 +56,15 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     }
   })
 
+  test('the Bearer scheme name is case-insensitive (RFC 7235)', async ({ client }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    for (const scheme of ['bearer', 'BEARER']) {
+      const response = await client.get(WHOAMI).header('Authorization', `${scheme} ${token}`)
+      response.assertStatus(200)
+    }
+  })
+
   test('a Portal PAT is rejected on the machine route, and a machine token on Portal routes', async ({
     client,
     assert,
