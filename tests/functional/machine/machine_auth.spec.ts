@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
+import OauthClient from '#models/oauth_client'
 import {
   colleague,
   machineClientWithSecret,
@@ -63,6 +64,28 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
       const response = await client.get(WHOAMI).header('Authorization', `${scheme} ${token}`)
       response.assertStatus(200)
     }
+  })
+
+  test('a database outage while verifying the token is 503, not 401', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    const provider = OauthClient.accessTokens
+    const original = provider.verify
+    provider.verify = async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      })
+    }
+    cleanup(() => {
+      provider.verify = original
+    })
+    const response = await client.get(WHOAMI).bearerToken(token)
+    response.assertStatus(503)
+    assert.equal(response.body().error_code, 'SERVICE_UNAVAILABLE')
   })
 
   test('a Portal PAT is rejected on the machine route, and a machine token on Portal routes', async ({
