@@ -9,6 +9,7 @@ import {
   MACHINE_CLIENTS,
   WHOAMI,
 } from '#tests/helpers/machine'
+import { basicAuthorization } from '#tests/helpers/portal'
 
 async function ownershipLastUsed(id: number) {
   const row = await db.from('merchant_oauth_clients').where('id', id).first()
@@ -106,6 +107,20 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
       response.assertStatus(401)
       assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID')
     }
+  })
+
+  test('machine client credentials do not authenticate the Portal application (rule 7)', async ({
+    client,
+    assert,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const response = await client
+      .post('/api/v1/auth/login')
+      .header('Authorization', basicAuthorization(machine.clientId, machine.secret))
+      .header('X-Service-Application', 'merchant_portal')
+      .json({ username: machine.admin.user.email, password: machine.admin.password })
+    response.assertStatus(401)
+    assert.equal(response.body().error_code, 'ECOSYSTEM_CLIENT_UNAUTHENTICATED')
   })
 
   test('MACHINE_API_ENABLED=false: 503 MERCHANT_MACHINE_API_UNAVAILABLE, read at request time', async ({
