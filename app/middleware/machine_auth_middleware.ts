@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { DateTime } from 'luxon'
+import { errors as authErrors } from '@adonisjs/auth'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
@@ -9,7 +10,8 @@ import type OauthClient from '#models/oauth_client'
 import { machineApiEnabled } from '#services/machine_access_tokens'
 import { enforceLimit } from '#start/limiter'
 
-const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/
+// The scheme name is case-insensitive (RFC 7235 §2.1), as on Portal routes.
+const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 const LAST_USED_RESOLUTION_SECONDS = 60
 
 export interface MachineSession {
@@ -53,8 +55,9 @@ export default class MachineAuthMiddleware {
     const client = await ctx.auth
       .use('machine')
       .authenticate()
-      .catch(() => {
-        throw invalid
+      .catch((error) => {
+        // Only a failed verification is a bad token; a database outage stays a 503.
+        throw error instanceof authErrors.E_UNAUTHORIZED_ACCESS ? invalid : error
       })
     const token = client.currentAccessToken!
 

@@ -178,31 +178,42 @@ export default class MachineClientService {
     return { items, total: result.total, page, perPage }
   }
 
-  /** Deletes the merchant's expired deliveries; one system audit record per removal. */
+  /** Deletes the merchant's expired deliveries in their own transaction (committed). */
   static async removeExpiredDeliveries(merchantId: number, now: DateTime, ctx?: HttpContext) {
-    await db.transaction(async (trx) => {
-      const removed: Array<{ id: string; merchant_oauth_client_id: number }> = await trx
-        .from('credential_deliveries')
-        .where('merchant_id', merchantId)
-        .where('expires_at', '<=', now.toJSDate())
-        .delete()
-        .returning(['id', 'merchant_oauth_client_id'])
-      for (const row of removed) {
-        await AuditLogService.record(
-          trx,
-          {
-            action: 'credential_delivery.expired_removed',
-            outcome: 'success',
-            actorType: 'system',
-            merchantId,
-            targetType: TARGET_DELIVERY,
-            targetId: row.id,
-            metadata: { merchant_oauth_client_id: row.merchant_oauth_client_id },
-          },
-          ctx
-        )
-      }
-    })
+    await db.transaction((trx) => MachineClientService.deleteExpired(trx, merchantId, now, ctx))
+  }
+
+  /** Deletes the merchant's (or one) expired deliveries inside `trx`; one system audit record each. */
+  private static async deleteExpired(
+    trx: TransactionClientContract,
+    merchantId: number,
+    now: DateTime,
+    ctx?: HttpContext,
+    deliveryId?: string
+  ) {
+    const query = trx
+      .from('credential_deliveries')
+      .where('merchant_id', merchantId)
+      .where('expires_at', '<=', now.toJSDate())
+    if (deliveryId !== undefined) query.where('id', deliveryId)
+    const removed: Array<{ id: string; merchant_oauth_client_id: number }> = await query
+      .delete()
+      .returning(['id', 'merchant_oauth_client_id'])
+    for (const row of removed) {
+      await AuditLogService.record(
+        trx,
+        {
+          action: 'credential_delivery.expired_removed',
+          outcome: 'success',
+          actorType: 'system',
+          merchantId,
+          targetType: TARGET_DELIVERY,
+          targetId: row.id,
+          metadata: { merchant_oauth_client_id: row.merchant_oauth_client_id },
+        },
+        ctx
+      )
+    }
   }
 
   /** POST /portal/merchant/machine-clients */
@@ -432,7 +443,12 @@ export default class MachineClientService {
         .where('expires_at', '>', now.toJSDate())
         .delete()
         .returning(['encrypted_secret', 'oauth_client_id'])
-      if (!row) return { secret: null }
+      if (!row) {
+        // Consumed by a racing caller, or expired since the first look: an expired
+        // delivery is removed (committed) before the 410.
+        await MachineClientService.deleteExpired(trx, actor.merchant.id, now, ctx, id)
+        return { secret: null }
+      }
 
       const secret = encryption.decrypt<string>(row.encrypted_secret, deliveryPurpose(id))
       if (typeof secret !== 'string') throw new Error('Credential delivery cannot be decrypted.')

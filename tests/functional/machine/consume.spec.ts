@@ -3,6 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { appUrl } from '#config/app'
+import type { HttpContext } from '@adonisjs/core/http'
+import MachineClientService from '#services/machine_client_service'
 import {
   auditOutcomes,
   auditRows,
@@ -146,6 +148,37 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
       .json({ current_password: admin.password })
     response.assertStatus(410)
     assert.equal(response.body().error_code, 'GONE')
+    assert.lengthOf(await db.from('credential_deliveries'), 0)
+    const [audit] = await auditRows('credential_delivery.expired_removed')
+    assert.equal(audit.actor_type, 'system')
+    assert.equal(audit.target_id, issued.delivery.id)
+  })
+
+  test('expiring while the password is checked: still removed (committed, system-audited) before the 410', async ({
+    client,
+    assert,
+  }) => {
+    setNow('2026-03-01T10:00:00Z')
+    const admin = await signedInMember('administrator')
+    const issued = await issueThroughApi(client, admin)
+    advanceClock(5 * 60 * 1000 - 1)
+    // The service reads the body after its first expiry check: let the delivery expire then.
+    const readPassword = async () => {
+      advanceClock(1)
+      return admin.password
+    }
+    const consumed = MachineClientService.consume(
+      { user: admin.user, merchant: admin.merchant },
+      issued.delivery.id,
+      readPassword,
+      undefined as unknown as HttpContext
+    )
+    const error = await consumed.then(
+      () => null,
+      (caught) => caught
+    )
+    assert.equal(error.status, 410)
+    assert.equal(error.errorCode, 'GONE')
     assert.lengthOf(await db.from('credential_deliveries'), 0)
     const [audit] = await auditRows('credential_delivery.expired_removed')
     assert.equal(audit.actor_type, 'system')

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
+import OauthClient from '#models/oauth_client'
 import {
   colleague,
   machineClientWithSecret,
@@ -8,6 +9,7 @@ import {
   MACHINE_CLIENTS,
   WHOAMI,
 } from '#tests/helpers/machine'
+import { basicAuthorization } from '#tests/helpers/portal'
 
 async function ownershipLastUsed(id: number) {
   const row = await db.from('merchant_oauth_clients').where('id', id).first()
@@ -56,6 +58,37 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     }
   })
 
+  test('the Bearer scheme name is case-insensitive (RFC 7235)', async ({ client }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    for (const scheme of ['bearer', 'BEARER']) {
+      const response = await client.get(WHOAMI).header('Authorization', `${scheme} ${token}`)
+      response.assertStatus(200)
+    }
+  })
+
+  test('a database outage while verifying the token is 503, not 401', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    const provider = OauthClient.accessTokens
+    const original = provider.verify
+    provider.verify = async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      })
+    }
+    cleanup(() => {
+      provider.verify = original
+    })
+    const response = await client.get(WHOAMI).bearerToken(token)
+    response.assertStatus(503)
+    assert.equal(response.body().error_code, 'SERVICE_UNAVAILABLE')
+  })
+
   test('a Portal PAT is rejected on the machine route, and a machine token on Portal routes', async ({
     client,
     assert,
@@ -74,6 +107,20 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
       response.assertStatus(401)
       assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID')
     }
+  })
+
+  test('machine client credentials do not authenticate the Portal application (rule 7)', async ({
+    client,
+    assert,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const response = await client
+      .post('/api/v1/auth/login')
+      .header('Authorization', basicAuthorization(machine.clientId, machine.secret))
+      .header('X-Service-Application', 'merchant_portal')
+      .json({ username: machine.admin.user.email, password: machine.admin.password })
+    response.assertStatus(401)
+    assert.equal(response.body().error_code, 'ECOSYSTEM_CLIENT_UNAUTHENTICATED')
   })
 
   test('MACHINE_API_ENABLED=false: 503 MERCHANT_MACHINE_API_UNAVAILABLE, read at request time', async ({

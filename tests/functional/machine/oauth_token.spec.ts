@@ -27,6 +27,7 @@ function assertOAuthError(response: any, assert: any, status: number, error: str
   assert.isString(response.body().error_description)
   assert.notProperty(response.body(), 'success')
   response.assertHeader('cache-control', 'no-store')
+  response.assertHeader('pragma', 'no-cache')
 }
 
 test.group('POST /oauth/token', (group) => {
@@ -60,6 +61,34 @@ test.group('POST /oauth/token', (group) => {
     )
     response.assertStatus(200)
     assert.equal(response.body().token_type, 'Bearer')
+  })
+
+  test('Basic credentials are form-urldecoded after base64 (RFC 6749 §2.3.1)', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    cleanup(liftLimit('oauthToken'))
+    const machine = await machineClientWithSecret(client)
+    const basic = (id: string, secret: string) =>
+      client
+        .post('/oauth/token')
+        .header('Authorization', `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`)
+        .form({ grant_type: 'client_credentials' })
+    // Every character percent-encoded, as a client may do (application/x-www-form-urlencoded).
+    const percentEncode = (value: string) =>
+      [...Buffer.from(value, 'utf8')]
+        .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
+        .join('')
+    const encoded = await basic(percentEncode(machine.clientId), percentEncode(machine.secret))
+    encoded.assertStatus(200)
+    assert.equal(encoded.body().token_type, 'Bearer')
+    // Decoded, a `+` is a space: the secret no longer matches.
+    const plus = await basic(machine.clientId, `${machine.secret}+`)
+    assertOAuthError(plus, assert, 401, 'invalid_client')
+    const broken = await basic(machine.clientId, `${machine.secret}%zz`)
+    assertOAuthError(broken, assert, 401, 'invalid_client')
+    broken.assertHeader('www-authenticate', 'Basic realm="oauth"')
   })
 
   test('credentials in both the form and Basic: invalid_request', async ({ client, assert }) => {
