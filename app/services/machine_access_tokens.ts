@@ -5,17 +5,15 @@
 | Portal PAT (`pat_`, auth_access_tokens) never verifies as a machine token and
 | the reverse. Scopes are the token's abilities.
 |
-| As for PATs, verify() checks secret and expiry on the app clock (luxon, which
-| tests control) before any write, and last_used_at is written at most once a minute.
+| Verification and last_used_at: app/services/clocked_access_tokens.ts.
 */
 import { DateTime } from 'luxon'
-import { inspect } from 'node:util'
-import type { Secret } from '@adonisjs/core/helpers'
-import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
+import type { AccessToken } from '@adonisjs/auth/access_tokens'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import env from '#start/env'
+import { ClockedAccessTokensProvider } from '#services/clocked_access_tokens'
 
-const LAST_USED_RESOLUTION_SECONDS = 60
 const DEFAULT_TTL_SECONDS = 3600
 
 /** MACHINE_TOKEN_TTL_SECONDS, read per request (default 3600). */
@@ -36,7 +34,7 @@ export function machineApiEnabled(): boolean {
 
 export class MachineAccessTokensProvider<
   Model extends LucidModel,
-> extends DbAccessTokensProvider<Model> {
+> extends ClockedAccessTokensProvider<Model> {
   static forModel<M extends LucidModel>(model: M) {
     return new MachineAccessTokensProvider<M>({
       tokenableModel: model,
@@ -46,77 +44,15 @@ export class MachineAccessTokensProvider<
     })
   }
 
-  async issue(
+  /** Issues a token with `scopes`; pass the grant's transaction as `client`. */
+  issue(
     client: InstanceType<Model>,
-    options: { scopes: string[]; expiresInSeconds: number }
+    options: { scopes: string[]; expiresInSeconds: number; queryClient?: QueryClientContract }
   ): Promise<AccessToken> {
-    const now = DateTime.now()
-    const transient = AccessToken.createTransientToken(
-      client.$primaryKeyValue as number,
-      this.tokenSecretLength
-    )
-    const expiresAt = now.plus({ seconds: options.expiresInSeconds }).toJSDate()
-    const db = await this.getDb()
-    const [row] = await db
-      .table(this.table)
-      .insert({
-        tokenable_id: transient.userId,
-        type: this.type,
-        name: null,
-        hash: transient.hash,
-        abilities: JSON.stringify(options.scopes),
-        created_at: now.toJSDate(),
-        updated_at: now.toJSDate(),
-        last_used_at: null,
-        expires_at: expiresAt,
-      })
-      .returning('id')
-    const id = typeof row === 'object' ? row.id : row
-    if (!id) throw new Error(`Cannot save access token: unexpected insert result ${inspect(row)}`)
-    return new AccessToken({
-      identifier: id,
-      tokenableId: transient.userId,
-      type: this.type,
-      prefix: this.prefix,
-      secret: transient.secret,
-      name: null,
-      hash: transient.hash,
+    return this.insertToken(client.$primaryKeyValue as number, {
       abilities: options.scopes,
-      createdAt: now.toJSDate(),
-      updatedAt: now.toJSDate(),
-      lastUsedAt: null,
-      expiresAt,
+      expiresAt: DateTime.now().plus({ seconds: options.expiresInSeconds }),
+      client: options.queryClient,
     })
-  }
-
-  async verify(tokenValue: Secret<string>): Promise<AccessToken | null> {
-    const decoded = AccessToken.decode(this.prefix, tokenValue.release())
-    if (!decoded || !/^[1-9][0-9]{0,15}$/.test(decoded.identifier)) return null
-    const db = await this.getDb()
-    const row = await db.from(this.table).where({ id: decoded.identifier, type: this.type }).first()
-    if (!row) return null
-
-    const token = this.dbRowToAccessToken(row)
-    if (!token.verify(decoded.secret)) return null
-    const now = DateTime.now()
-    if (token.expiresAt && token.expiresAt.getTime() <= now.toMillis()) return null
-
-    const staleBefore = now.minus({ seconds: LAST_USED_RESOLUTION_SECONDS })
-    if (!token.lastUsedAt || token.lastUsedAt.getTime() < staleBefore.toMillis()) {
-      await db
-        .from(this.table)
-        .where('id', row.id)
-        .where((query) =>
-          query.whereNull('last_used_at').orWhere('last_used_at', '<', staleBefore.toJSDate())
-        )
-        .update({ last_used_at: now.toJSDate() })
-    }
-    return token
-  }
-
-  /** Deletes every token of the client (revocation), inside the caller's transaction when given. */
-  async revokeAll(clientId: number, client?: { from: (table: string) => any }) {
-    const db = client ?? (await this.getDb())
-    return db.from(this.table).where({ tokenable_id: clientId, type: this.type }).delete()
   }
 }

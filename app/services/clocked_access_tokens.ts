@@ -1,0 +1,117 @@
+/*
+| The auth package's database token provider, adjusted once for both kinds of
+| tokens this service issues (Portal PATs and machine access tokens):
+|
+| - verify() checks the secret and the expiry BEFORE touching the row; the stock
+|   provider writes last_used_at on every verification, before checking the secret,
+|   so any caller could cause a write per request. Here last_used_at is written at
+|   most once a minute per token, with a conditional UPDATE.
+| - Expiry is judged on the app clock (luxon), which tests control.
+| - Issuing can run inside the caller's transaction and record extra columns.
+*/
+import { DateTime } from 'luxon'
+import { inspect } from 'node:util'
+import type { Secret } from '@adonisjs/core/helpers'
+import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
+import type { LucidModel } from '@adonisjs/lucid/types/model'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+
+const LAST_USED_RESOLUTION_SECONDS = 60
+
+export class ClockedAccessTokensProvider<
+  Model extends LucidModel,
+> extends DbAccessTokensProvider<Model> {
+  /** Inserts a token for `ownerId`; the returned token carries its secret (shown once). */
+  protected async insertToken(
+    ownerId: number,
+    options: {
+      abilities: string[]
+      expiresAt: DateTime
+      columns?: Record<string, unknown>
+      client?: QueryClientContract
+    }
+  ): Promise<AccessToken> {
+    const now = DateTime.now()
+    const transient = AccessToken.createTransientToken(ownerId, this.tokenSecretLength)
+    const expiresAt = options.expiresAt.toJSDate()
+    const db = options.client ?? (await this.getDb())
+    const [row] = await db
+      .table(this.table)
+      .insert({
+        tokenable_id: transient.userId,
+        type: this.type,
+        name: null,
+        hash: transient.hash,
+        abilities: JSON.stringify(options.abilities),
+        ...options.columns,
+        created_at: now.toJSDate(),
+        updated_at: now.toJSDate(),
+        last_used_at: null,
+        expires_at: expiresAt,
+      })
+      .returning('id')
+    const id = typeof row === 'object' ? row.id : row
+    if (!id) throw new Error(`Cannot save access token: unexpected insert result ${inspect(row)}`)
+    return new AccessToken({
+      identifier: id,
+      tokenableId: transient.userId,
+      type: this.type,
+      prefix: this.prefix,
+      secret: transient.secret,
+      name: null,
+      hash: transient.hash,
+      abilities: options.abilities,
+      createdAt: now.toJSDate(),
+      updatedAt: now.toJSDate(),
+      lastUsedAt: null,
+      expiresAt,
+    })
+  }
+
+  /** The verified token and its row, or null for a malformed, unknown, wrong or expired one. */
+  protected async verifyRow(
+    tokenValue: Secret<string>
+  ): Promise<{ token: AccessToken; row: Record<string, any> } | null> {
+    const decoded = AccessToken.decode(this.prefix, tokenValue.release())
+    if (!decoded || !/^[1-9][0-9]{0,15}$/.test(decoded.identifier)) return null
+    const db = await this.getDb()
+    const row = await db.from(this.table).where({ id: decoded.identifier, type: this.type }).first()
+    if (!row) return null
+
+    const token = this.dbRowToAccessToken(row)
+    if (!token.verify(decoded.secret)) return null
+    const now = DateTime.now()
+    if (token.expiresAt && token.expiresAt.getTime() <= now.toMillis()) return null
+
+    const staleBefore = now.minus({ seconds: LAST_USED_RESOLUTION_SECONDS })
+    if (!token.lastUsedAt || token.lastUsedAt.getTime() < staleBefore.toMillis()) {
+      await db
+        .from(this.table)
+        .where('id', row.id)
+        .where((query) =>
+          query.whereNull('last_used_at').orWhere('last_used_at', '<', staleBefore.toJSDate())
+        )
+        .update({ last_used_at: now.toJSDate() })
+    }
+    return { token, row }
+  }
+
+  async verify(tokenValue: Secret<string>): Promise<AccessToken | null> {
+    const verified = await this.verifyRow(tokenValue)
+    return verified?.token ?? null
+  }
+
+  /** Deletes every token of the owner (revocation), inside the caller's transaction when given. */
+  async revokeAll(ownerId: number, client?: QueryClientContract) {
+    const db = client ?? (await this.getDb())
+    return db.from(this.table).where({ tokenable_id: ownerId, type: this.type }).delete()
+  }
+
+  async revoke(tokenId: number | string) {
+    const db = await this.getDb()
+    return db
+      .from(this.table)
+      .where({ id: String(tokenId), type: this.type })
+      .delete()
+  }
+}
