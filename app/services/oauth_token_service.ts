@@ -10,6 +10,8 @@
 | when the token is used.
 */
 import OAuthError from '#exceptions/oauth_error'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import OauthClient from '#models/oauth_client'
 import { clientSecretMatches } from '#services/oauth_client_secrets'
 import { machineTokenLifetimeSeconds } from '#services/machine_access_tokens'
@@ -118,19 +120,28 @@ export default class OAuthTokenService {
       (formClientId !== undefined
         ? { clientId: formClientId, clientSecret: formClientSecret, usedBasic: false }
         : null)
-    const client = await OAuthTokenService.authenticate(credentials)
-
     const scopes = resolveScopes(scope)
     const expiresIn = machineTokenLifetimeSeconds()
-    const token = await OauthClient.accessTokens.issue(client, {
-      scopes,
-      expiresInSeconds: expiresIn,
+    // The client row is read FOR SHARE and the token inserted in the same transaction:
+    // a revocation (which updates that row, then deletes the client's tokens) either
+    // commits first — and the grant sees the client revoked — or waits for the grant
+    // and then deletes the token it issued. No token outlives its client's revocation.
+    const token = await db.transaction(async (trx) => {
+      const client = await OAuthTokenService.authenticate(credentials, trx)
+      return OauthClient.accessTokens.issue(client, {
+        scopes,
+        expiresInSeconds: expiresIn,
+        queryClient: trx,
+      })
     })
     return { token_type: 'Bearer', expires_in: expiresIn, access_token: token.value!.release() }
   }
 
   /** An unrevoked confidential machine client whose secret matches; else invalid_client. */
-  private static async authenticate(credentials: ClientCredentials | null): Promise<OauthClient> {
+  private static async authenticate(
+    credentials: ClientCredentials | null,
+    trx: TransactionClientContract
+  ): Promise<OauthClient> {
     const usedBasic = credentials?.usedBasic ?? false
     const secret = credentials?.clientSecret ?? ''
     const wellFormed =
@@ -139,7 +150,12 @@ export default class OAuthTokenService {
       credentials.clientSecret !== undefined &&
       secret.length > 0 &&
       secret.length <= MAX_CREDENTIAL_LENGTH
-    const client = wellFormed ? await OauthClient.find(credentials.clientId) : null
+    const client = wellFormed
+      ? await OauthClient.query({ client: trx })
+          .where('id', credentials.clientId)
+          .forShare()
+          .first()
+      : null
     const matches = clientSecretMatches(
       client?.secretHash ?? null,
       secret.slice(0, MAX_CREDENTIAL_LENGTH)

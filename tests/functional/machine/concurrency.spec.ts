@@ -7,6 +7,7 @@ import {
   consumePath,
   issueThroughApi,
   liftLimit,
+  machineClientWithSecret,
   MACHINE_CLIENTS,
   tokenRequest,
 } from '#tests/helpers/machine'
@@ -173,5 +174,50 @@ test.group('Exactly once, under concurrency', (group) => {
         )
       }
     }
+  })
+})
+
+/** Waits (bounded) until some backend is blocked waiting for a lock. */
+async function untilALockIsAwaited() {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const waiting = await db.rawQuery(
+      'select count(*)::int as total from pg_locks where not granted'
+    )
+    if (waiting.rows[0].total > 0) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  throw new Error('no request ever waited for the lock')
+}
+
+test.group('Token grant racing revocation', (group) => {
+  group.each.setup(() => resetState())
+
+  test('a grant that meets a revocation in progress waits for it and is refused: no token outlives the revoke', async ({
+    client,
+    assert,
+  }) => {
+    const { clientId, secret } = await machineClientWithSecret(client)
+    const revocation = await db.transaction()
+    try {
+      await revocation.from('oauth_clients').where('id', clientId).forUpdate().first()
+      await revocation
+        .from('oauth_clients')
+        .where('id', clientId)
+        .update({ revoked_at: new Date() })
+      const grant = tokenRequest(client, {
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+      }).then((response) => response)
+      await untilALockIsAwaited()
+      await revocation.commit()
+      const response = await grant
+      response.assertStatus(401)
+      assert.equal(response.body().error, 'invalid_client')
+    } finally {
+      if (!revocation.isCompleted) await revocation.rollback()
+    }
+    const tokens = await db.from('oauth_access_tokens').where('tokenable_id', clientId)
+    assert.lengthOf(tokens, 0)
   })
 })
