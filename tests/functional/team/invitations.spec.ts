@@ -146,6 +146,9 @@ test.group('POST /portal/team/invitations', (group) => {
       { email: 'a@example.test', role: 'developer', token: 'x' },
       { email: 'ünïcödé@@example.test', role: 'developer' },
       { email: 'a@example.test', role: 'developer', id: 99999999999999999999999 },
+      // 190 characters, but 310 once lowercased ('İ' becomes two characters): the
+      // 255 bound applies to the stored, lowercased address (never a 500).
+      { email: `${'a'.repeat(64)}@${'İ'.repeat(60)}.${'İ'.repeat(60)}.com`, role: 'developer' },
       [],
     ]
     for (const body of bodies) {
