@@ -111,6 +111,22 @@ async function markAccepted(
   )
 }
 
+/**
+ * An account conflict seen right after the proof was read may come from a
+ * concurrent acceptance of this very invitation that committed in between (its
+ * account now a member): that is the loser of a double acceptance, 409
+ * USER_IDENTITY_CONFLICT. Any other conflict is rethrown as is.
+ */
+async function lostConcurrentAcceptance(seen: TeamInvitation, error: unknown): Promise<never> {
+  if (error instanceof ApiError && error.status === 409) {
+    const current = await TeamInvitation.find(seen.id)
+    if (current?.status === 'accepted' && current.tokenHash === seen.tokenHash) {
+      throw identityConflict()
+    }
+  }
+  throw error
+}
+
 function isUniqueViolation(error: unknown) {
   return (error as { code?: unknown })?.code === '23505'
 }
@@ -121,7 +137,9 @@ export default class InvitationAcceptanceService {
     const seen = await TeamInvitation.findBy('token_hash', hashInvitationProof(token))
     ensureAcceptable(seen)
     await ensureInviterEligible(seen)
-    const account = await accountForInvitationEmail(seen.email, seen.merchantId)
+    const account = await accountForInvitationEmail(seen.email, seen.merchantId).catch(
+      (error: unknown) => lostConcurrentAcceptance(seen, error)
+    )
     return account === null
       ? this.createAccount(ctx, seen)
       : this.reactivateAccount(ctx, seen, account)

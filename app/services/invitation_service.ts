@@ -16,7 +16,7 @@ import type { PortalSession } from '#http/context'
 import TeamInvitation, { type InvitationStatus } from '#models/team_invitation'
 import User, { ROLES, roleName, type RoleName } from '#models/user'
 import AuditLogService from '#services/audit_log_service'
-import { lockMerchantTeam } from '#services/team_locks'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
 import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
 
@@ -208,6 +208,7 @@ export default class InvitationService {
     const proof = newInvitationProof()
     const invitation = await db.transaction(async (trx) => {
       await lockMerchantTeam(trx, merchant.id)
+      await ensureActorStillAdministrator(trx, merchant.id, actor)
       await accountForInvitationEmail(input.email, merchant.id, trx)
       await ensureNoOtherLivePendingInvitation(trx, merchant.id, input.email)
       const now = DateTime.now()
@@ -252,6 +253,7 @@ export default class InvitationService {
     let origin: string | undefined
     const invitation = await db.transaction(async (trx) => {
       await lockMerchantTeam(trx, merchant.id)
+      await ensureActorStillAdministrator(trx, merchant.id, actor)
       const found = await findInvitationOf(trx, merchant.id, invitationId)
       if (found.status !== 'pending') throw unavailable()
       origin = requirePortalOrigin()
@@ -289,6 +291,7 @@ export default class InvitationService {
     const { user: actor, merchant } = session
     await db.transaction(async (trx) => {
       await lockMerchantTeam(trx, merchant.id)
+      await ensureActorStillAdministrator(trx, merchant.id, actor)
       const found = await findInvitationOf(trx, merchant.id, invitationId)
       if (found.status === 'accepted') throw unavailable()
       if (found.status === 'revoked') return

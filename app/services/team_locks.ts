@@ -6,6 +6,8 @@
 | change in flight (portal-api.md › Team: LAST_ADMINISTRATOR under concurrency).
 */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import ApiError from '#exceptions/api_error'
+import { ROLES } from '#models/user'
 
 export async function lockMerchantTeam(trx: TransactionClientContract, merchantId: number) {
   return trx.from('merchants').where('id', merchantId).forUpdate().first() as Promise<{
@@ -13,4 +15,29 @@ export async function lockMerchantTeam(trx: TransactionClientContract, merchantI
     is_active: boolean
     name: string
   } | null>
+}
+
+/**
+ * The caller was an active administrator when the request was authenticated; a
+ * concurrent mutation may have demoted or removed them since. Judged under the lock
+ * (after `lockMerchantTeam`) by every administrator-only team mutation: 403 FORBIDDEN.
+ */
+export async function ensureActorStillAdministrator(
+  trx: TransactionClientContract,
+  merchantId: number,
+  actor: { id: number }
+) {
+  const current = await trx
+    .from('users')
+    .where('id', actor.id)
+    .select('merchant_id', 'role', 'is_active')
+    .first()
+  if (
+    !current ||
+    Number(current.merchant_id) !== merchantId ||
+    current.role !== ROLES.administrator ||
+    current.is_active !== true
+  ) {
+    throw ApiError.forbidden()
+  }
 }

@@ -11,7 +11,7 @@ import ApiError from '#exceptions/api_error'
 import type { PortalSession } from '#http/context'
 import User, { ROLES, type RoleName } from '#models/user'
 import AuditLogService from '#services/audit_log_service'
-import { lockMerchantTeam } from '#services/team_locks'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
 import { revokeAllTokensOf } from '#services/token_revocation'
 
 const PORTAL_ROLES = [ROLES.administrator, ROLES.developer]
@@ -48,26 +48,6 @@ async function ensureAnotherActiveAdministrator(
       'LAST_ADMINISTRATOR',
       'The only active administrator cannot be demoted or removed.'
     )
-  }
-}
-
-/**
- * The caller was an active administrator when the request was authenticated; a
- * concurrent mutation may have demoted or removed them since. Judged under the lock.
- */
-async function ensureActorStillAdministrator(
-  trx: TransactionClientContract,
-  merchantId: number,
-  actor: User
-) {
-  const current = await User.query({ client: trx }).where('id', actor.id).first()
-  if (
-    !current ||
-    current.merchantId !== merchantId ||
-    current.role !== ROLES.administrator ||
-    !current.isActive
-  ) {
-    throw ApiError.forbidden()
   }
 }
 

@@ -30,11 +30,9 @@ export const listInvitationsInput = defineInput(
 /** POST /portal/team/invitations (strict). */
 export const createInvitationInput = defineInput(
   {
-    email: vine
-      .string()
-      .maxLength(255)
-      .email()
-      .transform((value) => value.toLowerCase()),
+    // Lowercased before the bound: lowercasing can lengthen a string ('İ' → 'i̇'),
+    // and the 255 characters apply to the stored address.
+    email: vine.string().toLowerCase().maxLength(255).email(),
     role: portalRole(),
   },
   { strict: true }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
 import env from '#start/env'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import mail from '@adonisjs/mail/services/main'
 import type Merchant from '#models/merchant'
 import type PortalClient from '#models/portal_client'
@@ -97,4 +98,42 @@ export function restoreMail() {
 /** Forgets every consumed limit (for tests that send more requests than a limit allows). */
 export async function clearLimits() {
   await db.from('rate_limits').delete()
+}
+
+/**
+ * Runs `request` while a test transaction holds the merchant's team lock (the
+ * `merchants` row, as every team mutation takes it first). Once the request is seen
+ * waiting for that lock in pg_stat_activity, `meanwhile` runs in the holding
+ * transaction, which then commits and lets the request go on: a deterministic way
+ * to change the team between a request's authentication and its locked decision.
+ */
+export async function whileTeamLocked<T>(
+  merchantId: number,
+  request: () => Promise<T>,
+  meanwhile: (trx: TransactionClientContract) => Promise<void>
+): Promise<T> {
+  const trx = await db.transaction()
+  let pending: Promise<T> | undefined
+  try {
+    await trx.from('merchants').where('id', merchantId).forUpdate().first()
+    pending = request()
+    // Swallowed here and awaited below: an early rejection must not go unhandled.
+    pending.catch(() => undefined)
+    for (let poll = 0; ; poll++) {
+      const waiting = await db
+        .from('pg_stat_activity')
+        .where('wait_event_type', 'Lock')
+        .whereILike('query', '%from "merchants"%for update%')
+        .count('* as total')
+        .first()
+      if (Number(waiting?.total ?? 0) > 0) break
+      if (poll > 2000) throw new Error('the request never waited for the team lock')
+    }
+    await meanwhile(trx)
+    await trx.commit()
+  } catch (error) {
+    if (!trx.isCompleted) await trx.rollback()
+    throw error
+  }
+  return pending!
 }

@@ -604,6 +604,54 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
     }
   })
 
+  test('a double acceptance whose winner commits between the loser reading the proof and its account checks is 409 USER_IDENTITY_CONFLICT', async ({
+    client,
+    assert,
+  }) => {
+    const team = await teamWithAdministrator()
+    const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+    // The loser reads the invitation, then blocks on its first read of `users`
+    // (held by this transaction) while the "winner" completes the acceptance.
+    const trx = await db.transaction()
+    await trx.rawQuery('LOCK TABLE users IN ACCESS EXCLUSIVE MODE')
+    const loser = client.post(ACCEPT).headers(appHeaders(team.client)).json(newAccountBody(proof))
+    const pending = loser.then((response) => response)
+    pending.catch(() => undefined)
+    for (let poll = 0; ; poll++) {
+      const waiting = await db
+        .from('pg_stat_activity')
+        .where('wait_event_type', 'Lock')
+        .whereILike('query', '%from "users"%')
+        .count('* as total')
+        .first()
+      if (Number(waiting?.total ?? 0) > 0) break
+      assert.isBelow(poll, 2000, 'the acceptance never waited for the users table')
+    }
+    const winner = await User.create(
+      {
+        merchantId: team.merchant.id,
+        username: invitation.email,
+        email: invitation.email,
+        password: NEW_PASSWORD,
+        firstName: 'Won',
+        lastName: 'First',
+        role: invitation.role,
+        isActive: true,
+      },
+      { client: trx }
+    )
+    await trx
+      .from('team_invitations')
+      .where('id', invitation.id)
+      .update({ status: 'accepted', accepted_user_id: winner.id })
+    await trx.commit()
+
+    const response = await pending
+    response.assertStatus(409)
+    response.assertBodyContains({ error_code: 'USER_IDENTITY_CONFLICT' })
+    assert.lengthOf(await User.query().where('email', invitation.email), 1)
+  })
+
   test('the same detached account accepting two merchants invitations at once joins exactly one', async ({
     client,
     assert,

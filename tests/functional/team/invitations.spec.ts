@@ -13,6 +13,7 @@ import {
   setPortalUrl,
   teamWithAdministrator,
   TEST_PORTAL_URL,
+  whileTeamLocked,
 } from '#tests/helpers/team'
 import { appHeaders, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
 import { UserFactory } from '#database/factories/user_factory'
@@ -146,6 +147,9 @@ test.group('POST /portal/team/invitations', (group) => {
       { email: 'a@example.test', role: 'developer', token: 'x' },
       { email: 'ünïcödé@@example.test', role: 'developer' },
       { email: 'a@example.test', role: 'developer', id: 99999999999999999999999 },
+      // 190 characters, but 310 once lowercased ('İ' becomes two characters): the
+      // 255 bound applies to the stored, lowercased address (never a 500).
+      { email: `${'a'.repeat(64)}@${'İ'.repeat(60)}.${'İ'.repeat(60)}.com`, role: 'developer' },
       [],
     ]
     for (const body of bodies) {
@@ -760,5 +764,67 @@ test.group('Invitation limits', (group) => {
       role: 'developer',
     })
     allowed.assertStatus(201)
+  })
+})
+
+test.group('Invitation mutations under concurrency', (group) => {
+  let restoreUrl: () => void
+  group.each.setup(async () => {
+    await resetState()
+    restoreUrl = setPortalUrl(TEST_PORTAL_URL)
+    fakeMail()
+    return () => {
+      restoreMail()
+      restoreUrl()
+    }
+  })
+
+  test('an administrator demoted or removed while the request waits for the team lock is refused (403 FORBIDDEN), nothing written', async ({
+    client,
+    assert,
+  }) => {
+    const changes: Array<Record<string, unknown>> = [
+      { role: ROLES.developer },
+      { merchant_id: null, is_active: false },
+      { is_active: false },
+    ]
+    for (const change of changes) {
+      await resetState()
+      const team = await teamWithAdministrator()
+      const other = await addMember(team.merchant, team.client, 'administrator')
+      const { invitation } = await createInvitation(team.merchant, team.admin)
+      const before = await TeamInvitation.findOrFail(invitation.id)
+      const demote = async (trx: any) => {
+        await trx.from('users').where('id', other.user.id).update(change)
+      }
+      const calls = [
+        () => invite(client, other.bearer, { email: 'late@example.test', role: 'developer' }),
+        () =>
+          client
+            .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
+            .header('Authorization', other.bearer),
+        () =>
+          client
+            .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
+            .header('Authorization', other.bearer),
+      ]
+      for (const call of calls) {
+        await db.from('users').where('id', other.user.id).update({
+          role: ROLES.administrator,
+          merchant_id: team.merchant.id,
+          is_active: true,
+        })
+        const response: any = await whileTeamLocked(team.merchant.id, call, demote)
+        assert.equal(response.status(), 403, JSON.stringify(change))
+        assert.equal(response.body().error_code, 'FORBIDDEN')
+      }
+      assert.lengthOf(await TeamInvitation.all(), 1)
+      const after = await TeamInvitation.findOrFail(invitation.id)
+      assert.deepEqual(
+        [after.status, after.tokenHash, after.invitedBy, after.expiresAt.toMillis()],
+        [before.status, before.tokenHash, before.invitedBy, before.expiresAt.toMillis()]
+      )
+      assert.lengthOf(await AuditLog.query().where('outcome', 'success'), 0)
+    }
   })
 })

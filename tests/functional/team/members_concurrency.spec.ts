@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
-import { addMember, teamWithAdministrator } from '#tests/helpers/team'
+import { addMember, teamWithAdministrator, whileTeamLocked } from '#tests/helpers/team'
 import User, { ROLES } from '#models/user'
 
 const ROUNDS = 5
@@ -105,5 +105,38 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     ])
     assert.deepEqual(responses.map((response) => response.status()).sort(), [200, 409])
     assert.lengthOf(await activeAdministrators(team.merchant.id), 1)
+  })
+
+  test('a caller demoted while the request waits for the team lock is refused (403 FORBIDDEN) and the target is unchanged', async ({
+    client,
+    assert,
+  }) => {
+    const team = await teamWithAdministrator()
+    const other = await addMember(team.merchant, team.client, 'administrator')
+    const developer = await addMember(team.merchant, team.client, 'developer')
+    const demoteOther = async (trx: any) => {
+      await trx.from('users').where('id', other.user.id).update({ role: ROLES.developer })
+    }
+    const calls = [
+      () =>
+        client
+          .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+          .header('Authorization', other.bearer)
+          .json({ role: 'administrator' }),
+      () =>
+        client
+          .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+          .header('Authorization', other.bearer),
+    ]
+    for (const call of calls) {
+      await User.query().where('id', other.user.id).update({ role: ROLES.administrator })
+      const response: any = await whileTeamLocked(team.merchant.id, call, demoteOther)
+      assert.equal(response.status(), 403)
+      assert.equal(response.body().error_code, 'FORBIDDEN')
+    }
+    await developer.user.refresh()
+    assert.equal(developer.user.role, ROLES.developer)
+    assert.equal(developer.user.merchantId, team.merchant.id)
+    assert.isTrue(developer.user.isActive)
   })
 })
