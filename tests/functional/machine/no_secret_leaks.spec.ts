@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { Logger } from '@adonisjs/core/logger'
 import { resetState } from '#tests/helpers/database'
+import { captureLogs } from '#tests/helpers/logs'
 import {
   colleague,
   consumePath,
@@ -10,30 +10,6 @@ import {
   tokenRequest,
   WHOAMI,
 } from '#tests/helpers/machine'
-
-const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const
-
-/** Records every call made to the application's loggers, whatever the configured level. */
-function captureLogs() {
-  const lines: string[] = []
-  const originals = LEVELS.map((level) => [level, (Logger.prototype as any)[level]] as const)
-  for (const [level, original] of originals) {
-    ;(Logger.prototype as any)[level] = function (this: unknown, ...args: unknown[]) {
-      lines.push(
-        JSON.stringify(args, (_key, value) =>
-          value instanceof Error ? { message: value.message, stack: value.stack } : value
-        )
-      )
-      return original.apply(this, args)
-    }
-  }
-  return {
-    lines,
-    restore: () => {
-      for (const [level, original] of originals) (Logger.prototype as any)[level] = original
-    },
-  }
-}
 
 test.group('No secret appears in any list, log line, error or audit record', (group) => {
   group.each.setup(() => resetState())
