@@ -35,3 +35,22 @@ export function advanceClock(milliseconds: number) {
   const base = Settings.now()
   Settings.now = () => base + milliseconds
 }
+
+/**
+ * Waits (bounded) until some backend of this test database is blocked waiting for a
+ * lock, optionally only one running a query that matches `query` (an ILIKE pattern).
+ * How a test holds a lock, fires a request and acts once the request is stuck on it.
+ */
+export async function untilSomeBackendWaitsForALock(options: { query?: string } = {}) {
+  for (let poll = 0; poll < 2000; poll++) {
+    const waiting = db
+      .from('pg_stat_activity')
+      .whereRaw('datname = current_database()')
+      .where('wait_event_type', 'Lock')
+    if (options.query) waiting.whereILike('query', options.query)
+    const row = await waiting.count('* as total').first()
+    if (Number(row?.total ?? 0) > 0) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  throw new Error(`no backend ever waited for a lock${options.query ? ` (${options.query})` : ''}`)
+}

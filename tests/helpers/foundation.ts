@@ -1,53 +1,12 @@
 /*
-| Helpers of the foundation's tests: env overrides that are always undone, the error
-| envelope's allowed keys, Portal login requests, and in-process operator commands.
+| Helpers of the foundation's tests: the error envelope's allowed keys, PAT parts,
+| and in-process operator commands (env overrides: tests/helpers/env.ts).
 */
 import app from '@adonisjs/core/services/app'
 import type { BaseCommand } from '@adonisjs/core/ace'
-import env from '#start/env'
 
 /** Keys an error body may carry (decisions.md §1): anything else is a leak. */
 export const ERROR_ENVELOPE_KEYS = ['success', 'message', 'error_code', 'errors']
-
-/**
- * Sets env values (through #start/env, as the app reads them) and returns a function
- * that restores the previous values exactly, unset ones included.
- */
-export function overrideEnv(values: Record<string, string | number | undefined>) {
-  const previous = Object.keys(values).map((name) => ({
-    name,
-    value: env.get(name as any) as unknown,
-    inProcess: Object.hasOwn(process.env, name) ? process.env[name] : undefined,
-  }))
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) {
-      env.set(name as any, undefined as any)
-      delete process.env[name]
-    } else {
-      env.set(name as any, value as any)
-    }
-  }
-  return () => {
-    for (const { name, value, inProcess } of previous) {
-      env.set(name as any, value as any)
-      if (inProcess === undefined) delete process.env[name]
-      else process.env[name] = inProcess
-    }
-  }
-}
-
-/** Runs `callback` with env overrides, restoring them even when it throws. */
-export async function withEnv<T>(
-  values: Record<string, string | number | undefined>,
-  callback: () => Promise<T>
-): Promise<T> {
-  const restore = overrideEnv(values)
-  try {
-    return await callback()
-  } finally {
-    restore()
-  }
-}
 
 /** Runs an operator command in-process through the ace kernel; output kept in memory. */
 export async function runCommand<Command extends typeof BaseCommand>(

@@ -5,6 +5,7 @@
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { LIMITS, type LimitName } from '#start/limiter'
+import { setEnv } from '#tests/helpers/env'
 import { signedInMember, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import MerchantOauthClient from '#models/merchant_oauth_client'
@@ -137,13 +138,7 @@ export async function auditRows(action?: string) {
 
 /** Lifts one limit of start/limiter.ts for a test (validators' fuzzing, races); returns the undo. */
 export function liftLimit(name: LimitName, perMinute = 10_000) {
-  const variable = LIMITS[name].env
-  const previous = process.env[variable]
-  process.env[variable] = String(perMinute)
-  return () => {
-    if (previous === undefined) delete process.env[variable]
-    else process.env[variable] = previous
-  }
+  return setEnv(LIMITS[name].env, perMinute)
 }
 
 /** Awaits a request and asserts its status. */

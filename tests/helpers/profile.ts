@@ -2,42 +2,27 @@
 | Helpers of the profile, password and mail tests: configuration switched per test
 | (PORTAL_URL, mail transport), the mail fake, and reading the mails sent.
 */
-import env from '#start/env'
 import mail from '@adonisjs/mail/services/main'
 import type { FakeMailer } from '@adonisjs/mail'
 import EmailVerificationMail from '#mails/email_verification_mail'
 import PasswordResetMail from '#mails/password_reset_mail'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
-
-type EnvName = Parameters<typeof env.get>[0]
-
-/** Sets (or, with undefined, removes) an env variable; returns the restore function. */
-export function setEnv(name: EnvName, value: string | number | boolean | undefined) {
-  const previous = env.get(name)
-  const apply = (next: unknown) => {
-    ;(env as any).set(name, next)
-    if (next === undefined) delete process.env[name]
-  }
-  apply(value)
-  return () => apply(previous)
-}
+import { overrideEnv, setEnv } from '#tests/helpers/env'
 
 /**
  * For one test: PORTAL_URL = PORTAL_ORIGIN, the mail fake, and limits raised a
  * hundredfold (tests of a limit call `realLimits()`). Undo with `restore`.
  */
 export function profileTestSetup() {
-  const restorePortalUrl = setEnv('PORTAL_URL', PORTAL_ORIGIN)
-  const restoreMultiplier = setEnv('RATE_LIMIT_MULTIPLIER', 100)
+  const restoreEnv = overrideEnv({ PORTAL_URL: PORTAL_ORIGIN, RATE_LIMIT_MULTIPLIER: 100 })
   const fake = mail.fake()
   return {
     fake,
     restore: async () => {
       await settleBackgroundDeliveries()
       mail.restore()
-      restoreMultiplier()
-      restorePortalUrl()
+      restoreEnv()
     },
   }
 }

@@ -1,10 +1,9 @@
 /*
 | Building blocks of the team tests: members of one merchant, invitations with a
-| known proof, PORTAL_URL control and the fake mailer.
+| known proof, the fake mailer and the team lock.
 */
 import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
-import env from '#start/env'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import mail from '@adonisjs/mail/services/main'
@@ -17,20 +16,10 @@ import { UserFactory } from '#database/factories/user_factory'
 import type InvitationMail from '#mails/invitation_mail'
 import { hashInvitationProof, newInvitationProof } from '#services/invitation_service'
 import { createMerchantWithUser, createPortalClient, issuePat } from '#tests/helpers/portal'
+import { untilSomeBackendWaitsForALock } from '#tests/helpers/database'
 
 export const TEST_PORTAL_URL = 'https://portal.example.test'
 export const NEW_PASSWORD = 'Brand-New-Passw0rd!'
-
-/** Sets PORTAL_URL (undefined removes it) and returns a function that restores the previous value. */
-export function setPortalUrl(value: string | undefined) {
-  const previous = process.env.PORTAL_URL
-  const apply = (next: string | undefined) => {
-    env.set('PORTAL_URL', next as string)
-    if (next === undefined) delete process.env.PORTAL_URL
-  }
-  apply(value)
-  return () => apply(previous)
-}
 
 /** Another member of `merchant`, with a PAT from `client`. */
 export async function addMember(
@@ -103,7 +92,7 @@ export async function clearLimits() {
 /**
  * Runs `request` while a test transaction holds the merchant's team lock (the
  * `merchants` row, as every team mutation takes it first). Once the request is seen
- * waiting for that lock in pg_stat_activity, `meanwhile` runs in the holding
+ * waiting for that lock, `meanwhile` runs in the holding
  * transaction, which then commits and lets the request go on: a deterministic way
  * to change the team between a request's authentication and its locked decision.
  */
@@ -119,16 +108,7 @@ export async function whileTeamLocked<T>(
     pending = request()
     // Swallowed here and awaited below: an early rejection must not go unhandled.
     pending.catch(() => undefined)
-    for (let poll = 0; ; poll++) {
-      const waiting = await db
-        .from('pg_stat_activity')
-        .where('wait_event_type', 'Lock')
-        .whereILike('query', '%from "merchants"%for update%')
-        .count('* as total')
-        .first()
-      if (Number(waiting?.total ?? 0) > 0) break
-      if (poll > 2000) throw new Error('the request never waited for the team lock')
-    }
+    await untilSomeBackendWaitsForALock({ query: '%from "merchants"%for update%' })
     await meanwhile(trx)
     await trx.commit()
   } catch (error) {

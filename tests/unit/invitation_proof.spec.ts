@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { setEnv } from '#tests/helpers/env'
 import { createHash } from 'node:crypto'
 import {
   acceptUrl,
@@ -6,7 +7,6 @@ import {
   newInvitationProof,
   portalOrigin,
 } from '#services/invitation_service'
-import { setPortalUrl } from '#tests/helpers/team'
 
 test.group('Invitation proof', () => {
   test('is 64 lowercase hex characters (32 random bytes), different every time', ({ assert }) => {
@@ -46,7 +46,7 @@ test.group('PORTAL_URL', () => {
   ]
   for (const [value, expected] of cases) {
     test(`${JSON.stringify(value)} gives ${expected}`, ({ assert }) => {
-      const restore = setPortalUrl(value)
+      const restore = setEnv('PORTAL_URL', value)
       try {
         assert.equal(portalOrigin(), expected)
       } finally {

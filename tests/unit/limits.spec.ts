@@ -4,7 +4,7 @@
 */
 import { test } from '@japa/runner'
 import { LIMITS, requestsPerMinute } from '#start/limiter'
-import { overrideEnv } from '#tests/helpers/foundation'
+import { overrideEnv } from '#tests/helpers/env'
 
 test.group('requestsPerMinute', (group) => {
   let restore: () => void

@@ -14,7 +14,8 @@ import {
   createPortalClient,
   PORTAL_ORIGIN,
 } from '#tests/helpers/portal'
-import { countRows, ERROR_ENVELOPE_KEYS, withEnv } from '#tests/helpers/foundation'
+import { countRows, ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
+import { withEnv } from '#tests/helpers/env'
 
 const LOGIN = '/api/v1/auth/login'
 

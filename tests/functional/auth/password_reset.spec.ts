@@ -10,7 +10,8 @@ import {
   issuePat,
   PORTAL_ORIGIN,
 } from '#tests/helpers/portal'
-import { profileTestSetup, realLimits, sentResetMails, setEnv } from '#tests/helpers/profile'
+import { profileTestSetup, realLimits, sentResetMails } from '#tests/helpers/profile'
+import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import { sha256Hex } from '#services/one_time_proof'

@@ -14,7 +14,7 @@ import {
   issuePat,
   signedInMember,
 } from '#tests/helpers/portal'
-import { overrideEnv } from '#tests/helpers/foundation'
+import { overrideEnv } from '#tests/helpers/env'
 
 const LOGIN = '/api/v1/auth/login'
 const ME = '/api/v1/portal/me'

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { resetState } from '#tests/helpers/database'
+import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import {
   auditOutcomes,
@@ -177,18 +177,6 @@ test.group('Exactly once, under concurrency', (group) => {
   })
 })
 
-/** Waits (bounded) until some backend is blocked waiting for a lock. */
-async function untilALockIsAwaited() {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const waiting = await db.rawQuery(
-      'select count(*)::int as total from pg_locks where not granted'
-    )
-    if (waiting.rows[0].total > 0) return
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-  throw new Error('no request ever waited for the lock')
-}
-
 test.group('Token grant racing revocation', (group) => {
   group.each.setup(() => resetState())
 
@@ -209,7 +197,7 @@ test.group('Token grant racing revocation', (group) => {
         client_id: clientId,
         client_secret: secret,
       }).then((response) => response)
-      await untilALockIsAwaited()
+      await untilSomeBackendWaitsForALock()
       await revocation.commit()
       const response = await grant
       response.assertStatus(401)

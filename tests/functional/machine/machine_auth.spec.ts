@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import OauthClient from '#models/oauth_client'
@@ -130,14 +131,11 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
   }) => {
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
-    process.env.MACHINE_API_ENABLED = 'false'
-    cleanup(() => {
-      delete process.env.MACHINE_API_ENABLED
-    })
+    cleanup(setEnv('MACHINE_API_ENABLED', 'false'))
     const disabled = await client.get(WHOAMI).bearerToken(token)
     disabled.assertStatus(503)
     assert.equal(disabled.body().error_code, 'MERCHANT_MACHINE_API_UNAVAILABLE')
-    process.env.MACHINE_API_ENABLED = 'true'
+    setEnv('MACHINE_API_ENABLED', 'true')
     const enabled = await client.get(WHOAMI).bearerToken(token)
     enabled.assertStatus(200)
   })

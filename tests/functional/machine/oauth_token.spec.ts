@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import {
@@ -265,10 +266,7 @@ test.group('POST /oauth/token', (group) => {
   }) => {
     setNow('2026-03-01T10:00:00Z')
     const machine = await machineClientWithSecret(client)
-    process.env.MACHINE_TOKEN_TTL_SECONDS = '120'
-    cleanup(() => {
-      delete process.env.MACHINE_TOKEN_TTL_SECONDS
-    })
+    cleanup(setEnv('MACHINE_TOKEN_TTL_SECONDS', '120'))
     const response = await tokenRequest(client, grant(machine))
     assert.equal(response.body().expires_in, 120)
     const token = response.body().access_token

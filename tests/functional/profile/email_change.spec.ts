@@ -8,10 +8,10 @@ import {
   profileTestSetup,
   realLimits,
   sentVerificationMails,
-  setEnv,
   startEmailChange,
   wrongOtp,
 } from '#tests/helpers/profile'
+import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import { keyedHash } from '#services/one_time_proof'
 

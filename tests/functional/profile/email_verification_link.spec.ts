@@ -6,10 +6,10 @@ import {
   pathOf,
   profileTestSetup,
   realLimits,
-  setEnv,
   startEmailChange,
   wrongOtp,
 } from '#tests/helpers/profile'
+import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 

@@ -7,7 +7,8 @@ import { SMTPServer } from 'smtp-server'
 import mail from '@adonisjs/mail/services/main'
 import { resetState } from '#tests/helpers/database'
 import { PORTAL_ORIGIN, signedInMember } from '#tests/helpers/portal'
-import { pathOf, setEnv } from '#tests/helpers/profile'
+import { pathOf } from '#tests/helpers/profile'
+import { overrideEnv } from '#tests/helpers/env'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import User from '#models/user'
 
@@ -57,13 +58,12 @@ function decodeQuotedPrintable(raw: string) {
 
 /** Uses the given transport settings for one test (the mailer re-reads them after close). */
 async function useTransport(settings: Record<string, string | number | undefined>) {
-  const restores = Object.entries(settings).map(([name, value]) => setEnv(name as any, value))
-  restores.push(setEnv('PORTAL_URL', PORTAL_ORIGIN))
+  const restoreEnv = overrideEnv({ ...settings, PORTAL_URL: PORTAL_ORIGIN })
   await mail.closeAll()
   return async () => {
     await settleBackgroundDeliveries()
     await mail.closeAll()
-    for (const undo of restores.reverse()) undo()
+    restoreEnv()
   }
 }
 

@@ -6,9 +6,9 @@ import {
   profileTestSetup,
   realLimits,
   sentVerificationMails,
-  setEnv,
   startEmailChange,
 } from '#tests/helpers/profile'
+import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import EmailVerificationMail from '#mails/email_verification_mail'

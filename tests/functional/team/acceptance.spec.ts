@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
+import { setEnv } from '#tests/helpers/env'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
 import {
   addMember,
@@ -11,7 +11,6 @@ import {
   NEW_PASSWORD,
   proofOf,
   restoreMail,
-  setPortalUrl,
   teamWithAdministrator,
   TEST_PORTAL_URL,
 } from '#tests/helpers/team'
@@ -93,7 +92,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
   let restoreUrl: () => void
   group.each.setup(async () => {
     await resetState()
-    restoreUrl = setPortalUrl(TEST_PORTAL_URL)
+    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
     return () => {
       restoreMail()
       restoreUrl()
@@ -421,7 +420,7 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
     assert,
   }) => {
     const mailer = fakeMail()
-    const restoreUrl = setPortalUrl(TEST_PORTAL_URL)
+    const restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
     try {
       const team = await teamWithAdministrator()
       const account = await detachedAccount()
@@ -705,26 +704,14 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
 })
 
 test.group('POST /portal/team/invitations/accept › limits', (group) => {
-  let restoreIpLimit: (() => void) | undefined
-  group.each.setup(async () => {
-    await resetState()
-    return () => restoreIpLimit?.()
-  })
+  group.each.setup(() => resetState())
 
   test('5 per minute per proof hash and IP, rejected requests included', async ({
     client,
     assert,
+    cleanup,
   }) => {
-    const previous = process.env.RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE
-    env.set('RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE' as any, '100')
-    restoreIpLimit = () => {
-      if (previous === undefined) {
-        env.set('RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE' as any, '')
-        delete process.env.RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE
-      } else {
-        env.set('RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE' as any, previous)
-      }
-    }
+    cleanup(setEnv('RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE', '100'))
     const team = await teamWithAdministrator()
     const { proof } = await createInvitation(team.merchant, team.admin)
     for (let attempt = 0; attempt < 5; attempt++) {

@@ -1,11 +1,11 @@
 import { test } from '@japa/runner'
+import { setEnv } from '#tests/helpers/env'
 import { resetState } from '#tests/helpers/database'
 import {
   addMember,
   createInvitation,
   fakeMail,
   restoreMail,
-  setPortalUrl,
   teamWithAdministrator,
   TEST_PORTAL_URL,
 } from '#tests/helpers/team'
@@ -18,7 +18,7 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
   let restoreUrl: () => void
   group.each.setup(async () => {
     await resetState()
-    restoreUrl = setPortalUrl(TEST_PORTAL_URL)
+    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
     fakeMail()
     return () => {
       restoreMail()

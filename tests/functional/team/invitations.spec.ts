@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { setEnv } from '#tests/helpers/env'
 import { createHash } from 'node:crypto'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
@@ -10,7 +11,6 @@ import {
   fakeMail,
   proofOf,
   restoreMail,
-  setPortalUrl,
   teamWithAdministrator,
   TEST_PORTAL_URL,
   whileTeamLocked,
@@ -42,7 +42,7 @@ test.group('POST /portal/team/invitations', (group) => {
   let restoreUrl: () => void
   group.each.setup(async () => {
     await resetState()
-    restoreUrl = setPortalUrl(TEST_PORTAL_URL)
+    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
     fakeMail()
     return () => {
       restoreMail()
@@ -313,7 +313,7 @@ test.group('POST /portal/team/invitations', (group) => {
       'ftp://portal.example.test',
       'https://user:pw@portal.example.test',
     ]) {
-      const restore = setPortalUrl(value)
+      const restore = setEnv('PORTAL_URL', value)
       try {
         await clearLimits()
         const response = await invite(client, team.bearer, {
@@ -332,7 +332,7 @@ test.group('POST /portal/team/invitations', (group) => {
 
   test('the link uses only the origin of PORTAL_URL', async ({ client, assert }) => {
     const mailer = fakeMail()
-    const restore = setPortalUrl('https://portal.example.test:8443/some/path/')
+    const restore = setEnv('PORTAL_URL', 'https://portal.example.test:8443/some/path/')
     try {
       const team = await teamWithAdministrator()
       await invite(client, team.bearer, { email: 'o@example.test', role: 'developer' })
@@ -489,7 +489,7 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
   let restoreUrl: () => void
   group.each.setup(async () => {
     await resetState()
-    restoreUrl = setPortalUrl(TEST_PORTAL_URL)
+    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
     return () => {
       restoreMail()
       restoreUrl()
@@ -717,7 +717,7 @@ test.group('Invitation limits', (group) => {
   let restoreUrl: () => void
   group.each.setup(async () => {
     await resetState()
-    restoreUrl = setPortalUrl(TEST_PORTAL_URL)
+    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
     fakeMail()
     return () => {
       restoreMail()
@@ -771,7 +771,7 @@ test.group('Invitation mutations under concurrency', (group) => {
   let restoreUrl: () => void
   group.each.setup(async () => {
     await resetState()
-    restoreUrl = setPortalUrl(TEST_PORTAL_URL)
+    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
     fakeMail()
     return () => {
       restoreMail()
