@@ -16,7 +16,8 @@ import { UserFactory } from '#database/factories/user_factory'
 import type InvitationMail from '#mails/invitation_mail'
 import { hashInvitationProof, newInvitationProof } from '#services/invitation_service'
 import { createMerchantWithUser, createPortalClient, issuePat } from '#tests/helpers/portal'
-import { untilSomeBackendWaitsForALock } from '#tests/helpers/database'
+import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
+import { setEnv } from '#tests/helpers/env'
 
 export const TEST_PORTAL_URL = 'https://portal.example.test'
 export const NEW_PASSWORD = 'Brand-New-Passw0rd!'
@@ -82,6 +83,20 @@ export function fakeMail() {
 
 export function restoreMail() {
   mail.restore()
+}
+
+/**
+ * Per-test setup of tests that send invitation mails: a clean database, PORTAL_URL =
+ * TEST_PORTAL_URL and the fake mailer. Returns the teardown (for `group.each.setup`).
+ */
+export async function invitationMailSetup() {
+  await resetState()
+  const restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
+  fakeMail()
+  return () => {
+    restoreMail()
+    restoreUrl()
+  }
 }
 
 /** Forgets every consumed limit (for tests that send more requests than a limit allows). */

@@ -8,6 +8,7 @@ import {
   clearLimits,
   createInvitation,
   fakeMail,
+  invitationMailSetup,
   NEW_PASSWORD,
   proofOf,
   restoreMail,
@@ -20,6 +21,8 @@ import AuditLog from '#models/audit_log'
 import TeamInvitation from '#models/team_invitation'
 import User, { ROLES } from '#models/user'
 import type InvitationMail from '#mails/invitation_mail'
+import type PortalClient from '#models/portal_client'
+import type { ApiClient } from '@japa/api-client'
 
 const ACCEPT = '/api/v1/portal/team/invitations/accept'
 const ACCEPTED_MESSAGE = 'Invitation accepted. Log in to continue.'
@@ -33,6 +36,11 @@ function newAccountBody(token: string, overrides: Record<string, unknown> = {}) 
     password_confirmation: NEW_PASSWORD,
     ...overrides,
   }
+}
+
+/** POSTs an acceptance with the Portal application credentials of `team`. */
+function accept(client: ApiClient, team: { client: PortalClient }, body: object) {
+  return client.post(ACCEPT).headers(appHeaders(team.client)).json(body)
 }
 
 async function tokensOf(userId: number) {
@@ -80,24 +88,13 @@ test.group('POST /portal/team/invitations/accept › application credentials', (
       assert.equal(response.status(), 401, JSON.stringify(Object.keys(headers)))
       assert.equal(response.body().error_code, 'ECOSYSTEM_CLIENT_UNAUTHENTICATED')
     }
-    const valid = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody(proof))
+    const valid = await accept(client, team, newAccountBody(proof))
     valid.assertStatus(200)
   })
 })
 
 test.group('POST /portal/team/invitations/accept › end to end', (group) => {
-  let restoreUrl: () => void
-  group.each.setup(async () => {
-    await resetState()
-    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
-    return () => {
-      restoreMail()
-      restoreUrl()
-    }
-  })
+  group.each.setup(() => invitationMailSetup())
 
   test('new account: invite → mail → accept → login; the invitation email becomes username and email, verified, with the invited role and merchant', async ({
     client,
@@ -164,10 +161,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.equal(members.body().meta.total, 2)
 
     // The proof is spent: accepting again is 410.
-    const again = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody(proof))
+    const again = await accept(client, team, newAccountBody(proof))
     again.assertStatus(410)
     again.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
   })
@@ -200,10 +194,10 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     invited.assertStatus(201)
     const proof = proofOf(mailer.mails.sent()[0] as InvitationMail)!
 
-    const response = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json({ token: proof, current_password: DEFAULT_TEST_PASSWORD })
+    const response = await accept(client, team, {
+      token: proof,
+      current_password: DEFAULT_TEST_PASSWORD,
+    })
     response.assertStatus(200)
     assert.equal(response.body().message, ACCEPTED_MESSAGE)
     assert.deepInclude(response.body().data, {
@@ -257,10 +251,7 @@ test.group('POST /portal/team/invitations/accept › input', (group) => {
     ]
     for (const body of bodies) {
       await clearLimits()
-      const response = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json(body as object)
+      const response = await accept(client, team, body as object)
       assert.equal(response.status(), 422, JSON.stringify(body))
       assert.equal(response.body().error_code, 'VALIDATION_ERROR')
     }
@@ -290,10 +281,7 @@ test.group('POST /portal/team/invitations/accept › input', (group) => {
     ]
     for (const [overrides, field] of cases) {
       await clearLimits()
-      const response = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json(newAccountBody(proof, overrides))
+      const response = await accept(client, team, newAccountBody(proof, overrides))
       assert.equal(response.status(), 422, JSON.stringify(overrides))
       assert.property(response.body().errors, field, JSON.stringify(overrides))
     }
@@ -324,10 +312,7 @@ test.group('POST /portal/team/invitations/accept › input', (group) => {
     ]
     for (const [fields, field] of cases) {
       await clearLimits()
-      const response = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json({ token: proof, ...fields })
+      const response = await accept(client, team, { token: proof, ...fields })
       assert.equal(response.status(), 422, JSON.stringify(fields))
       assert.property(response.body().errors, field, JSON.stringify(fields))
     }
@@ -343,10 +328,7 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
   test('an unknown proof is 404', async ({ client }) => {
     const team = await teamWithAdministrator()
     await createInvitation(team.merchant, team.admin)
-    const response = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody('a'.repeat(64)))
+    const response = await accept(client, team, newAccountBody('a'.repeat(64)))
     response.assertStatus(404)
     response.assertBodyContains({ error_code: 'NOT_FOUND' })
   })
@@ -363,10 +345,7 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
     ]
     for (const state of states) {
       const { proof, invitation } = await createInvitation(team.merchant, team.admin, state)
-      const response = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json(newAccountBody(proof))
+      const response = await accept(client, team, newAccountBody(proof))
       response.assertStatus(410)
       response.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
       const status = invitation.status
@@ -405,10 +384,7 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
       const team = await teamWithAdministrator()
       const { proof } = await createInvitation(team.merchant, team.admin)
       await change(team)
-      const response = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json(newAccountBody(proof))
+      const response = await accept(client, team, newAccountBody(proof))
       response.assertStatus(410)
       response.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
       assert.lengthOf(await User.query().where('first_name', 'Nina'), 0)
@@ -429,10 +405,10 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
       })
       for (let attempt = 1; attempt <= 10; attempt++) {
         await clearLimits()
-        const response = await client
-          .post(ACCEPT)
-          .headers(appHeaders(team.client))
-          .json({ token: proof, current_password: `wrong-${attempt}` })
+        const response = await accept(client, team, {
+          token: proof,
+          current_password: `wrong-${attempt}`,
+        })
         assert.equal(response.status(), 422, `attempt ${attempt}`)
         assert.property(response.body().errors, 'current_password')
         await invitation.refresh()
@@ -450,10 +426,10 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
       assert.notInclude(JSON.stringify(audits.map((audit) => audit.serialize())), 'wrong-')
 
       await clearLimits()
-      const blocked = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json({ token: proof, current_password: DEFAULT_TEST_PASSWORD })
+      const blocked = await accept(client, team, {
+        token: proof,
+        current_password: DEFAULT_TEST_PASSWORD,
+      })
       blocked.assertStatus(410)
       blocked.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
       await account.refresh()
@@ -464,10 +440,10 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
         .header('Authorization', team.bearer)
       resent.assertStatus(200)
       const newProof = proofOf(mailer.mails.sent()[0] as InvitationMail)!
-      const accepted = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json({ token: newProof, current_password: DEFAULT_TEST_PASSWORD })
+      const accepted = await accept(client, team, {
+        token: newProof,
+        current_password: DEFAULT_TEST_PASSWORD,
+      })
       accepted.assertStatus(200)
     } finally {
       restoreMail()
@@ -488,10 +464,10 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
       email: invitation.email,
       username: invitation.email,
     }).create()
-    const response = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json({ token: proof, current_password: DEFAULT_TEST_PASSWORD })
+    const response = await accept(client, team, {
+      token: proof,
+      current_password: DEFAULT_TEST_PASSWORD,
+    })
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'USER_NOT_ELIGIBLE' })
   })
@@ -503,10 +479,10 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
       email: own.email,
       username: own.email,
     })
-    const ownResponse = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json({ token: ownProof, current_password: DEFAULT_TEST_PASSWORD })
+    const ownResponse = await accept(client, team, {
+      token: ownProof,
+      current_password: DEFAULT_TEST_PASSWORD,
+    })
     ownResponse.assertStatus(409)
     ownResponse.assertBodyContains({ error_code: 'MEMBER_ALREADY_EXISTS' })
 
@@ -517,10 +493,10 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
       email: invitation.email,
       username: invitation.email,
     }).create()
-    const response = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json({ token: proof, current_password: DEFAULT_TEST_PASSWORD })
+    const response = await accept(client, team, {
+      token: proof,
+      current_password: DEFAULT_TEST_PASSWORD,
+    })
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'USER_BELONGS_TO_ANOTHER_MERCHANT' })
   })
@@ -532,10 +508,7 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
     const team = await teamWithAdministrator()
     const { proof, invitation } = await createInvitation(team.merchant, team.admin)
     await detachedAccount({ username: invitation.email, email: 'someone-else@example.test' })
-    const response = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody(proof))
+    const response = await accept(client, team, newAccountBody(proof))
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'USER_IDENTITY_CONFLICT' })
     await invitation.refresh()
@@ -557,10 +530,7 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
       pendingEmailExpiresAt: DateTime.now().plus({ minutes: 10 }),
     })
     await verifying.save()
-    const response = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody(proof))
+    const response = await accept(client, team, newAccountBody(proof))
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'USER_IDENTITY_CONFLICT' })
     await invitation.refresh()
@@ -568,10 +538,7 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
 
     verifying.pendingEmailExpiresAt = DateTime.now().minus({ minutes: 1 })
     await verifying.save()
-    const afterExpiry = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody(proof))
+    const afterExpiry = await accept(client, team, newAccountBody(proof))
     afterExpiry.assertStatus(200)
   })
 })
@@ -588,9 +555,7 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
       const team = await teamWithAdministrator()
       const { proof, invitation } = await createInvitation(team.merchant, team.admin)
       const responses = await Promise.all(
-        [0, 1].map(() =>
-          client.post(ACCEPT).headers(appHeaders(team.client)).json(newAccountBody(proof))
-        )
+        [0, 1].map(() => accept(client, team, newAccountBody(proof)))
       )
       const statuses = responses.map((response) => response.status())
       assert.equal(statuses.filter((status) => status === 200).length, 1, String(statuses))
@@ -613,7 +578,7 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
     // (held by this transaction) while the "winner" completes the acceptance.
     const trx = await db.transaction()
     await trx.rawQuery('LOCK TABLE users IN ACCESS EXCLUSIVE MODE')
-    const loser = client.post(ACCEPT).headers(appHeaders(team.client)).json(newAccountBody(proof))
+    const loser = accept(client, team, newAccountBody(proof))
     const pending = loser.then((response) => response)
     pending.catch(() => undefined)
     for (let poll = 0; ; poll++) {
@@ -661,14 +626,8 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
     const a = await createInvitation(first.merchant, first.admin, { email: account.email })
     const b = await createInvitation(second.merchant, second.admin, { email: account.email })
     const responses = await Promise.all([
-      client
-        .post(ACCEPT)
-        .headers(appHeaders(first.client))
-        .json({ token: a.proof, current_password: DEFAULT_TEST_PASSWORD }),
-      client
-        .post(ACCEPT)
-        .headers(appHeaders(second.client))
-        .json({ token: b.proof, current_password: DEFAULT_TEST_PASSWORD }),
+      accept(client, first, { token: a.proof, current_password: DEFAULT_TEST_PASSWORD }),
+      accept(client, second, { token: b.proof, current_password: DEFAULT_TEST_PASSWORD }),
     ])
     assert.deepEqual(responses.map((response) => response.status()).sort(), [200, 409])
     const loser = responses.find((response) => response.status() === 409)!
@@ -690,8 +649,8 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
     const a = await createInvitation(first.merchant, first.admin, { email: 'both@example.test' })
     const b = await createInvitation(second.merchant, second.admin, { email: 'both@example.test' })
     const responses = await Promise.all([
-      client.post(ACCEPT).headers(appHeaders(first.client)).json(newAccountBody(a.proof)),
-      client.post(ACCEPT).headers(appHeaders(second.client)).json(newAccountBody(b.proof)),
+      accept(client, first, newAccountBody(a.proof)),
+      accept(client, second, newAccountBody(b.proof)),
     ])
     assert.deepEqual(responses.map((response) => response.status()).sort(), [200, 409])
     const loser = responses.find((response) => response.status() === 409)!
@@ -715,42 +674,27 @@ test.group('POST /portal/team/invitations/accept › limits', (group) => {
     const team = await teamWithAdministrator()
     const { proof } = await createInvitation(team.merchant, team.admin)
     for (let attempt = 0; attempt < 5; attempt++) {
-      const response = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json({ token: proof, first_name: '' })
+      const response = await accept(client, team, { token: proof, first_name: '' })
       assert.equal(response.status(), 422)
     }
-    const throttled = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody(proof))
+    const throttled = await accept(client, team, newAccountBody(proof))
     throttled.assertStatus(429)
     throttled.assertBodyContains({ error_code: 'RATE_LIMITED' })
     assert.match(throttled.header('retry-after') ?? '', /^[1-9][0-9]*$/)
 
     const { proof: otherProof } = await createInvitation(team.merchant, team.admin)
-    const other = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody(otherProof))
+    const other = await accept(client, team, newAccountBody(otherProof))
     other.assertStatus(200)
   })
 
   test('5 per minute per IP whatever the proof', async ({ client, assert }) => {
     const team = await teamWithAdministrator()
     for (let attempt = 0; attempt < 5; attempt++) {
-      const response = await client
-        .post(ACCEPT)
-        .headers(appHeaders(team.client))
-        .json(newAccountBody(String(attempt).repeat(64)))
+      const response = await accept(client, team, newAccountBody(String(attempt).repeat(64)))
       assert.equal(response.status(), 404)
     }
     const { proof } = await createInvitation(team.merchant, team.admin)
-    const throttled = await client
-      .post(ACCEPT)
-      .headers(appHeaders(team.client))
-      .json(newAccountBody(proof))
+    const throttled = await accept(client, team, newAccountBody(proof))
     throttled.assertStatus(429)
     assert.lengthOf(
       await AuditLog.query()

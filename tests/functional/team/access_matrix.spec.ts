@@ -1,13 +1,9 @@
 import { test } from '@japa/runner'
-import { setEnv } from '#tests/helpers/env'
-import { resetState } from '#tests/helpers/database'
 import {
   addMember,
   createInvitation,
-  fakeMail,
-  restoreMail,
+  invitationMailSetup,
   teamWithAdministrator,
-  TEST_PORTAL_URL,
 } from '#tests/helpers/team'
 
 /*
@@ -15,16 +11,7 @@ import {
 | team; administrators may do everything. Each row is one endpoint.
 */
 test.group('Team endpoints: developer and administrator matrix', (group) => {
-  let restoreUrl: () => void
-  group.each.setup(async () => {
-    await resetState()
-    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
-    fakeMail()
-    return () => {
-      restoreMail()
-      restoreUrl()
-    }
-  })
+  group.each.setup(() => invitationMailSetup())
 
   test('developer: list members 200, every other team endpoint 403 FORBIDDEN; administrator: each succeeds', async ({
     client,

@@ -9,8 +9,8 @@ import {
   clearLimits,
   createInvitation,
   fakeMail,
+  invitationMailSetup,
   proofOf,
-  restoreMail,
   teamWithAdministrator,
   TEST_PORTAL_URL,
   whileTeamLocked,
@@ -38,17 +38,20 @@ function invite(client: any, bearer: string, body: unknown) {
   return client.post('/api/v1/portal/team/invitations').header('Authorization', bearer).json(body)
 }
 
+function listInvitations(client: any, bearer: string) {
+  return client.get('/api/v1/portal/team/invitations').header('Authorization', bearer)
+}
+
+function resend(client: any, bearer: string, id: string) {
+  return client.post(`/api/v1/portal/team/invitations/${id}/resend`).header('Authorization', bearer)
+}
+
+function revoke(client: any, bearer: string, id: string) {
+  return client.delete(`/api/v1/portal/team/invitations/${id}`).header('Authorization', bearer)
+}
+
 test.group('POST /portal/team/invitations', (group) => {
-  let restoreUrl: () => void
-  group.each.setup(async () => {
-    await resetState()
-    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
-    fakeMail()
-    return () => {
-      restoreMail()
-      restoreUrl()
-    }
-  })
+  group.each.setup(() => invitationMailSetup())
 
   test('a developer gets 403 FORBIDDEN before validation', async ({ client }) => {
     const team = await teamWithAdministrator()
@@ -353,9 +356,7 @@ test.group('GET /portal/team/invitations', (group) => {
   test('a developer gets 403 FORBIDDEN', async ({ client }) => {
     const team = await teamWithAdministrator()
     const developer = await addMember(team.merchant, team.client, 'developer')
-    const response = await client
-      .get('/api/v1/portal/team/invitations')
-      .header('Authorization', developer.bearer)
+    const response = await listInvitations(client, developer.bearer)
     response.assertStatus(403)
     response.assertBodyContains({ error_code: 'FORBIDDEN' })
   })
@@ -386,9 +387,7 @@ test.group('GET /portal/team/invitations', (group) => {
     const other = await teamWithAdministrator()
     await createInvitation(other.merchant, other.admin)
 
-    const response = await client
-      .get('/api/v1/portal/team/invitations')
-      .header('Authorization', team.bearer)
+    const response = await listInvitations(client, team.bearer)
     response.assertStatus(200)
     response.assertHeader('cache-control', 'no-store, private')
     const body = response.body()
@@ -452,14 +451,10 @@ test.group('GET /portal/team/invitations', (group) => {
     await createInvitation(team.merchant, team.admin)
     setNow('2026-03-03T09:59:00.000Z')
     const bearer = `Bearer ${await issuePat(team.admin, team.client)}`
-    const before = await client
-      .get('/api/v1/portal/team/invitations')
-      .header('Authorization', bearer)
+    const before = await listInvitations(client, bearer)
     assert.equal(before.body().data[0].status, 'pending')
     setNow('2026-03-03T10:00:00.000Z')
-    const after = await client
-      .get('/api/v1/portal/team/invitations')
-      .header('Authorization', bearer)
+    const after = await listInvitations(client, bearer)
     assert.equal(after.body().data[0].status, 'expired')
   })
 
@@ -486,15 +481,7 @@ test.group('GET /portal/team/invitations', (group) => {
 })
 
 test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
-  let restoreUrl: () => void
-  group.each.setup(async () => {
-    await resetState()
-    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
-    return () => {
-      restoreMail()
-      restoreUrl()
-    }
-  })
+  group.each.setup(() => invitationMailSetup())
 
   test('issues a new proof, resets attempts and expiry; the old proof is then unknown (404)', async ({
     client,
@@ -508,9 +495,7 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     })
     setNow('2026-03-02T10:00:00.000Z')
     const { pat } = await addMember(team.merchant, team.client, 'administrator')
-    const response = await client
-      .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
-      .header('Authorization', `Bearer ${pat}`)
+    const response = await resend(client, `Bearer ${pat}`, invitation.id)
     response.assertStatus(200)
     response.assertHeader('cache-control', 'no-store, private')
     assert.equal(response.body().message, 'Invitation sent.')
@@ -543,9 +528,7 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     const { invitation } = await createInvitation(team.merchant, team.admin, {
       expiresAt: DateTime.now().minus({ hours: 1 }),
     })
-    const response = await client
-      .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
-      .header('Authorization', team.bearer)
+    const response = await resend(client, team.bearer, invitation.id)
     response.assertStatus(200)
     assert.equal(response.body().data.status, 'pending')
   })
@@ -558,9 +541,7 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     const team = await teamWithAdministrator()
     for (const status of ['accepted', 'revoked'] as const) {
       const { invitation } = await createInvitation(team.merchant, team.admin, { status })
-      const response = await client
-        .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
-        .header('Authorization', team.bearer)
+      const response = await resend(client, team.bearer, invitation.id)
       response.assertStatus(410)
       response.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
       const hashBefore = invitation.tokenHash
@@ -581,9 +562,7 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
       expiresAt: DateTime.now().minus({ hours: 1 }),
     })
     await createInvitation(team.merchant, team.admin, { email: 'twice@example.test' })
-    const response = await client
-      .post(`/api/v1/portal/team/invitations/${expired.id}/resend`)
-      .header('Authorization', team.bearer)
+    const response = await resend(client, team.bearer, expired.id)
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'INVITATION_ALREADY_PENDING' })
   })
@@ -596,21 +575,16 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     const other = await teamWithAdministrator()
     const { invitation: foreign } = await createInvitation(other.merchant, other.admin)
     for (const id of [foreign.id, '6f1c2a8e-1111-4222-8333-444455556666', 'not-a-uuid']) {
-      const response = await client
-        .post(`/api/v1/portal/team/invitations/${id}/resend`)
-        .header('Authorization', team.bearer)
+      const response = await resend(client, team.bearer, id)
       response.assertStatus(404)
     }
     const { invitation } = await createInvitation(team.merchant, team.admin)
-    const withBody = await client
-      .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
-      .header('Authorization', team.bearer)
-      .json({ email: 'x@example.test' })
+    const withBody = await resend(client, team.bearer, invitation.id).json({
+      email: 'x@example.test',
+    })
     withBody.assertStatus(422)
     const developer = await addMember(team.merchant, team.client, 'developer')
-    const forbidden = await client
-      .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
-      .header('Authorization', developer.bearer)
+    const forbidden = await resend(client, developer.bearer, invitation.id)
     forbidden.assertStatus(403)
   })
 
@@ -624,9 +598,7 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     }
     const team = await teamWithAdministrator()
     const { invitation } = await createInvitation(team.merchant, team.admin)
-    const response = await client
-      .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
-      .header('Authorization', team.bearer)
+    const response = await resend(client, team.bearer, invitation.id)
     response.assertStatus(200)
     assert.isFalse(response.body().data.sent)
     assert.match(response.body().message, /resend/i)
@@ -642,14 +614,10 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
   }) => {
     const team = await teamWithAdministrator()
     const { invitation, proof } = await createInvitation(team.merchant, team.admin)
-    const first = await client
-      .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
-      .header('Authorization', team.bearer)
+    const first = await revoke(client, team.bearer, invitation.id)
     first.assertStatus(204)
     assert.equal(first.text(), '')
-    const again = await client
-      .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
-      .header('Authorization', team.bearer)
+    const again = await revoke(client, team.bearer, invitation.id)
     again.assertStatus(204)
     await invitation.refresh()
     assert.equal(invitation.status, 'revoked')
@@ -671,9 +639,7 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
     const { invitation } = await createInvitation(team.merchant, team.admin, {
       expiresAt: DateTime.now().minus({ hours: 1 }),
     })
-    const response = await client
-      .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
-      .header('Authorization', team.bearer)
+    const response = await revoke(client, team.bearer, invitation.id)
     response.assertStatus(204)
     await invitation.refresh()
     assert.equal(invitation.status, 'revoked')
@@ -682,9 +648,7 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
   test('an accepted invitation is 410 INVITATION_UNAVAILABLE', async ({ client, assert }) => {
     const team = await teamWithAdministrator()
     const { invitation } = await createInvitation(team.merchant, team.admin, { status: 'accepted' })
-    const response = await client
-      .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
-      .header('Authorization', team.bearer)
+    const response = await revoke(client, team.bearer, invitation.id)
     response.assertStatus(410)
     response.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
     await invitation.refresh()
@@ -695,35 +659,19 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
     const team = await teamWithAdministrator()
     const other = await teamWithAdministrator()
     const { invitation: foreign } = await createInvitation(other.merchant, other.admin)
-    const unknown = await client
-      .delete(`/api/v1/portal/team/invitations/${foreign.id}`)
-      .header('Authorization', team.bearer)
+    const unknown = await revoke(client, team.bearer, foreign.id)
     unknown.assertStatus(404)
     const { invitation } = await createInvitation(team.merchant, team.admin)
-    const withBody = await client
-      .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
-      .header('Authorization', team.bearer)
-      .json({ reason: 'x' })
+    const withBody = await revoke(client, team.bearer, invitation.id).json({ reason: 'x' })
     withBody.assertStatus(422)
     const developer = await addMember(team.merchant, team.client, 'developer')
-    const forbidden = await client
-      .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
-      .header('Authorization', developer.bearer)
+    const forbidden = await revoke(client, developer.bearer, invitation.id)
     forbidden.assertStatus(403)
   })
 })
 
 test.group('Invitation limits', (group) => {
-  let restoreUrl: () => void
-  group.each.setup(async () => {
-    await resetState()
-    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
-    fakeMail()
-    return () => {
-      restoreMail()
-      restoreUrl()
-    }
-  })
+  group.each.setup(() => invitationMailSetup())
 
   test('create, resend and revoke share 5 per minute per administrator and merchant; the sixth is 429 and audited', async ({
     client,
@@ -734,14 +682,8 @@ test.group('Invitation limits', (group) => {
     const calls = [
       () => invite(client, team.bearer, { email: 'l1@example.test', role: 'developer' }),
       () => invite(client, team.bearer, { email: 'bad' }),
-      () =>
-        client
-          .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
-          .header('Authorization', team.bearer),
-      () =>
-        client
-          .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
-          .header('Authorization', team.bearer),
+      () => resend(client, team.bearer, invitation.id),
+      () => revoke(client, team.bearer, invitation.id),
       () => invite(client, team.bearer, { email: 'l2@example.test', role: 'developer' }),
     ]
     for (const call of calls) {
@@ -768,16 +710,7 @@ test.group('Invitation limits', (group) => {
 })
 
 test.group('Invitation mutations under concurrency', (group) => {
-  let restoreUrl: () => void
-  group.each.setup(async () => {
-    await resetState()
-    restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
-    fakeMail()
-    return () => {
-      restoreMail()
-      restoreUrl()
-    }
-  })
+  group.each.setup(() => invitationMailSetup())
 
   test('an administrator demoted or removed while the request waits for the team lock is refused (403 FORBIDDEN), nothing written', async ({
     client,
@@ -799,14 +732,8 @@ test.group('Invitation mutations under concurrency', (group) => {
       }
       const calls = [
         () => invite(client, other.bearer, { email: 'late@example.test', role: 'developer' }),
-        () =>
-          client
-            .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
-            .header('Authorization', other.bearer),
-        () =>
-          client
-            .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
-            .header('Authorization', other.bearer),
+        () => resend(client, other.bearer, invitation.id),
+        () => revoke(client, other.bearer, invitation.id),
       ]
       for (const call of calls) {
         await db.from('users').where('id', other.user.id).update({
