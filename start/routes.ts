@@ -28,7 +28,7 @@ const EmailVerificationLinkController = () =>
 /** Audits a throttled public mutation (portal-api.md › Events): no actor, the IP only. */
 const auditThrottledPublic = (action: string) => async (ctx: HttpContext) => {
   const { default: AuditLogService } = await import('#services/audit_log_service')
-  await AuditLogService.record(undefined, { action, outcome: 'throttled' }, ctx)
+  await AuditLogService.throttled(ctx, action)()
 }
 
 router.where('member', routeIds.numeric)

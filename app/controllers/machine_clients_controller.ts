@@ -10,7 +10,8 @@ import {
   revokeMachineClientInput,
   rotateMachineClientInput,
 } from '#validators/machine_clients'
-import MachineClientService, { auditThrottled } from '#services/machine_client_service'
+import MachineClientService from '#services/machine_client_service'
+import AuditLogService from '#services/audit_log_service'
 import MachineClientTransformer, {
   IssuedMachineClientTransformer,
 } from '#transformers/machine_client_transformer'
@@ -40,7 +41,10 @@ export default class MachineClientsController {
     await enforceLimit(
       'machineClientMutation',
       `${user.id}:${merchant.id}:issue`,
-      auditThrottled(ctx, 'machine_client.issue', { type: 'merchant_oauth_client', id: null })
+      AuditLogService.throttled(ctx, 'machine_client.issue', {
+        type: 'merchant_oauth_client',
+        id: null,
+      })
     )
     const input = await validateBody(ctx, issueMachineClientInput)
     const issued = await MachineClientService.issue({ user, merchant }, input, ctx)
@@ -59,7 +63,7 @@ export default class MachineClientsController {
     await enforceLimit(
       'machineClientMutation',
       `${user.id}:${merchant.id}:rotate`,
-      auditThrottled(ctx, 'machine_client.rotate', { type: 'merchant_oauth_client', id })
+      AuditLogService.throttled(ctx, 'machine_client.rotate', { type: 'merchant_oauth_client', id })
     )
     await MachineClientService.findManaged(merchant, id)
     const input = await validateBody(ctx, rotateMachineClientInput)
@@ -79,7 +83,7 @@ export default class MachineClientsController {
     await enforceLimit(
       'machineClientMutation',
       `${user.id}:${merchant.id}:revoke`,
-      auditThrottled(ctx, 'machine_client.revoke', { type: 'merchant_oauth_client', id })
+      AuditLogService.throttled(ctx, 'machine_client.revoke', { type: 'merchant_oauth_client', id })
     )
     await MachineClientService.findManaged(merchant, id)
     const input = await validateBody(ctx, revokeMachineClientInput)
@@ -101,7 +105,10 @@ export default class MachineClientsController {
     await enforceLimit(
       'credentialConsume',
       `${user.id}:${id}`,
-      auditThrottled(ctx, 'credential_delivery.consume', { type: 'credential_delivery', id })
+      AuditLogService.throttled(ctx, 'credential_delivery.consume', {
+        type: 'credential_delivery',
+        id,
+      })
     )
     const credential = await MachineClientService.consume(
       { user, merchant },

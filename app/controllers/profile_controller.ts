@@ -15,21 +15,12 @@ import {
 
 /** Counts one request of `limit` for the signed-in user; a refusal is audited. */
 function limitPerUser(ctx: HttpContext, limit: LimitName, action: string) {
-  const { user, merchant } = ctx.portal!
-  return enforceLimit(limit, `${user.id}`, async () => {
-    await AuditLogService.record(
-      undefined,
-      {
-        action,
-        outcome: 'throttled',
-        actorUserId: user.id,
-        merchantId: merchant.id,
-        targetType: 'user',
-        targetId: user.id,
-      },
-      ctx
-    )
-  })
+  const { user } = ctx.portal!
+  return enforceLimit(
+    limit,
+    `${user.id}`,
+    AuditLogService.throttled(ctx, action, { type: 'user', id: user.id })
+  )
 }
 
 /** portal-api.md › Profile. */

@@ -24,20 +24,14 @@ type InvitationOperation = 'create' | 'resend' | 'revoke'
  */
 async function enforceInvitationLimit(ctx: HttpContext, operation: InvitationOperation) {
   const { user, merchant } = ctx.portal!
-  await enforceLimit('invitationMutation', `${user.id}:${merchant.id}`, async () => {
-    await AuditLogService.record(
-      undefined,
-      {
-        action: `team.invitation.${operation}`,
-        outcome: 'throttled',
-        actorUserId: user.id,
-        merchantId: merchant.id,
-        targetType: 'team_invitation',
-        targetId: (ctx.params.invitation as string | undefined) ?? null,
-      },
-      ctx
-    )
-  })
+  await enforceLimit(
+    'invitationMutation',
+    `${user.id}:${merchant.id}`,
+    AuditLogService.throttled(ctx, `team.invitation.${operation}`, {
+      type: 'team_invitation',
+      id: (ctx.params.invitation as string | undefined) ?? null,
+    })
+  )
 }
 
 /** portal-api.md › Team (invitations and their acceptance). */
@@ -99,17 +93,10 @@ export default class TeamInvitationsController {
     const body = ctx.request.body()
     const proof = isPlainObject(body) && typeof body.token === 'string' ? body.token.trim() : ''
     const proofHash = hashInvitationProof(proof)
-    const onThrottled = () =>
-      AuditLogService.record(
-        undefined,
-        {
-          action: 'team.invitation.accept',
-          outcome: 'throttled',
-          actorType: 'portal_application',
-          metadata: { portal_client_id: ctx.portalClient?.id ?? null },
-        },
-        ctx
-      ).then(() => undefined)
+    const onThrottled = AuditLogService.throttled(ctx, 'team.invitation.accept', null, {
+      actorType: 'portal_application',
+      metadata: { portal_client_id: ctx.portalClient?.id ?? null },
+    })
     await enforceLimit('invitationAcceptanceIp', ip, onThrottled)
     await enforceLimit('invitationAcceptance', `${proofHash}:${ip}`, onThrottled)
 

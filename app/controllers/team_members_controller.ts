@@ -15,21 +15,15 @@ import TeamMemberTransformer from '#transformers/team_member_transformer'
  */
 async function enforceTeamMutationLimit(ctx: HttpContext, operation: 'role' | 'remove') {
   const { user, merchant } = ctx.portal!
-  const memberId = ctx.params.member as string
-  await enforceLimit('teamMutation', `${user.id}:${merchant.id}:${operation}`, async () => {
-    await AuditLogService.record(
-      undefined,
-      {
-        action: operation === 'role' ? 'team.member.role_change' : 'team.member.remove',
-        outcome: 'throttled',
-        actorUserId: user.id,
-        merchantId: merchant.id,
-        targetType: 'user',
-        targetId: memberId,
-      },
-      ctx
+  await enforceLimit(
+    'teamMutation',
+    `${user.id}:${merchant.id}:${operation}`,
+    AuditLogService.throttled(
+      ctx,
+      operation === 'role' ? 'team.member.role_change' : 'team.member.remove',
+      { type: 'user', id: ctx.params.member as string }
     )
-  })
+  )
 }
 
 /** portal-api.md › Team (members). */

@@ -47,4 +47,32 @@ export default class AuditLogService {
       client ? { client } : undefined
     )
   }
+
+  /**
+   * An `onThrottled` hook for enforceLimit (portal-api.md › Events: throttled
+   * mutations are audited): records the refused request, with the signed-in user and
+   * merchant as actor when there is one.
+   */
+  static throttled(
+    ctx: HttpContext,
+    action: string,
+    target: { type: string; id: string | number | null } | null = null,
+    extra: Pick<AuditEntry, 'actorType' | 'metadata'> = {}
+  ) {
+    return async () => {
+      await AuditLogService.record(
+        undefined,
+        {
+          action,
+          outcome: 'throttled',
+          actorUserId: ctx.portal?.user.id ?? null,
+          merchantId: ctx.portal?.merchant.id ?? null,
+          targetType: target?.type ?? null,
+          targetId: target?.id ?? null,
+          ...extra,
+        },
+        ctx
+      )
+    }
+  }
 }

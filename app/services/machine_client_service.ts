@@ -63,29 +63,6 @@ export async function currentPasswordMatches(user: User, password: string): Prom
   return fresh !== null && (await hash.verify(fresh.password, password))
 }
 
-/** Audits a mutation refused by its limit (portal-api.md: throttle failures are audited). */
-export function auditThrottled(
-  ctx: HttpContext,
-  action: string,
-  target: { type: string; id: string | number | null }
-) {
-  return async () => {
-    const { user, merchant } = ctx.portal!
-    await AuditLogService.record(
-      undefined,
-      {
-        action,
-        outcome: 'throttled',
-        actorUserId: user.id,
-        merchantId: merchant.id,
-        targetType: target.type,
-        targetId: target.id,
-      },
-      ctx
-    )
-  }
-}
-
 async function auditPasswordFailure(
   actor: Actor,
   action: string,
