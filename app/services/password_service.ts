@@ -12,6 +12,7 @@
 */
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import hash from '@adonisjs/core/services/hash'
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiError from '#exceptions/api_error'
@@ -118,23 +119,7 @@ export async function resetPassword(
       .where('expires_at', '>', now.toJSDate())
       .delete()
     if (Number(deleted) !== 1) return false
-    await trx
-      .from('users')
-      .where('id', user.id)
-      .update({ password: passwordHash, updated_at: now.toJSDate() })
-    await revokeAllTokensOf(user, trx)
-    await AuditLogService.record(
-      trx,
-      {
-        action: 'user.password.reset',
-        outcome: 'success',
-        actorUserId: user.id,
-        merchantId: user.merchantId,
-        targetType: 'user',
-        targetId: user.id,
-      },
-      ctx
-    )
+    await replacePassword(trx, user, passwordHash, 'user.password.reset', ctx)
     return true
   })
   if (!consumed) throw resetTokenInvalid()
@@ -147,7 +132,6 @@ export async function changePassword(
   ctx?: HttpContext
 ) {
   const passwordHash = await hash.make(input.password)
-  const now = DateTime.now()
   const changed = await db.transaction(async (trx) => {
     // Checked against the locked row: of two racing changes with the same current
     // password, the second sees the first one's new password and is refused.
@@ -158,25 +142,39 @@ export async function changePassword(
       .select('password')
       .first()
     if (!locked || !(await hash.verify(locked.password, input.currentPassword))) return false
-    await trx
-      .from('users')
-      .where('id', user.id)
-      .update({ password: passwordHash, updated_at: now.toJSDate() })
-    await trx.from('password_reset_tokens').where('user_id', user.id).delete()
-    await revokeAllTokensOf(user, trx)
-    await AuditLogService.record(
-      trx,
-      {
-        action: 'user.password.change',
-        outcome: 'success',
-        actorUserId: user.id,
-        merchantId: user.merchantId,
-        targetType: 'user',
-        targetId: user.id,
-      },
-      ctx
-    )
+    await replacePassword(trx, user, passwordHash, 'user.password.change', ctx)
     return true
   })
   if (!changed) throw ApiError.field('current_password', 'The current password is incorrect.')
+}
+
+/**
+ * Stores a new password hash and, in the same transaction, removes any pending reset
+ * proof, revokes every token of the user (Authentication rule 5) and audits it.
+ */
+async function replacePassword(
+  trx: TransactionClientContract,
+  user: User,
+  passwordHash: string,
+  action: 'user.password.reset' | 'user.password.change',
+  ctx?: HttpContext
+) {
+  await trx
+    .from('users')
+    .where('id', user.id)
+    .update({ password: passwordHash, updated_at: DateTime.now().toJSDate() })
+  await trx.from('password_reset_tokens').where('user_id', user.id).delete()
+  await revokeAllTokensOf(user, trx)
+  await AuditLogService.record(
+    trx,
+    {
+      action,
+      outcome: 'success',
+      actorUserId: user.id,
+      merchantId: user.merchantId,
+      targetType: 'user',
+      targetId: user.id,
+    },
+    ctx
+  )
 }
