@@ -21,6 +21,8 @@ export const middleware = router.named({
   merchantScope: () => import('#middleware/merchant_scope_middleware'),
   privateCache: () => import('#middleware/private_cache_middleware'),
   machineAuth: () => import('#middleware/machine_auth_middleware'),
+  // A limit of the contract's Limits table, with its key parts and audit of refusals.
+  limit: () => import('#middleware/limit_middleware'),
   // The body is parsed only after authentication and role checks have passed.
   body: () => import('#middleware/body_middleware'),
 })

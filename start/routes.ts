@@ -9,7 +9,7 @@
 import router from '@adonisjs/core/services/router'
 import type { HttpContext } from '@adonisjs/core/http'
 import { middleware } from '#start/kernel'
-import { throttle } from '#start/limiter'
+import { throttle } from '#limits/limits'
 import { routeIds } from '#validators/rules/route_ids'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
 

@@ -3,7 +3,7 @@ import app from '@adonisjs/core/services/app'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import OAuthError from '#exceptions/oauth_error'
 import OAuthTokenService from '#services/oauth_token_service'
-import { enforceLimit } from '#start/limiter'
+import { enforceLimit } from '#limits/limits'
 
 /**
  * portal-api.md › Machine token endpoint: POST {base_url}/oauth/token, OAuth format

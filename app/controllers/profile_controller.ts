@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { enforceLimit, type LimitName } from '#start/limiter'
+import { enforceLimit, type LimitName } from '#limits/limits'
 import { NO_BODY, validateBody } from '#validators/rules/input'
 import { emailOtpInput, validateProfileUpdate } from '#validators/profile'
 import { changePasswordInput } from '#validators/password'

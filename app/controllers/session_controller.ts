@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { enforceLimit } from '#start/limiter'
+import { enforceLimit } from '#limits/limits'
 import { validateBody } from '#validators/rules/input'
 import { loginInput } from '#validators/session'
 import { signIn } from '#services/session_service'

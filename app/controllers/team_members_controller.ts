@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { noContent, pageMeta, respond } from '#http/responses'
-import { enforceLimit } from '#start/limiter'
+import { enforceLimit } from '#limits/limits'
 import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
 import { changeRoleInput, listMembersInput } from '#validators/team'

@@ -6,6 +6,7 @@ import type PortalClient from '#models/portal_client'
 import type User from '#models/user'
 import type { RoleName } from '#models/user'
 import type { PortalAccessToken } from '#services/portal_access_tokens'
+import type { UserActor } from '#auth/actor'
 
 export interface PortalSession {
   user: User
@@ -18,6 +19,8 @@ declare module '@adonisjs/core/http' {
   interface HttpContext {
     /** Set by portal_auth_middleware on PAT routes. */
     portal?: PortalSession
+    /** Who acts, for operations and audit records; set with `portal`. */
+    actor?: UserActor
     /** Set by app_client_auth_middleware on login and invitation acceptance. */
     portalClient?: PortalClient
   }

@@ -6,7 +6,8 @@ import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#services/portal_access_tokens'
-import { enforceLimit } from '#start/limiter'
+import { enforceLimit } from '#limits/limits'
+import { userActor } from '#auth/actor'
 
 const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 
@@ -60,6 +61,7 @@ export default class PortalAuthMiddleware {
     }
 
     ctx.portal = { user, merchant, role, token }
+    ctx.actor = userActor(ctx, { id: user.id, merchantId: merchant.id }, role)
     return next()
   }
 

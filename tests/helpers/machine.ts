@@ -4,7 +4,7 @@
 */
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
-import { LIMITS, type LimitName } from '#start/limiter'
+import { LIMITS, type LimitName } from '#limits/limits'
 import { setEnv } from '#tests/helpers/env'
 import { signedInMember, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'

@@ -3,7 +3,7 @@
 | its env variable and scaled by RATE_LIMIT_MULTIPLIER.
 */
 import { test } from '@japa/runner'
-import { LIMITS, requestsPerMinute } from '#start/limiter'
+import { LIMITS, requestsPerMinute } from '#limits/limits'
 import { overrideEnv } from '#tests/helpers/env'
 
 test.group('requestsPerMinute', (group) => {

@@ -1,0 +1,71 @@
+/*
+| Who is acting, as operations see it. Authentication middleware builds it once per
+| request (`ctx.actor`); operations take `(actor, input)` and never see HttpContext,
+| so commands, tests and controllers call the same code. Audit records take their
+| actor, IP and request id from here.
+*/
+import type { HttpContext } from '@adonisjs/core/http'
+import type { RoleName } from '#models/user'
+
+export type ActorKind = 'user' | 'system' | 'portal_application' | 'anonymous'
+
+export interface Actor {
+  kind: ActorKind
+  userId: number | null
+  merchantId: number | null
+  role: RoleName | null
+  /** Client IP as resolved through TRUSTED_PROXIES; null outside HTTP. */
+  ip: string | null
+  /** The request id of this request; null outside HTTP. */
+  requestId: string | null
+}
+
+/** A signed-in Portal user (PAT routes). */
+export interface UserActor extends Actor {
+  kind: 'user'
+  userId: number
+  merchantId: number
+  role: RoleName
+}
+
+/** Operator commands and background clean-ups. */
+export const SYSTEM_ACTOR: Actor = Object.freeze({
+  kind: 'system',
+  userId: null,
+  merchantId: null,
+  role: null,
+  ip: null,
+  requestId: null,
+})
+
+/** The caller of a request before (or without) authentication: its IP and request id. */
+export function anonymousActor(ctx: HttpContext, kind: ActorKind = 'anonymous'): Actor {
+  return {
+    kind,
+    userId: null,
+    merchantId: null,
+    role: null,
+    ip: ctx.request.ip(),
+    requestId: ctx.request.id() ?? null,
+  }
+}
+
+export function userActor(
+  ctx: HttpContext,
+  user: { id: number; merchantId: number },
+  role: RoleName
+): UserActor {
+  return {
+    kind: 'user',
+    userId: user.id,
+    merchantId: user.merchantId,
+    role,
+    ip: ctx.request.ip(),
+    requestId: ctx.request.id() ?? null,
+  }
+}
+
+/** The actor of a request: the signed-in user when authenticated, else the anonymous caller. */
+export function actorOf(ctx: HttpContext): Actor {
+  return ctx.actor ?? anonymousActor(ctx)
+}
