@@ -99,6 +99,59 @@ export class CurrencySchema extends BaseModel {
   declare numericCode: string
 }
 
+export class ExchangeEvidenceSchema extends BaseModel {
+  static $columns = ['attemptNumber', 'bodyCaptureStatus', 'captureFormat', 'capturedAt', 'contentType', 'createdAt', 'deliveryState', 'direction', 'durationMs', 'environment', 'eventId', 'httpStatus', 'id', 'isRepeatedRequest', 'kind', 'legalHold', 'merchantId', 'purgedAt', 'retainUntil', 'schemaVersion', 'snapshotCiphertext', 'snapshotSize', 'source', 'transactionId'] as const
+  $columns = ExchangeEvidenceSchema.$columns
+  @column()
+  declare attemptNumber: number | null
+  @column()
+  declare bodyCaptureStatus: string | null
+  @column()
+  declare captureFormat: string
+  @column.dateTime()
+  declare capturedAt: DateTime
+  @column()
+  declare contentType: string | null
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+  @column()
+  declare deliveryState: string | null
+  @column()
+  declare direction: string
+  @column()
+  declare durationMs: number | null
+  @column()
+  declare environment: string
+  @column()
+  declare eventId: string | null
+  @column()
+  declare httpStatus: number | null
+  @column()
+  declare id: string
+  @column()
+  declare isRepeatedRequest: boolean | null
+  @column()
+  declare kind: string
+  @column()
+  declare legalHold: boolean
+  @column()
+  declare merchantId: number
+  @column.dateTime()
+  declare purgedAt: DateTime | null
+  @column.dateTime()
+  declare retainUntil: DateTime
+  @column()
+  declare schemaVersion: number | null
+  @column()
+  declare snapshotCiphertext: string | null
+  @column()
+  declare snapshotSize: number | null
+  @column()
+  declare source: string
+  @column()
+  declare transactionId: number
+}
+
 export class MerchantOauthClientSchema extends BaseModel {
   static $columns = ['createdAt', 'id', 'isActive', 'issuedByUserId', 'label', 'lastUsedAt', 'merchantId', 'oauthClientId', 'reason', 'replacesMerchantOauthClientId', 'revokedAt', 'rotationDeadlineAt', 'updatedAt'] as const
   $columns = MerchantOauthClientSchema.$columns
@@ -323,6 +376,39 @@ export class TeamInvitationSchema extends BaseModel {
   declare tokenHash: string
   @column.dateTime({ autoCreate: true, autoUpdate: true })
   declare updatedAt: DateTime
+}
+
+export class TransactionSchema extends BaseModel {
+  static $columns = ['amount', 'createdAt', 'currency', 'environment', 'id', 'isArchived', 'isCredited', 'legacyStatus', 'merchantId', 'merchantTransactionId', 'paymentBrand', 'paymentStatus', 'status', 'updatedAt'] as const
+  $columns = TransactionSchema.$columns
+  @column()
+  declare amount: string | null
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime | null
+  @column()
+  declare currency: string
+  @column()
+  declare environment: string
+  @column({ isPrimary: true })
+  declare id: number
+  @column()
+  declare isArchived: boolean
+  @column()
+  declare isCredited: boolean
+  @column()
+  declare legacyStatus: string | null
+  @column()
+  declare merchantId: number
+  @column()
+  declare merchantTransactionId: string
+  @column()
+  declare paymentBrand: string
+  @column()
+  declare paymentStatus: string | null
+  @column()
+  declare status: string
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime | null
 }
 
 export class UserSchema extends BaseModel {

@@ -1,0 +1,50 @@
+import { BaseSchema } from '@adonisjs/lucid/schema'
+import { NORMALIZED_STATUS_SQL } from '#services/collections/transaction_status'
+
+/**
+ * Collection transactions (portal-api.md › Transaction), read-only for the Portal and
+ * loaded by `collections:import`. `status` is the normalized status, generated from
+ * payment_status and legacy_status by the one rule of transaction_status.ts, so
+ * filters and reporting never re-derive it. Money is numeric(14,2), never a float.
+ */
+export default class extends BaseSchema {
+  protected tableName = 'transactions'
+
+  async up() {
+    this.schema.createTable(this.tableName, (table) => {
+      table.bigIncrements('id')
+      table
+        .bigInteger('merchant_id')
+        .notNullable()
+        .references('id')
+        .inTable('merchants')
+        .onDelete('CASCADE')
+      table.string('environment', 4).notNullable()
+      table.string('merchant_transaction_id', 100).notNullable()
+      table.decimal('amount', 14, 2).nullable()
+      table.specificType('currency', 'char(3)').notNullable()
+      table.string('payment_status', 32).nullable()
+      table.string('legacy_status', 32).nullable()
+      table.string('payment_brand', 100).notNullable()
+      table.boolean('is_archived').notNullable().defaultTo(false)
+      table.boolean('is_credited').notNullable().defaultTo(false)
+      table.timestamp('created_at', { useTz: true }).nullable()
+      table.timestamp('updated_at', { useTz: true }).nullable()
+      table.unique(['merchant_id', 'environment', 'merchant_transaction_id'])
+    })
+    this.schema.raw(
+      `ALTER TABLE transactions ADD COLUMN status varchar(8) GENERATED ALWAYS AS (${NORMALIZED_STATUS_SQL}) STORED NOT NULL`
+    )
+    this.schema.raw(
+      `ALTER TABLE transactions ADD CONSTRAINT transactions_environment_check CHECK (environment IN ('test', 'live'))`
+    )
+    // The list's scope and sort: merchant, environment, created_at desc, id desc.
+    this.schema.raw(
+      `CREATE INDEX transactions_list_idx ON transactions (merchant_id, environment, created_at DESC NULLS LAST, id DESC)`
+    )
+  }
+
+  async down() {
+    this.schema.dropTable(this.tableName)
+  }
+}
