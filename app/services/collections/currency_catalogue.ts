@@ -1,0 +1,26 @@
+/*
+| The supported currency catalogue (ISO 4217, seeded by migration 0001) as collection
+| filters and reporting use it (portal-api.md › Collections): a code outside it is a
+| 422 field error; a catalogue that cannot be read (query failure, or an empty table)
+| is 503 SERVICE_UNAVAILABLE, and only currency-filtered reads ever consult it.
+*/
+import db from '@adonisjs/lucid/services/db'
+import ApiError from '#exceptions/api_error'
+
+export async function requireSupportedCurrency(field: string, code: string): Promise<void> {
+  let row: { supported: boolean; any_currency: boolean } | undefined
+  try {
+    const result = await db.rawQuery(
+      `SELECT EXISTS (SELECT 1 FROM currencies WHERE code = ?) AS supported,
+              EXISTS (SELECT 1 FROM currencies) AS any_currency`,
+      [code]
+    )
+    row = result.rows[0]
+  } catch {
+    throw ApiError.serviceUnavailable('The currency catalogue is unavailable.')
+  }
+  if (!row?.any_currency) {
+    throw ApiError.serviceUnavailable('The currency catalogue is unavailable.')
+  }
+  if (!row.supported) throw ApiError.field(field, 'The currency is not supported.')
+}

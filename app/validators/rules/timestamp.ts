@@ -1,0 +1,73 @@
+/*
+| The timestamp grammar of collection filters and reporting ranges (portal-api.md ›
+| Collections): `YYYY-MM-DDTHH:mm:ss[.ffffff]` then `Z` or `±HH:MM` (offset up to
+| 14:00), a real calendar date and a nonzero year. Microseconds are kept exactly
+| (`epochMicros`, `sql`), since PostgreSQL compares timestamptz to the microsecond and
+| a JavaScript Date would round them away.
+*/
+import vine from '@vinejs/vine'
+import { DateTime } from 'luxon'
+
+const GRAMMAR =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:Z|([+-])(\d{2}):(\d{2}))$/
+
+export interface Timestamp {
+  /** The instant with the caller's offset, to the millisecond. */
+  dateTime: DateTime
+  /** Microseconds since the epoch, exact. */
+  epochMicros: bigint
+  /** The value as given; a valid PostgreSQL timestamptz literal. */
+  sql: string
+}
+
+export function parseTimestamp(value: unknown): Timestamp | null {
+  if (typeof value !== 'string') return null
+  const match = GRAMMAR.exec(value)
+  if (!match) return null
+  const [, y, mo, d, h, mi, s, fraction = '', sign, offH, offM] = match
+  const year = Number(y)
+  if (year === 0 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null
+  let offsetMinutes = 0
+  if (sign) {
+    if (Number(offM) > 59) return null
+    offsetMinutes = Number(offH) * 60 + Number(offM)
+    if (offsetMinutes > 14 * 60) return null
+    if (sign === '-') offsetMinutes = -offsetMinutes
+  }
+  const micros = Number(fraction.padEnd(6, '0'))
+  const dateTime = DateTime.fromObject(
+    {
+      year,
+      month: Number(mo),
+      day: Number(d),
+      hour: Number(h),
+      minute: Number(mi),
+      second: Number(s),
+      millisecond: Math.floor(micros / 1000),
+    },
+    {
+      zone: `UTC${offsetMinutes >= 0 ? '+' : '-'}${Math.floor(Math.abs(offsetMinutes) / 60)}:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}`,
+    }
+  )
+  // luxon rejects impossible dates (2026-02-30, 2025-02-29) as invalid.
+  if (!dateTime.isValid || dateTime.day !== Number(d)) return null
+  const epochSeconds = BigInt(Math.floor(dateTime.toMillis() / 1000))
+  return { dateTime, epochMicros: epochSeconds * 1_000_000n + BigInt(micros), sql: value }
+}
+
+const timestampRule = vine.createRule((value, _options, field) => {
+  if (parseTimestamp(value) === null) {
+    field.report(
+      'The {{ field }} field must be a timestamp such as 2026-03-01T00:00:00+08:00.',
+      'timestamp',
+      field
+    )
+  }
+})
+
+/** A query or body field in the timestamp grammar, parsed to a `Timestamp`. */
+export const timestampField = () =>
+  vine
+    .string()
+    .use(timestampRule())
+    .transform((value) => parseTimestamp(value)!)
