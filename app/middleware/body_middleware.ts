@@ -3,6 +3,7 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import app from '@adonisjs/core/services/app'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import ApiError from '#exceptions/api_error'
+import { ensureBodyDepth } from '#http/body_depth'
 
 /**
  * Parses the body of Portal API routes, after authentication and role checks.
@@ -18,6 +19,14 @@ export default class BodyMiddleware {
         'UNSUPPORTED_MEDIA_TYPE',
         'The request body content type is not accepted by this endpoint.'
       )
+    }
+    // The depth of a parsed body is bounded before anything walks it (issue 9 › 1):
+    // the framework deep-clones the body as soon as it is set, recursively, so the
+    // check runs on the way in (iteratively), and a deeper body is a 422 on `body`.
+    const setInitialBody = ctx.request.setInitialBody.bind(ctx.request)
+    ctx.request.setInitialBody = (body) => {
+      ensureBodyDepth(body)
+      setInitialBody(body)
     }
     const parser = await app.container.make(BodyParserMiddleware)
     return parser.handle(ctx, next)
