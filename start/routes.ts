@@ -42,8 +42,11 @@ router.where('keyType', routeIds.keyType)
 router.get('/health/live', [HealthController, 'live'])
 router.get('/health/ready', [HealthController, 'ready'])
 
-/** Portal application credentials (HTTP Basic + X-Service-Application). */
-export const appClientStack = () => [middleware.appClient(), throttle('api'), middleware.body()]
+/**
+ * Portal application credentials (HTTP Basic + X-Service-Application). The API-wide
+ * per-IP limit is consumed inside appClient, before the secret is hashed.
+ */
+export const appClientStack = () => [middleware.appClient(), middleware.body()]
 /** No credentials. `onThrottled` audits a throttled public mutation. */
 export const publicStack = (onThrottled?: (ctx: HttpContext) => Promise<void>) => [
   throttle('public', onThrottled),

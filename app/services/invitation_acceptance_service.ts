@@ -148,26 +148,27 @@ export default class InvitationAcceptanceService {
   /** New account: the invitation email becomes its username and email. */
   private static async createAccount(ctx: HttpContext, seen: TeamInvitation) {
     const input = await validateBody(ctx, acceptAsNewAccountInput)
+    // Hashed before the transaction and its locks (issue 9 › 4).
+    const passwordHash = await hash.make(input.password)
     try {
       return await db.transaction(async (trx) => {
         const invitation = await relockInvitation(trx, seen)
         if (await accountForInvitationEmail(invitation.email, invitation.merchantId, trx)) {
           throw identityConflict()
         }
-        const user = await User.create(
-          {
-            merchantId: invitation.merchantId,
-            username: invitation.email,
-            email: invitation.email,
-            password: input.password,
-            firstName: input.first_name,
-            lastName: input.last_name,
-            role: invitation.role,
-            isActive: true,
-            emailVerifiedAt: DateTime.now(),
-          },
-          { client: trx }
-        )
+        const user = new User()
+        user.merge({
+          merchantId: invitation.merchantId,
+          username: invitation.email,
+          email: invitation.email,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          role: invitation.role,
+          isActive: true,
+          emailVerifiedAt: DateTime.now(),
+        })
+        user.withPasswordHash(passwordHash).useTransaction(trx)
+        await user.save()
         await markAccepted(trx, invitation, user, ctx, 'new_account')
         return user
       })
