@@ -7,6 +7,7 @@ import { DateTime } from 'luxon'
 import type { TransactionClientContract, QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { HttpContext } from '@adonisjs/core/http'
 import AuditLog from '#models/audit_log'
+import { recordThrottled } from '#services/audit/audit_trail'
 
 export type AuditOutcome = 'success' | 'failure' | 'throttled'
 
@@ -28,6 +29,25 @@ export default class AuditLogService {
     entry: AuditEntry,
     ctx?: HttpContext
   ) {
+    if (entry.outcome === 'throttled') {
+      // Counted once per key and window (issue 9 › 6).
+      return recordThrottled(
+        {
+          actorType: entry.actorType ?? (entry.actorUserId ? 'user' : 'system'),
+          actorUserId: entry.actorUserId ?? null,
+          merchantId: entry.merchantId ?? null,
+          action: entry.action,
+          targetType: entry.targetType ?? null,
+          targetId:
+            entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
+          reason: entry.reason ?? null,
+          ip: ctx?.request.ip() ?? null,
+          requestId: ctx?.request.id() ?? null,
+          metadata: entry.metadata ?? null,
+        },
+        client
+      )
+    }
     return AuditLog.create(
       {
         occurredAt: DateTime.now(),
