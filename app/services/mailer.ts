@@ -83,6 +83,11 @@ export function deliverInBackground(message: BaseMail): void {
   runInBackground(message.constructor.name, () => deliver(message))
 }
 
+/** How many background tasks are still running. */
+export function backgroundWorkInFlight() {
+  return inFlight.size
+}
+
 /** Waits until every background delivery started so far has finished. */
 export async function settleBackgroundDeliveries() {
   while (inFlight.size > 0) await Promise.all([...inFlight])
