@@ -8,6 +8,8 @@ import router from '@adonisjs/core/services/router'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { isDatabaseUnavailable } from '#exceptions/database_unavailable'
+import { isRedisUnavailable } from '#exceptions/redis_unavailable'
+import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
@@ -18,6 +20,15 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     const apiError = this.toApiError(error, ctx)
     const { response } = ctx
     if (!response.getHeader('Cache-Control')) response.header('Cache-Control', 'no-store')
+    if (OAUTH_TOKEN_PATH.test(ctx.request.url())) {
+      // RFC 6749 §5.2 form on the token endpoint, whatever failed (issue 9 › 11).
+      const oauthError = OAuthError.fromApiError(apiError)
+      for (const [name, value] of Object.entries(oauthError.headers)) response.header(name, value)
+      response.header('Pragma', 'no-cache')
+      return response
+        .status(oauthError.status)
+        .send({ error: oauthError.code, error_description: oauthError.description })
+    }
     for (const [name, value] of Object.entries(apiError.headers ?? {})) response.header(name, value)
     response.status(apiError.status).send({
       success: false,
@@ -80,7 +91,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (err.status === 422 && /Invalid JSON/.test(err.message ?? '')) {
       return ApiError.field('body', 'The request body must be a JSON object.')
     }
-    if (isDatabaseUnavailable(error)) {
+    if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) {
       return ApiError.serviceUnavailable()
     }
     return new ApiError(500, 'SERVER_ERROR', 'An unexpected error occurred.')

@@ -4,7 +4,8 @@
 | Checks, in this order: request shape (form only, each parameter once, client
 | credentials in the form or in HTTP Basic but not both) → invalid_request;
 | grant_type → unsupported_grant_type; client authentication → invalid_client;
-| scope → invalid_scope. The secret is compared in constant time, and an unknown
+| scope → invalid_scope (only once the client is authenticated). The secret is
+| compared in constant time, and an unknown
 | client costs the same work as a known one. Ownership, merchant activation and the
 | rotation deadline are NOT checked here (Authentication rule 7): they are checked
 | when the token is used.
@@ -120,7 +121,6 @@ export default class OAuthTokenService {
       (formClientId !== undefined
         ? { clientId: formClientId, clientSecret: formClientSecret, usedBasic: false }
         : null)
-    const scopes = resolveScopes(scope)
     const expiresIn = machineTokenLifetimeSeconds()
     // The client row is read FOR SHARE and the token inserted in the same transaction:
     // a revocation (which updates that row, then deletes the client's tokens) either
@@ -128,6 +128,8 @@ export default class OAuthTokenService {
     // and then deletes the token it issued. No token outlives its client's revocation.
     const token = await db.transaction(async (trx) => {
       const client = await OAuthTokenService.authenticate(credentials, trx)
+      // Only an authenticated client learns whether its scope is valid (RFC 6749 §5.2).
+      const scopes = resolveScopes(scope)
       return OauthClient.accessTokens.issue(client, {
         scopes,
         expiresInSeconds: expiresIn,
