@@ -4,6 +4,7 @@ import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import OAuthError from '#exceptions/oauth_error'
 import OAuthTokenService from '#services/oauth_token_service'
 import { enforceLimit } from '#limits/limits'
+import { guardBodyDepth } from '#http/body_depth'
 
 /**
  * portal-api.md › Machine token endpoint: POST {base_url}/oauth/token, OAuth format
@@ -17,6 +18,7 @@ export default class OAuthTokenController {
     ctx.response.header('Pragma', 'no-cache')
     try {
       await enforceLimit('oauthToken', `ip:${ctx.request.ip()}`)
+      guardBodyDepth(ctx)
       const parser = await app.container.make(BodyParserMiddleware)
       await parser.handle(ctx, async () => {})
       const token = await OAuthTokenService.grant({

@@ -13,6 +13,15 @@ import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
+/** File errors that are the server's problem, not a missing file (stay 500). */
+const SERVER_SIDE_FILE_ERRORS = new Set(['EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EIO', 'ENOSPC'])
+
+function rootCauseCode(error: unknown): string | undefined {
+  let current = error as { cause?: unknown; code?: unknown } | undefined
+  for (let depth = 0; depth < 8 && current?.cause; depth++) current = current.cause as any
+  return typeof current?.code === 'string' ? current.code : undefined
+}
+
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = false
 
@@ -84,6 +93,18 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         return new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
       case 'E_INVALID_MULTIPART_REQUEST':
         return ApiError.field('file', 'The multipart body is malformed.')
+      case 'E_INVALID_KEY':
+      case 'E_UNALLOWED_CHARACTERS':
+      case 'E_PATH_TRAVERSAL_DETECTED':
+        // A served file's path (drive) that cannot name a file: no such resource.
+        return ApiError.notFound()
+      case 'E_CANNOT_SERVE_FILE':
+        // A served file (drive) that is missing or whose path names no file: 404.
+        if (!SERVER_SIDE_FILE_ERRORS.has(rootCauseCode(error) ?? '')) return ApiError.notFound()
+    }
+    if ((error as { name?: string })?.name === 'BadRequestError' && err.status === 400) {
+      // The multipart parser's refusals (no boundary, malformed parts).
+      return ApiError.field('body', 'The multipart body is malformed.')
     }
     if (error instanceof SyntaxError && err.status === 400) {
       return ApiError.field('body', 'The request body is not valid JSON.')

@@ -4,6 +4,7 @@
 | deep would overflow the stack: the depth is measured first, without recursion, and
 | a body deeper than MAX_BODY_DEPTH is a 422 on `body`. No Portal body comes close.
 */
+import type { HttpContext } from '@adonisjs/core/http'
 import ApiError from '#exceptions/api_error'
 
 export const MAX_BODY_DEPTH = 32
@@ -29,5 +30,18 @@ export function ensureBodyDepth(value: unknown) {
       'body',
       `The request body must not nest deeper than ${MAX_BODY_DEPTH} levels.`
     )
+  }
+}
+
+/**
+ * Makes the body parser refuse a too deeply nested body as it is set, before the
+ * framework deep-clones it (recursively) as the request's original input. Call
+ * before running the body parser on `ctx`.
+ */
+export function guardBodyDepth(ctx: HttpContext) {
+  const setInitialBody = ctx.request.setInitialBody.bind(ctx.request)
+  ctx.request.setInitialBody = (body) => {
+    ensureBodyDepth(body)
+    setInitialBody(body)
   }
 }
