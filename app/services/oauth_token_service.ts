@@ -4,11 +4,11 @@
 | Checks, in this order: request shape (form only, each parameter once, client
 | credentials in the form or in HTTP Basic but not both) → invalid_request;
 | grant_type → unsupported_grant_type; client authentication → invalid_client;
-| scope → invalid_scope (only once the client is authenticated). The secret is
-| compared in constant time, and an unknown
-| client costs the same work as a known one. Ownership, merchant activation and the
-| rotation deadline are NOT checked here (Authentication rule 7): they are checked
-| when the token is used.
+| scope → invalid_scope, judged only once the client is authenticated (RFC 6749
+| §5.2). The secret is compared in constant time, and an unknown client costs the
+| same work as a known one. Ownership, merchant activation and the rotation deadline
+| are NOT checked here (Authentication rule 7): they are checked when the token is
+| used.
 */
 import OAuthError from '#exceptions/oauth_error'
 import db from '@adonisjs/lucid/services/db'
