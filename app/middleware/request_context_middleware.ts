@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import logger from '@adonisjs/core/services/logger'
 import { isWellFormedRequestId } from '#http/request_id'
+import { envelopeBareErrorBody } from '#http/error_envelope_net'
 
 /**
  * Every response is JSON and uncacheable unless a route narrows it further
@@ -23,6 +24,7 @@ export default class RequestContextMiddleware {
     if (requestId) ctx.response.header('X-Request-Id', requestId)
     try {
       await next()
+      envelopeBareErrorBody(ctx)
     } finally {
       ctx.logger.info(
         {

@@ -155,6 +155,9 @@ const FIELDS = [
   'payment_brand',
   'query',
   'merchant_transaction_id',
+  'proof',
+  'expires',
+  'signature',
   'id',
   '__proto__',
   'constructor',
@@ -391,6 +394,16 @@ function requestArbitrary(routes: Route[], credentials: Credentials): fc.Arbitra
             )
           )
         ),
+      wildcard: fc.oneof(
+        fc.constantFrom(
+          'logo.png',
+          'merchants/1/logo.webp',
+          'a/../b',
+          '..%2f..%2fetc%2fpasswd',
+          ''
+        ),
+        fc.string({ maxLength: 20 }).map(encode)
+      ),
       query: fc.oneof(queryPairs.map(queryString), rawQuery, fc.constant('')),
       body: fc.option(bodyText, { freq: 5 }),
       contentType,
@@ -419,9 +432,11 @@ function requestArbitrary(routes: Route[], credentials: Credentials): fc.Arbitra
     .map((spec) => {
       const methods = spec.route.methods
       const method = spec.otherMethod ?? methods[spec.methodIndex % methods.length]
-      const path = spec.route.pattern.replace(/:(\w+)\??/g, (_match, name: string) => {
-        return (spec.ids as Record<string, string>)[name] ?? spec.ids.other
-      })
+      const path = spec.route.pattern
+        .replace(/:(\w+)\??/g, (_match, name: string) => {
+          return (spec.ids as Record<string, string>)[name] ?? spec.ids.other
+        })
+        .replace(/\*$/, spec.wildcard)
       const headers: Record<string, string> = { Accept: 'application/json' }
       if (spec.authorization !== undefined) headers['Authorization'] = spec.authorization
       if (spec.application) headers['X-Service-Application'] = 'merchant_portal'

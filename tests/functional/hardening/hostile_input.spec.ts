@@ -246,3 +246,19 @@ test.group('Malformed percent-encoding in a path (issue 9 › 12)', () => {
     }
   })
 })
+
+test.group('Plain-text refusals of third-party handlers', () => {
+  test('the file server refusing a bad signature answers in the envelope, not text/plain', async ({
+    client,
+    assert,
+  }) => {
+    const response = await client.get('/uploads/merchants/1/logo.png?signature=forged')
+    response.assertStatus(401)
+    assert.deepEqual(response.body(), {
+      success: false,
+      message: 'Access denied.',
+      error_code: 'UNAUTHENTICATED',
+    })
+    response.assertHeader('cache-control', 'no-store')
+  })
+})
