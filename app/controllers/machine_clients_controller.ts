@@ -1,6 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta, respond } from '#http/responses'
-import { enforceLimit } from '#limits/limits'
 import { validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
 import {
@@ -11,16 +10,13 @@ import {
   rotateMachineClientInput,
 } from '#validators/machine_clients'
 import MachineClientService from '#services/machine_client_service'
-import AuditLogService from '#services/audit_log_service'
 import MachineClientTransformer, {
   IssuedMachineClientTransformer,
 } from '#transformers/machine_client_transformer'
 
 /**
  * portal-api.md › Machine clients and credential delivery. Mutations: Admin (403
- * before validation, in the route's stack), then the limit (5 per minute per actor,
- * merchant and operation; consume 10 per actor and delivery; refusals audited),
- * then the resource, the strict body, `current_password`, and the service's
+ * before validation) and the limit are on the route line; then the resource, the strict body, `current_password`, and the service's
  * transaction with its audit record.
  */
 export default class MachineClientsController {
@@ -38,14 +34,6 @@ export default class MachineClientsController {
   /** POST /portal/merchant/machine-clients (Admin) */
   async store(ctx: HttpContext) {
     const { user, merchant } = ctx.portal!
-    await enforceLimit(
-      'machineClientMutation',
-      `${user.id}:${merchant.id}:issue`,
-      AuditLogService.throttled(ctx, 'machine_client.issue', {
-        type: 'merchant_oauth_client',
-        id: null,
-      })
-    )
     const input = await validateBody(ctx, issueMachineClientInput)
     const issued = await MachineClientService.issue({ user, merchant }, input, ctx)
     return respond(
@@ -60,11 +48,6 @@ export default class MachineClientsController {
   async rotate(ctx: HttpContext) {
     const { user, merchant } = ctx.portal!
     const id = String(ctx.params.client)
-    await enforceLimit(
-      'machineClientMutation',
-      `${user.id}:${merchant.id}:rotate`,
-      AuditLogService.throttled(ctx, 'machine_client.rotate', { type: 'merchant_oauth_client', id })
-    )
     await MachineClientService.findManaged(merchant, id)
     const input = await validateBody(ctx, rotateMachineClientInput)
     const issued = await MachineClientService.rotate({ user, merchant }, id, input, ctx)
@@ -80,11 +63,6 @@ export default class MachineClientsController {
   async revoke(ctx: HttpContext) {
     const { user, merchant } = ctx.portal!
     const id = String(ctx.params.client)
-    await enforceLimit(
-      'machineClientMutation',
-      `${user.id}:${merchant.id}:revoke`,
-      AuditLogService.throttled(ctx, 'machine_client.revoke', { type: 'merchant_oauth_client', id })
-    )
     await MachineClientService.findManaged(merchant, id)
     const input = await validateBody(ctx, revokeMachineClientInput)
     const revoked = await MachineClientService.revoke({ user, merchant }, id, input, ctx)
@@ -102,14 +80,6 @@ export default class MachineClientsController {
     ctx.response.header('X-Content-Type-Options', 'nosniff')
     const { user, merchant } = ctx.portal!
     const id = String(ctx.params.delivery).toLowerCase()
-    await enforceLimit(
-      'credentialConsume',
-      `${user.id}:${id}`,
-      AuditLogService.throttled(ctx, 'credential_delivery.consume', {
-        type: 'credential_delivery',
-        id,
-      })
-    )
     const credential = await MachineClientService.consume(
       { user, merchant },
       id,
