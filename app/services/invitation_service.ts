@@ -10,7 +10,6 @@ import { DateTime } from 'luxon'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
 import ApiError from '#exceptions/api_error'
 import type { PortalSession } from '#http/context'
 import TeamInvitation, { type InvitationStatus } from '#models/team_invitation'
@@ -19,6 +18,7 @@ import AuditLogService from '#services/audit_log_service'
 import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
 import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
+import { portalLink, requirePortalOrigin, type PortalOrigin } from '#services/portal_url'
 
 export const INVITATION_VALIDITY_HOURS = 48
 export const MAX_FAILED_ACCEPTANCE_ATTEMPTS = 10
@@ -32,35 +32,9 @@ export function hashInvitationProof(proof: string) {
   return createHash('sha256').update(proof, 'utf8').digest('hex')
 }
 
-/**
- * The Portal origin (scheme, host, port) from PORTAL_URL, read at call time; null
- * when missing or not an http(s) URL without credentials.
- */
-export function portalOrigin(): string | null {
-  const raw = env.get('PORTAL_URL')
-  if (typeof raw !== 'string' || raw.trim() === '') return null
-  try {
-    const url = new URL(raw.trim())
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
-    if (url.username || url.password || !url.hostname) return null
-    return url.origin
-  } catch {
-    return null
-  }
-}
-
-function requirePortalOrigin() {
-  const origin = portalOrigin()
-  if (!origin) {
-    throw ApiError.serviceUnavailable(
-      'Invitations cannot be sent: the Portal URL is not configured.'
-    )
-  }
-  return origin
-}
-
-export function acceptUrl(origin: string, proof: string) {
-  return `${origin}${ACCEPT_PATH}#token=${proof}`
+/** The mailed link: the Portal origin plus /team/invitations/accept#token=<proof>. */
+export function acceptUrl(origin: PortalOrigin, proof: string) {
+  return portalLink(origin, ACCEPT_PATH, { hash: `token=${proof}` })
 }
 
 /**
@@ -136,7 +110,7 @@ async function ensureNoOtherLivePendingInvitation(
 function sendInvitationMail(
   invitation: TeamInvitation,
   proof: string,
-  origin: string,
+  origin: PortalOrigin,
   merchantName: string
 ): Promise<boolean> {
   return deliver(
@@ -250,7 +224,7 @@ export default class InvitationService {
   static async resend(session: PortalSession, invitationId: string, ctx: HttpContext) {
     const { user: actor, merchant } = session
     const proof = newInvitationProof()
-    let origin: string | undefined
+    let origin: PortalOrigin | undefined
     const invitation = await db.transaction(async (trx) => {
       await lockMerchantTeam(trx, merchant.id)
       await ensureActorStillAdministrator(trx, merchant.id, actor)
