@@ -29,6 +29,7 @@ import {
   sha256Hex,
 } from '#services/one_time_proof'
 import { requirePortalOrigin } from '#services/portal_url'
+import { identityTaken } from '#services/users/identity_availability'
 import { deliver } from '#services/mailer'
 import EmailVerificationMail from '#mails/email_verification_mail'
 
@@ -64,34 +65,6 @@ export function hasLivePendingEmail(user: User, now = DateTime.now()): boolean {
     user.pendingEmailExpiresAt !== null &&
     user.pendingEmailExpiresAt > now
   )
-}
-
-/**
- * Whether `email` (lowercase) is free for `userId`: no other user has it as email
- * or username, or as an unexpired pending email.
- */
-export async function isEmailAvailable(
-  email: string,
-  userId: number,
-  client: TransactionClientContract | typeof db = db
-) {
-  const now = DateTime.now().toJSDate()
-  const taken = await client
-    .from('users')
-    .whereNot('id', userId)
-    .where((query) =>
-      query
-        .whereRaw('lower(email) = ?', [email])
-        .orWhereRaw('lower(username) = ?', [email])
-        .orWhere((pending) =>
-          pending
-            .whereRaw('lower(pending_email) = ?', [email])
-            .where('pending_email_expires_at', '>', now)
-        )
-    )
-    .select('id')
-    .first()
-  return !taken
 }
 
 function isUniqueViolation(error: unknown) {
@@ -137,7 +110,7 @@ function issueProofs(user: User, email: string) {
 async function releaseExpiredPendingEmail(trx: TransactionClientContract, email: string) {
   await trx
     .from('users')
-    .whereRaw('lower(pending_email) = ?', [email])
+    .where('pending_email', email)
     .where('pending_email_expires_at', '<=', DateTime.now().toJSDate())
     .update({
       pending_email: null,
@@ -171,13 +144,13 @@ export async function updateProfile(userId: number, changes: ProfileChanges) {
       if (changes.email !== undefined) {
         const email = changes.email
         const live = hasLivePendingEmail(user)
-        if (email === user.email.toLowerCase()) {
+        if (email === user.email) {
           // The current address: cancels any pending change.
           clearPending(user)
         } else if (live && email === user.pendingEmail) {
           // The address already pending: kept as is (resend issues new proofs).
         } else {
-          if (!(await isEmailAvailable(email, user.id, trx))) {
+          if (await identityTaken(email, { exceptUserId: user.id, client: trx })) {
             return { kind: 'taken' as const }
           }
           requirePortalOrigin()
@@ -204,7 +177,8 @@ export async function resendEmailVerification(userId: number) {
     const user = await User.query({ client: trx }).where('id', userId).forUpdate().firstOrFail()
     if (!hasLivePendingEmail(user)) return { kind: 'none' as const }
     const email = user.pendingEmail!
-    if (!(await isEmailAvailable(email, user.id, trx))) return { kind: 'taken' as const }
+    if (await identityTaken(email, { exceptUserId: user.id, client: trx }))
+      return { kind: 'taken' as const }
     const mail = issueProofs(user, email)
     await user.useTransaction(trx).save()
     return { kind: 'issued' as const, mail }
@@ -222,7 +196,9 @@ type Swap = { kind: 'verified'; user: User } | { kind: 'invalid' } | { kind: 'bl
 
 /** Replaces the login email by the pending one (caller holds the row lock). */
 async function swapEmail(trx: TransactionClientContract, user: User, ctx?: HttpContext) {
-  if (!(await isEmailAvailable(user.pendingEmail!, user.id, trx))) return false
+  if (await identityTaken(user.pendingEmail!, { exceptUserId: user.id, client: trx })) {
+    return false
+  }
   user.email = user.pendingEmail!
   user.emailVerifiedAt = DateTime.now()
   clearPending(user)

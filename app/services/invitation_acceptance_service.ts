@@ -193,7 +193,7 @@ export default class InvitationAcceptanceService {
         user.merchantId !== null ||
         user.role !== account.role ||
         user.password !== account.password ||
-        user.email.toLowerCase() !== invitation.email
+        user.email !== invitation.email
       ) {
         throw identityConflict()
       }

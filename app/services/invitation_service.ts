@@ -18,6 +18,7 @@ import AuditLogService from '#services/audit_log_service'
 import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
 import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
+import { identityTaken } from '#services/users/identity_availability'
 import { portalLink, requirePortalOrigin, type PortalOrigin } from '#services/portal_url'
 
 export const INVITATION_VALIDITY_HOURS = 48
@@ -47,7 +48,7 @@ export async function accountForInvitationEmail(
   merchantId: number,
   client?: TransactionClientContract
 ): Promise<User | null> {
-  const account = await User.query({ client }).whereRaw('lower(email) = ?', [email]).first()
+  const account = await User.query({ client }).where('email', email).first()
   if (account) {
     if (!roleName(account.role)) {
       throw ApiError.conflict('USER_NOT_ELIGIBLE', 'This account cannot join a merchant team.')
@@ -66,15 +67,7 @@ export async function accountForInvitationEmail(
   // A new account takes the email as its username too: it must not collide with
   // another account's username (login matches username or email), nor with an
   // address another account is verifying (an unexpired pending email change).
-  const collision = await User.query({ client })
-    .whereRaw('lower(username) = ?', [email])
-    .orWhere((query) =>
-      query
-        .where('pending_email', email)
-        .where('pending_email_expires_at', '>', DateTime.now().toJSDate())
-    )
-    .first()
-  if (collision) {
+  if (await identityTaken(email, { client })) {
     throw ApiError.conflict(
       'USER_IDENTITY_CONFLICT',
       'This email is already used as the identity of another account.'

@@ -10,6 +10,7 @@
 |   for known accounts only would otherwise show in the response time).
 | - A successful reset or change revokes every PAT of the user and any reset proof.
 */
+import { normalizeIdentity } from '#support/identity'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -53,14 +54,14 @@ export function requestPasswordResetInBackground(input: { email: string; resetUr
  * eligible one) and mails the link. Same queries either way.
  */
 export async function requestPasswordReset(input: { email: string; resetUrl: string }) {
-  const email = input.email.toLowerCase()
+  const email = normalizeIdentity(input.email)
   const proof = newProof()
   const tokenHash = sha256Hex(proof)
   const now = DateTime.now()
   const account = await db
     .from('users')
     .leftJoin('merchants', 'merchants.id', 'users.merchant_id')
-    .whereRaw('lower(users.email) = ?', [email])
+    .where('users.email', email)
     .whereIn('users.role', [ROLES.administrator, ROLES.developer])
     .where('users.is_active', true)
     .where('merchants.is_active', true)
@@ -97,7 +98,7 @@ export async function resetPassword(
   input: { email: string; token: string; password: string },
   ctx?: HttpContext
 ) {
-  const user = await User.query().whereRaw('lower(email) = ?', [input.email.toLowerCase()]).first()
+  const user = await User.query().where('email', normalizeIdentity(input.email)).first()
   const tokenHash = sha256Hex(input.token)
   const record = user ? await PasswordResetToken.findBy('userId', user.id) : null
   const now = DateTime.now()
