@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { DateTime } from 'luxon'
 import ApiError from '#exceptions/api_error'
-import { requirePortalOrigin, portalLink } from '#services/portal_url'
+import { requirePortalOrigin, portalLink } from '#support/portal_url'
 import { EMAIL_VERIFICATION_PURPOSE, verifyEmailLink } from '#services/email_change_service'
 
 /**

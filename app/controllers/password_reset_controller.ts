@@ -3,7 +3,7 @@ import ApiError from '#exceptions/api_error'
 import { respond } from '#http/responses'
 import { validateBody } from '#validators/rules/input'
 import { newPasswordInput, resetLinkInput } from '#validators/password'
-import { isPortalPageUrl, requirePortalOrigin } from '#services/portal_url'
+import { isPortalPageUrl, requirePortalOrigin } from '#support/portal_url'
 import { requestPasswordResetInBackground, resetPassword } from '#services/password_service'
 
 /** portal-api.md › POST /auth/reset-password/reset-link and /new-password (public). */

@@ -7,7 +7,7 @@ import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
-import { isDatabaseUnavailable } from '#exceptions/database_unavailable'
+import { isDatabaseUnavailable } from '#support/database_errors'
 import OAuthError from '#exceptions/oauth_error'
 
 /** The token endpoint (start/routes.ts): its failures take RFC 6749 §5.2 form. */

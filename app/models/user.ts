@@ -3,8 +3,8 @@ import hash from '@adonisjs/core/services/hash'
 import { beforeCreate, beforeSave, belongsTo, column } from '@adonisjs/lucid/orm'
 import type { BelongsTo } from '@adonisjs/lucid/types/relations'
 import Merchant from '#models/merchant'
-import { PortalAccessTokensProvider, type PortalAccessToken } from '#services/portal_access_tokens'
-import { newReferenceId } from '#services/reference_id'
+import { PortalAccessTokensProvider, type PortalAccessToken } from '#auth/portal_access_tokens'
+import { newReferenceId } from '#support/reference_id'
 import { normalizeIdentity } from '#support/identity'
 
 /** Portal roles as stored (1, 10). Any other stored value is an internal role. */

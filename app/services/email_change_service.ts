@@ -17,18 +17,13 @@ import { signedUrlFor } from '@adonisjs/core/services/url_builder'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
+import { isUniqueViolation } from '#support/database_errors'
 import User, { roleName } from '#models/user'
 import Merchant from '#models/merchant'
 import AuditLogService from '#services/audit_log_service'
 import { appUrl } from '#config/app'
-import {
-  constantTimeEquals,
-  keyedHash,
-  newOtp,
-  newProof,
-  sha256Hex,
-} from '#services/one_time_proof'
-import { requirePortalOrigin } from '#services/portal_url'
+import { constantTimeEquals, keyedHash, newOtp, newProof, sha256Hex } from '#support/one_time_proof'
+import { requirePortalOrigin } from '#support/portal_url'
 import { identityTaken } from '#services/users/identity_availability'
 import { deliver } from '#services/mailer'
 import EmailVerificationMail from '#mails/email_verification_mail'
@@ -65,10 +60,6 @@ export function hasLivePendingEmail(user: User, now = DateTime.now()): boolean {
     user.pendingEmailExpiresAt !== null &&
     user.pendingEmailExpiresAt > now
   )
-}
-
-function isUniqueViolation(error: unknown) {
-  return (error as { code?: string } | null)?.code === '23505'
 }
 
 function clearPending(user: User) {

@@ -16,6 +16,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
+import { isUniqueViolation } from '#support/database_errors'
 import TeamInvitation from '#models/team_invitation'
 import User, { ROLES } from '#models/user'
 import AuditLogService from '#services/audit_log_service'
@@ -125,10 +126,6 @@ async function lostConcurrentAcceptance(seen: TeamInvitation, error: unknown): P
     }
   }
   throw error
-}
-
-function isUniqueViolation(error: unknown) {
-  return (error as { code?: unknown })?.code === '23505'
 }
 
 export default class InvitationAcceptanceService {

@@ -19,7 +19,7 @@ import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_
 import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
 import { identityTaken } from '#services/users/identity_availability'
-import { portalLink, requirePortalOrigin, type PortalOrigin } from '#services/portal_url'
+import { portalLink, requirePortalOrigin, type PortalOrigin } from '#support/portal_url'
 
 export const INVITATION_VALIDITY_HOURS = 48
 export const MAX_FAILED_ACCEPTANCE_ATTEMPTS = 10

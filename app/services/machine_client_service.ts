@@ -17,8 +17,9 @@ import encryption from '@adonisjs/core/services/encryption'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
+import { isUniqueViolation } from '#support/database_errors'
 import AuditLogService from '#services/audit_log_service'
-import { generateClientSecret, hashClientSecret } from '#services/oauth_client_secrets'
+import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
 import CredentialDelivery from '#models/credential_delivery'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import OauthClient from '#models/oauth_client'
@@ -82,10 +83,6 @@ async function auditPasswordFailure(
     },
     ctx
   )
-}
-
-function isUniqueViolation(error: unknown) {
-  return (error as { code?: string } | null)?.code === '23505'
 }
 
 const labelTaken = () =>

@@ -21,7 +21,7 @@ import User, { ROLES } from '#models/user'
 import PasswordResetToken from '#models/password_reset_token'
 import AuditLogService from '#services/audit_log_service'
 import { revokeAllTokensOf } from '#services/token_revocation'
-import { constantTimeEquals, newProof, sha256Hex } from '#services/one_time_proof'
+import { constantTimeEquals, newProof, sha256Hex } from '#support/one_time_proof'
 import { deliver, runInBackground } from '#services/mailer'
 import PasswordResetMail from '#mails/password_reset_mail'
 

@@ -10,7 +10,7 @@ import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
 import User, { roleName } from '#models/user'
 import type PortalClient from '#models/portal_client'
-import { PORTAL_ABILITY } from '#services/portal_access_tokens'
+import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 
 export function patLifetimeMinutes() {
   const configured = env.get('PAT_TTL_MINUTES')

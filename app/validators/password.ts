@@ -10,7 +10,7 @@ import {
   newPassword,
   passwordConfirmation,
 } from '#validators/rules/password_policy'
-import { parseHttpUrl } from '#services/portal_url'
+import { parseHttpUrl } from '#support/portal_url'
 
 const absoluteHttpUrl = vine.createRule((value, _options, field) => {
   if (typeof value !== 'string' || !parseHttpUrl(value)) {

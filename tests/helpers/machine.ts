@@ -9,7 +9,7 @@ import { setEnv } from '#tests/helpers/env'
 import { signedInMember, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import MerchantOauthClient from '#models/merchant_oauth_client'
-import { generateClientSecret, hashClientSecret } from '#services/oauth_client_secrets'
+import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
 
 export const MACHINE_CLIENTS = '/api/v1/portal/merchant/machine-clients'
 export const consumePath = (deliveryId: string) =>

@@ -11,7 +11,7 @@ import {
 import type PortalClient from '#models/portal_client'
 import type User from '#models/user'
 import type Merchant from '#models/merchant'
-import { PORTAL_ABILITY } from '#services/portal_access_tokens'
+import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import UserModel from '#models/user'
 
 export const PORTAL_ORIGIN = 'https://portal.example.test'

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { createHash } from 'node:crypto'
 import { acceptUrl, hashInvitationProof, newInvitationProof } from '#services/invitation_service'
-import { parsePortalOrigin } from '#services/portal_url'
+import { parsePortalOrigin } from '#support/portal_url'
 
 test.group('Invitation proof', () => {
   test('is 64 lowercase hex characters (32 random bytes), different every time', ({ assert }) => {

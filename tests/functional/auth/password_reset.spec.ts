@@ -14,7 +14,7 @@ import { profileTestSetup, realLimits, sentResetMails } from '#tests/helpers/pro
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
-import { sha256Hex } from '#services/one_time_proof'
+import { sha256Hex } from '#support/one_time_proof'
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!'
 const RESET_URL = `${PORTAL_ORIGIN}/reset-password`

@@ -11,7 +11,7 @@ import {
 } from '#tests/helpers/machine'
 import { signedInMember } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
-import { hashClientSecret } from '#services/oauth_client_secrets'
+import { hashClientSecret } from '#auth/oauth_client_secrets'
 
 function grant(machine: { clientId: string; secret: string }, extra: Record<string, string> = {}) {
   return {

@@ -13,7 +13,7 @@ import {
 } from '#tests/helpers/profile'
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
-import { keyedHash } from '#services/one_time_proof'
+import { keyedHash } from '#support/one_time_proof'
 
 let fake: FakeMailer
 let restore: () => Promise<void>

@@ -12,7 +12,7 @@ import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import env from '#start/env'
-import { ClockedAccessTokensProvider } from '#services/clocked_access_tokens'
+import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 
 const DEFAULT_TTL_SECONDS = 3600
 

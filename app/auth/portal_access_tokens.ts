@@ -8,7 +8,7 @@ import { DateTime } from 'luxon'
 import type { Secret } from '@adonisjs/core/helpers'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
-import { ClockedAccessTokensProvider } from '#services/clocked_access_tokens'
+import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 
