@@ -25,7 +25,12 @@ export default class MachineClientsController {
     const input = await validateQuery(ctx, listMachineClientsInput)
     const { page, perPage } = pageOf(input)
     const { user, merchant, role } = ctx.portal!
-    const list = await MachineClientService.list({ user, merchant, role }, page, perPage, ctx)
+    const list = await MachineClientService.list(
+      { user, merchant, role },
+      page,
+      perPage,
+      ctx.actor!
+    )
     return respond(ctx, 'Success', MachineClientTransformer.transform(list.items), {
       meta: { ...pageMeta(page, perPage, list.total) },
     })
@@ -35,7 +40,7 @@ export default class MachineClientsController {
   async store(ctx: HttpContext) {
     const { user, merchant } = ctx.portal!
     const input = await validateBody(ctx, issueMachineClientInput)
-    const issued = await MachineClientService.issue({ user, merchant }, input, ctx)
+    const issued = await MachineClientService.issue({ user, merchant }, input, ctx.actor!)
     return respond(
       ctx,
       'Machine client issued. Consume the credential delivery within five minutes; the secret is shown only once.',
@@ -50,7 +55,7 @@ export default class MachineClientsController {
     const id = String(ctx.params.client)
     await MachineClientService.findManaged(merchant, id)
     const input = await validateBody(ctx, rotateMachineClientInput)
-    const issued = await MachineClientService.rotate({ user, merchant }, id, input, ctx)
+    const issued = await MachineClientService.rotate({ user, merchant }, id, input, ctx.actor!)
     return respond(
       ctx,
       'Machine client rotated. Consume the new credential delivery within five minutes; the secret is shown only once.',
@@ -65,7 +70,7 @@ export default class MachineClientsController {
     const id = String(ctx.params.client)
     await MachineClientService.findManaged(merchant, id)
     const input = await validateBody(ctx, revokeMachineClientInput)
-    const revoked = await MachineClientService.revoke({ user, merchant }, id, input, ctx)
+    const revoked = await MachineClientService.revoke({ user, merchant }, id, input, ctx.actor!)
     return respond(
       ctx,
       'Machine client and its access tokens revoked.',
@@ -87,7 +92,7 @@ export default class MachineClientsController {
         const input = await validateBody(ctx, consumeDeliveryInput)
         return input.current_password
       },
-      ctx
+      ctx.actor!
     )
     return respond(ctx, 'Credential delivered. Store the secret now; it cannot be shown again.', {
       oauth_client_id: credential.oauth_client_id,

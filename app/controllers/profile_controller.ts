@@ -36,7 +36,7 @@ export default class ProfileController {
   /** POST /portal/me/email/verify (strict) */
   async verifyEmail(ctx: HttpContext) {
     const input = await validateBody(ctx, emailOtpInput)
-    const user = await verifyEmailOtp(ctx.portal!.user.id, input.otp, ctx)
+    const user = await verifyEmailOtp(ctx.portal!.user.id, input.otp, ctx.actor!)
     return respond(
       ctx,
       'Email verified.',
@@ -57,7 +57,7 @@ export default class ProfileController {
     await changePassword(
       ctx.portal!.user,
       { currentPassword: input.current_password, password: input.password },
-      ctx
+      ctx.actor!
     )
     return respond(ctx, 'Password changed. Log in again with the new password.', {
       reauthentication_required: true,

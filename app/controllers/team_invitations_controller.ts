@@ -2,7 +2,14 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { noContent, pageMeta, respond } from '#http/responses'
 import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
-import { createInvitationInput, listInvitationsInput } from '#validators/team'
+import {
+  acceptAsExistingAccountInput,
+  acceptAsNewAccountInput,
+  acceptanceProofInput,
+  createInvitationInput,
+  listInvitationsInput,
+} from '#validators/team'
+import { applicationActor } from '#auth/actor'
 import InvitationService from '#services/invitation_service'
 import InvitationAcceptanceService from '#services/invitation_acceptance_service'
 import InvitationTransformer, {
@@ -33,7 +40,7 @@ export default class TeamInvitationsController {
   /** POST /portal/team/invitations */
   async store(ctx: HttpContext) {
     const input = await validateBody(ctx, createInvitationInput)
-    const result = await InvitationService.create(ctx.portal!, input, ctx)
+    const result = await InvitationService.create(ctx.portal!, input, ctx.actor!)
     return respond(
       ctx,
       result.sent ? SENT : NOT_SENT,
@@ -45,7 +52,7 @@ export default class TeamInvitationsController {
   /** POST /portal/team/invitations/{invitation}/resend */
   async resend(ctx: HttpContext) {
     await validateBody(ctx, NO_BODY)
-    const result = await InvitationService.resend(ctx.portal!, ctx.params.invitation, ctx)
+    const result = await InvitationService.resend(ctx.portal!, ctx.params.invitation, ctx.actor!)
     return respond(
       ctx,
       result.sent ? SENT : NOT_SENT,
@@ -56,15 +63,32 @@ export default class TeamInvitationsController {
   /** DELETE /portal/team/invitations/{invitation} */
   async destroy(ctx: HttpContext) {
     await validateBody(ctx, NO_BODY)
-    await InvitationService.revoke(ctx.portal!, ctx.params.invitation, ctx)
+    await InvitationService.revoke(ctx.portal!, ctx.params.invitation, ctx.actor!)
     return noContent(ctx)
   }
 
   /**
    * POST /portal/team/invitations/accept (Portal application credentials, no PAT).
+   * The proof is resolved first (404/410/409 before 422): which body is valid
+   * depends on whether an account exists for the invitation email.
    */
   async accept(ctx: HttpContext) {
-    const member = await InvitationAcceptanceService.accept(ctx)
+    const { token } = await validateBody(ctx, acceptanceProofInput)
+    const { invitation, account } = await InvitationAcceptanceService.resolve(token)
+    const requester = applicationActor(ctx, ctx.portalClient!.id)
+    const member =
+      account === null
+        ? await InvitationAcceptanceService.createAccount(
+            requester,
+            invitation,
+            await validateBody(ctx, acceptAsNewAccountInput)
+          )
+        : await InvitationAcceptanceService.reactivateAccount(
+            requester,
+            invitation,
+            account,
+            await validateBody(ctx, acceptAsExistingAccountInput)
+          )
     return respond(
       ctx,
       'Invitation accepted. Log in to continue.',

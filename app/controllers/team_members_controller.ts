@@ -21,14 +21,19 @@ export default class TeamMembersController {
   /** PATCH /portal/team/members/{member}/role */
   async updateRole(ctx: HttpContext) {
     const { role } = await validateBody(ctx, changeRoleInput)
-    const member = await TeamMemberService.changeRole(ctx.portal!, ctx.params.member, role, ctx)
+    const member = await TeamMemberService.changeRole(
+      ctx.portal!,
+      ctx.params.member,
+      role,
+      ctx.actor!
+    )
     return respond(ctx, 'Member role updated.', TeamMemberTransformer.transform(member))
   }
 
   /** DELETE /portal/team/members/{member} */
   async destroy(ctx: HttpContext) {
     await validateBody(ctx, NO_BODY)
-    await TeamMemberService.remove(ctx.portal!, ctx.params.member, ctx)
+    await TeamMemberService.remove(ctx.portal!, ctx.params.member, ctx.actor!)
     return noContent(ctx)
   }
 }

@@ -14,13 +14,13 @@ import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { signedUrlFor } from '@adonisjs/core/services/url_builder'
-import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
 import { isUniqueViolation } from '#support/database_errors'
 import User, { roleName } from '#models/user'
 import Merchant from '#models/merchant'
-import AuditLogService from '#services/audit_log_service'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR, type Actor } from '#auth/actor'
 import { appUrl } from '#config/app'
 import { constantTimeEquals, keyedHash, newOtp, newProof, sha256Hex } from '#support/one_time_proof'
 import { requirePortalOrigin } from '#support/portal_url'
@@ -186,7 +186,11 @@ export async function resendEmailVerification(userId: number) {
 type Swap = { kind: 'verified'; user: User } | { kind: 'invalid' } | { kind: 'blocked' }
 
 /** Replaces the login email by the pending one (caller holds the row lock). */
-async function swapEmail(trx: TransactionClientContract, user: User, ctx?: HttpContext) {
+async function swapEmail(
+  trx: TransactionClientContract,
+  user: User,
+  requester: Actor = SYSTEM_ACTOR
+) {
   if (await identityTaken(user.pendingEmail!, { exceptUserId: user.id, client: trx })) {
     return false
   }
@@ -194,18 +198,11 @@ async function swapEmail(trx: TransactionClientContract, user: User, ctx?: HttpC
   user.emailVerifiedAt = DateTime.now()
   clearPending(user)
   await user.useTransaction(trx).save()
-  await AuditLogService.record(
-    trx,
-    {
-      action: 'user.email.change',
-      outcome: 'success',
-      actorUserId: user.id,
-      merchantId: user.merchantId,
-      targetType: 'user',
-      targetId: user.id,
-    },
-    ctx
-  )
+  await audit(trx, actorFor(requester, { userId: user.id, merchantId: user.merchantId }), {
+    action: 'user.email.change',
+    outcome: 'success',
+    target: { type: 'user', id: user.id },
+  })
   return true
 }
 
@@ -218,7 +215,7 @@ function catchConflict(error: unknown): { kind: 'invalid' } {
  * POST /portal/me/email/verify. Wrong codes are counted; from the fifth on the
  * change is blocked (429) until a resend. PATs are kept.
  */
-export async function verifyEmailOtp(userId: number, otp: string, ctx?: HttpContext) {
+export async function verifyEmailOtp(userId: number, otp: string, requester: Actor = SYSTEM_ACTOR) {
   type Outcome = Swap | { kind: 'wrong' }
   const outcome: Outcome = await db
     .transaction(async (trx): Promise<Outcome> => {
@@ -235,7 +232,9 @@ export async function verifyEmailOtp(userId: number, otp: string, ctx?: HttpCont
         await user.useTransaction(trx).save()
         return { kind: 'wrong' }
       }
-      return (await swapEmail(trx, user, ctx)) ? { kind: 'verified', user } : { kind: 'invalid' }
+      return (await swapEmail(trx, user, requester))
+        ? { kind: 'verified', user }
+        : { kind: 'invalid' }
     })
     .catch(catchConflict)
   if (outcome.kind === 'blocked') {
@@ -262,7 +261,7 @@ export async function verifyEmailOtp(userId: number, otp: string, ctx?: HttpCont
 export async function verifyEmailLink(
   verificationId: string,
   proof: string,
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ): Promise<'verified' | 'invalid'> {
   const outcome = await db
     .transaction(async (trx): Promise<Swap> => {
@@ -282,7 +281,9 @@ export async function verifyEmailLink(
         ? await Merchant.find(user.merchantId, { client: trx })
         : null
       if (!user.isActive || !roleName(user.role) || !merchant?.isActive) return { kind: 'invalid' }
-      return (await swapEmail(trx, user, ctx)) ? { kind: 'verified', user } : { kind: 'invalid' }
+      return (await swapEmail(trx, user, requester))
+        ? { kind: 'verified', user }
+        : { kind: 'invalid' }
     })
     .catch(catchConflict)
   return outcome.kind === 'verified' ? 'verified' : 'invalid'

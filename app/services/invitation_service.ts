@@ -7,14 +7,14 @@
 */
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
-import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
 import type { PortalSession } from '#http/context'
 import TeamInvitation, { type InvitationStatus } from '#models/team_invitation'
 import User, { ROLES, roleName, type RoleName } from '#models/user'
-import AuditLogService from '#services/audit_log_service'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import type { Actor } from '#auth/actor'
 import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
 import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
@@ -168,7 +168,7 @@ export default class InvitationService {
   static async create(
     session: PortalSession,
     input: { email: string; role: RoleName },
-    ctx: HttpContext
+    requester: Actor
   ) {
     const origin = requirePortalOrigin()
     const { user: actor, merchant } = session
@@ -194,19 +194,12 @@ export default class InvitationService {
         },
         { client: trx }
       )
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'team.invitation.create',
-          outcome: 'success',
-          actorUserId: actor.id,
-          merchantId: merchant.id,
-          targetType: 'team_invitation',
-          targetId: created.id,
-          metadata: { role: input.role },
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
+        action: 'team.invitation.create',
+        outcome: 'success',
+        metadata: { role: input.role },
+        target: { type: 'team_invitation', id: created.id },
+      })
       return created
     })
     const sent = await sendInvitationMail(invitation, proof, origin, merchant.name)
@@ -214,7 +207,7 @@ export default class InvitationService {
   }
 
   /** POST /portal/team/invitations/{invitation}/resend */
-  static async resend(session: PortalSession, invitationId: string, ctx: HttpContext) {
+  static async resend(session: PortalSession, invitationId: string, requester: Actor) {
     const { user: actor, merchant } = session
     const proof = newInvitationProof()
     let origin: PortalOrigin | undefined
@@ -235,18 +228,11 @@ export default class InvitationService {
         invitedBy: actor.id,
       })
       await found.save()
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'team.invitation.resend',
-          outcome: 'success',
-          actorUserId: actor.id,
-          merchantId: merchant.id,
-          targetType: 'team_invitation',
-          targetId: found.id,
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
+        action: 'team.invitation.resend',
+        outcome: 'success',
+        target: { type: 'team_invitation', id: found.id },
+      })
       return found
     })
     const sent = await sendInvitationMail(invitation, proof, origin!, merchant.name)
@@ -254,7 +240,7 @@ export default class InvitationService {
   }
 
   /** DELETE /portal/team/invitations/{invitation}: repeat-safe; accepted → 410. */
-  static async revoke(session: PortalSession, invitationId: string, ctx: HttpContext) {
+  static async revoke(session: PortalSession, invitationId: string, requester: Actor) {
     const { user: actor, merchant } = session
     await db.transaction(async (trx) => {
       await lockMerchantTeam(trx, merchant.id)
@@ -266,18 +252,11 @@ export default class InvitationService {
       found.useTransaction(trx)
       found.merge({ status: 'revoked', revokedAt: now })
       await found.save()
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'team.invitation.revoke',
-          outcome: 'success',
-          actorUserId: actor.id,
-          merchantId: merchant.id,
-          targetType: 'team_invitation',
-          targetId: found.id,
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
+        action: 'team.invitation.revoke',
+        outcome: 'success',
+        target: { type: 'team_invitation', id: found.id },
+      })
     })
   }
 }

@@ -14,11 +14,11 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import encryption from '@adonisjs/core/services/encryption'
-import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
 import { isUniqueViolation } from '#support/database_errors'
-import AuditLogService from '#services/audit_log_service'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR, type Actor as Requester } from '#auth/actor'
 import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
 import CredentialDelivery from '#models/credential_delivery'
 import MerchantOauthClient from '#models/merchant_oauth_client'
@@ -68,20 +68,17 @@ async function auditPasswordFailure(
   actor: Actor,
   action: string,
   target: { type: string; id: string | number },
-  ctx: HttpContext
+  requester: Requester
 ) {
-  await AuditLogService.record(
+  await audit(
     undefined,
+    actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
     {
       action,
       outcome: 'failure',
-      actorUserId: actor.user.id,
-      merchantId: actor.merchant.id,
-      targetType: target.type,
-      targetId: target.id,
       metadata: { failure: 'current_password_incorrect' },
-    },
-    ctx
+      target: { type: target.type, id: target.id },
+    }
   )
 }
 
@@ -114,10 +111,10 @@ export default class MachineClientService {
     actor: Actor & { role: 'administrator' | 'developer' },
     page: number,
     perPage: number,
-    ctx: HttpContext
+    requester: Requester
   ) {
     const now = DateTime.now()
-    await MachineClientService.removeExpiredDeliveries(actor.merchant.id, now, ctx)
+    await MachineClientService.removeExpiredDeliveries(actor.merchant.id, now, requester)
 
     const result = await MerchantOauthClient.query()
       .where('merchant_id', actor.merchant.id)
@@ -153,8 +150,14 @@ export default class MachineClientService {
   }
 
   /** Deletes the merchant's expired deliveries in their own transaction (committed). */
-  static async removeExpiredDeliveries(merchantId: number, now: DateTime, ctx?: HttpContext) {
-    await db.transaction((trx) => MachineClientService.deleteExpired(trx, merchantId, now, ctx))
+  static async removeExpiredDeliveries(
+    merchantId: number,
+    now: DateTime,
+    requester: Requester = SYSTEM_ACTOR
+  ) {
+    await db.transaction((trx) =>
+      MachineClientService.deleteExpired(trx, merchantId, now, requester)
+    )
   }
 
   /** Deletes the merchant's (or one) expired deliveries inside `trx`; one system audit record each. */
@@ -162,7 +165,7 @@ export default class MachineClientService {
     trx: TransactionClientContract,
     merchantId: number,
     now: DateTime,
-    ctx?: HttpContext,
+    requester: Requester = SYSTEM_ACTOR,
     deliveryId?: string
   ) {
     const query = trx
@@ -174,19 +177,12 @@ export default class MachineClientService {
       .delete()
       .returning(['id', 'merchant_oauth_client_id'])
     for (const row of removed) {
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'credential_delivery.expired_removed',
-          outcome: 'success',
-          actorType: 'system',
-          merchantId,
-          targetType: TARGET_DELIVERY,
-          targetId: row.id,
-          metadata: { merchant_oauth_client_id: row.merchant_oauth_client_id },
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { kind: 'system', merchantId }), {
+        action: 'credential_delivery.expired_removed',
+        outcome: 'success',
+        metadata: { merchant_oauth_client_id: row.merchant_oauth_client_id },
+        target: { type: TARGET_DELIVERY, id: row.id },
+      })
     }
   }
 
@@ -194,14 +190,14 @@ export default class MachineClientService {
   static async issue(
     actor: Actor,
     input: { label: string; reason: string; current_password: string },
-    ctx: HttpContext
+    requester: Requester
   ): Promise<IssuedClient & { now: DateTime }> {
     if (!(await currentPasswordMatches(actor.user, input.current_password))) {
       await auditPasswordFailure(
         actor,
         'machine_client.issue',
         { type: TARGET_CLIENT, id: 'new' },
-        ctx
+        requester
       )
       throw wrongPassword()
     }
@@ -210,23 +206,20 @@ export default class MachineClientService {
       db.transaction(async (trx) => {
         await MachineClientService.assertLabelFree(trx, actor.merchant.id, input.label)
         const created = await MachineClientService.createClient(trx, actor, input, null, now)
-        await AuditLogService.record(
+        await audit(
           trx,
+          actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
           {
             action: 'machine_client.issue',
             outcome: 'success',
-            actorUserId: actor.user.id,
-            merchantId: actor.merchant.id,
-            targetType: TARGET_CLIENT,
-            targetId: created.ownership.id,
             reason: input.reason,
             metadata: {
               oauth_client_id: created.client.id,
               label: input.label,
               delivery_id: created.delivery.id,
             },
-          },
-          ctx
+            target: { type: TARGET_CLIENT, id: created.ownership.id },
+          }
         )
         return created
       })
@@ -239,14 +232,14 @@ export default class MachineClientService {
     actor: Actor,
     ownershipId: string,
     input: { label: string; reason: string; current_password: string; overlap_minutes: number },
-    ctx: HttpContext
+    requester: Requester
   ): Promise<IssuedClient & { now: DateTime }> {
     if (!(await currentPasswordMatches(actor.user, input.current_password))) {
       await auditPasswordFailure(
         actor,
         'machine_client.rotate',
         { type: TARGET_CLIENT, id: ownershipId },
-        ctx
+        requester
       )
       throw wrongPassword()
     }
@@ -269,15 +262,12 @@ export default class MachineClientService {
         prior.useTransaction(trx)
         prior.rotationDeadlineAt = now.plus({ minutes: input.overlap_minutes })
         await prior.save()
-        await AuditLogService.record(
+        await audit(
           trx,
+          actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
           {
             action: 'machine_client.rotate',
             outcome: 'success',
-            actorUserId: actor.user.id,
-            merchantId: actor.merchant.id,
-            targetType: TARGET_CLIENT,
-            targetId: prior.id,
             reason: input.reason,
             metadata: {
               oauth_client_id: priorClient.id,
@@ -288,8 +278,8 @@ export default class MachineClientService {
               rotation_deadline_at: prior.rotationDeadlineAt.toUTC().toISO(),
               delivery_id: created.delivery.id,
             },
-          },
-          ctx
+            target: { type: TARGET_CLIENT, id: prior.id },
+          }
         )
         return created
       })
@@ -302,14 +292,14 @@ export default class MachineClientService {
     actor: Actor,
     ownershipId: string,
     input: { reason: string; current_password: string },
-    ctx: HttpContext
+    requester: Requester
   ) {
     if (!(await currentPasswordMatches(actor.user, input.current_password))) {
       await auditPasswordFailure(
         actor,
         'machine_client.revoke',
         { type: TARGET_CLIENT, id: ownershipId },
-        ctx
+        requester
       )
       throw wrongPassword()
     }
@@ -339,23 +329,20 @@ export default class MachineClientService {
         .where('merchant_oauth_client_id', ownership.id)
         .delete()
 
-      await AuditLogService.record(
+      await audit(
         trx,
+        actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
         {
           action: 'machine_client.revoke',
           outcome: 'success',
-          actorUserId: actor.user.id,
-          merchantId: actor.merchant.id,
-          targetType: TARGET_CLIENT,
-          targetId: ownership.id,
           reason: input.reason,
           metadata: {
             oauth_client_id: client.id,
             access_tokens_revoked: Number(tokensRevoked) || 0,
             deliveries_deleted: Number(deliveriesDeleted) || 0,
           },
-        },
-        ctx
+          target: { type: TARGET_CLIENT, id: ownership.id },
+        }
       )
       return { ownership, client, now }
     })
@@ -371,7 +358,7 @@ export default class MachineClientService {
     actor: Actor,
     deliveryId: string,
     readPassword: () => Promise<string>,
-    ctx: HttpContext
+    requester: Requester
   ): Promise<DeliveredCredential> {
     const id = deliveryId.toLowerCase()
     const delivery = await CredentialDelivery.find(id)
@@ -380,7 +367,11 @@ export default class MachineClientService {
       throw ApiError.notFound()
     }
     if (delivery.expiresAt <= DateTime.now()) {
-      await MachineClientService.removeExpiredDeliveries(actor.merchant.id, DateTime.now(), ctx)
+      await MachineClientService.removeExpiredDeliveries(
+        actor.merchant.id,
+        DateTime.now(),
+        requester
+      )
       throw gone()
     }
 
@@ -390,7 +381,7 @@ export default class MachineClientService {
         actor,
         'credential_delivery.consume',
         { type: TARGET_DELIVERY, id },
-        ctx
+        requester
       )
       throw wrongPassword()
     }
@@ -420,24 +411,21 @@ export default class MachineClientService {
       if (!row) {
         // Consumed by a racing caller, or expired since the first look: an expired
         // delivery is removed (committed) before the 410.
-        await MachineClientService.deleteExpired(trx, actor.merchant.id, now, ctx, id)
+        await MachineClientService.deleteExpired(trx, actor.merchant.id, now, requester, id)
         return { secret: null }
       }
 
       const secret = encryption.decrypt<string>(row.encrypted_secret, deliveryPurpose(id))
       if (typeof secret !== 'string') throw new Error('Credential delivery cannot be decrypted.')
-      await AuditLogService.record(
+      await audit(
         trx,
+        actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
         {
           action: 'credential_delivery.consume',
           outcome: 'success',
-          actorUserId: actor.user.id,
-          merchantId: actor.merchant.id,
-          targetType: TARGET_DELIVERY,
-          targetId: id,
           metadata: { merchant_oauth_client_id: ownership.id, oauth_client_id: client.id },
-        },
-        ctx
+          target: { type: TARGET_DELIVERY, id: id },
+        }
       )
       return { secret, oauthClientId: Number(row.oauth_client_id) }
     })

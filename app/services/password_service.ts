@@ -15,11 +15,11 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import hash from '@adonisjs/core/services/hash'
-import type { HttpContext } from '@adonisjs/core/http'
 import ApiError from '#exceptions/api_error'
 import User, { ROLES } from '#models/user'
 import PasswordResetToken from '#models/password_reset_token'
-import AuditLogService from '#services/audit_log_service'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR, type Actor } from '#auth/actor'
 import { revokeAllTokensOf } from '#services/token_revocation'
 import { constantTimeEquals, newProof, sha256Hex } from '#support/one_time_proof'
 import { deliver, runInBackground } from '#services/mailer'
@@ -96,7 +96,7 @@ export async function requestPasswordReset(input: { email: string; resetUrl: str
 /** Sets a new password with a reset proof; 400 RESET_TOKEN_INVALID for any bad proof. */
 export async function resetPassword(
   input: { email: string; token: string; password: string },
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
   const user = await User.query().where('email', normalizeIdentity(input.email)).first()
   const tokenHash = sha256Hex(input.token)
@@ -120,7 +120,7 @@ export async function resetPassword(
       .where('expires_at', '>', now.toJSDate())
       .delete()
     if (Number(deleted) !== 1) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.reset', ctx)
+    await replacePassword(trx, user, passwordHash, 'user.password.reset', requester)
     return true
   })
   if (!consumed) throw resetTokenInvalid()
@@ -130,7 +130,7 @@ export async function resetPassword(
 export async function changePassword(
   user: User,
   input: { currentPassword: string; password: string },
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
   const passwordHash = await hash.make(input.password)
   const changed = await db.transaction(async (trx) => {
@@ -143,7 +143,7 @@ export async function changePassword(
       .select('password')
       .first()
     if (!locked || !(await hash.verify(locked.password, input.currentPassword))) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.change', ctx)
+    await replacePassword(trx, user, passwordHash, 'user.password.change', requester)
     return true
   })
   if (!changed) throw ApiError.field('current_password', 'The current password is incorrect.')
@@ -158,7 +158,7 @@ async function replacePassword(
   user: User,
   passwordHash: string,
   action: 'user.password.reset' | 'user.password.change',
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
   await trx
     .from('users')
@@ -166,16 +166,9 @@ async function replacePassword(
     .update({ password: passwordHash, updated_at: DateTime.now().toJSDate() })
   await trx.from('password_reset_tokens').where('user_id', user.id).delete()
   await revokeAllTokensOf(user, trx)
-  await AuditLogService.record(
-    trx,
-    {
-      action,
-      outcome: 'success',
-      actorUserId: user.id,
-      merchantId: user.merchantId,
-      targetType: 'user',
-      targetId: user.id,
-    },
-    ctx
-  )
+  await audit(trx, actorFor(requester, { userId: user.id, merchantId: user.merchantId }), {
+    action,
+    outcome: 'success',
+    target: { type: 'user', id: user.id },
+  })
 }

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { appUrl } from '#config/app'
-import type { HttpContext } from '@adonisjs/core/http'
+import { SYSTEM_ACTOR } from '#auth/actor'
 import MachineClientService from '#services/machine_client_service'
 import {
   auditOutcomes,
@@ -171,7 +171,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
       { user: admin.user, merchant: admin.merchant },
       issued.delivery.id,
       readPassword,
-      undefined as unknown as HttpContext
+      SYSTEM_ACTOR
     )
     const error = await consumed.then(
       () => null,
