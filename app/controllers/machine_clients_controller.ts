@@ -84,14 +84,16 @@ export default class MachineClientsController {
     ctx.response.header('Pragma', 'no-cache')
     ctx.response.header('X-Content-Type-Options', 'nosniff')
     const { user, merchant } = ctx.portal!
-    const id = String(ctx.params.delivery).toLowerCase()
+    const delivery = await MachineClientService.findConsumable(
+      { user, merchant },
+      String(ctx.params.delivery),
+      ctx.actor!
+    )
+    const input = await validateBody(ctx, consumeDeliveryInput)
     const credential = await MachineClientService.consume(
       { user, merchant },
-      id,
-      async () => {
-        const input = await validateBody(ctx, consumeDeliveryInput)
-        return input.current_password
-      },
+      delivery,
+      input.current_password,
       ctx.actor!
     )
     return respond(ctx, 'Credential delivered. Store the secret now; it cannot be shown again.', {

@@ -354,14 +354,12 @@ export default class MachineClientService {
    * committed, then 410; wrong password 422 (delivery kept, failure audited); then
    * the exactly-once handover.
    */
-  static async consume(
+  static async findConsumable(
     actor: Actor,
     deliveryId: string,
-    readPassword: () => Promise<string>,
     requester: Requester
-  ): Promise<DeliveredCredential> {
-    const id = deliveryId.toLowerCase()
-    const delivery = await CredentialDelivery.find(id)
+  ): Promise<CredentialDelivery> {
+    const delivery = await CredentialDelivery.find(deliveryId.toLowerCase())
     if (!delivery) throw gone()
     if (delivery.merchantId !== actor.merchant.id || delivery.issuedByUserId !== actor.user.id) {
       throw ApiError.notFound()
@@ -374,8 +372,21 @@ export default class MachineClientService {
       )
       throw gone()
     }
+    return delivery
+  }
 
-    const password = await readPassword()
+  /**
+   * Hands over the secret of `delivery` (found by findConsumable, then the body
+   * validated) once `password` is proven; re-checked under lock, so an expiry or a
+   * racing consumer since the first look is 410.
+   */
+  static async consume(
+    actor: Actor,
+    delivery: CredentialDelivery,
+    password: string,
+    requester: Requester
+  ): Promise<DeliveredCredential> {
+    const id = delivery.id
     if (!(await currentPasswordMatches(actor.user, password))) {
       await auditPasswordFailure(
         actor,

@@ -162,17 +162,15 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin)
     advanceClock(5 * 60 * 1000 - 1)
-    // The service reads the body after its first expiry check: let the delivery expire then.
-    const readPassword = async () => {
-      advanceClock(1)
-      return admin.password
-    }
-    const consumed = MachineClientService.consume(
-      { user: admin.user, merchant: admin.merchant },
+    // The body is validated after the first expiry check: let the delivery expire then.
+    const actor = { user: admin.user, merchant: admin.merchant }
+    const delivery = await MachineClientService.findConsumable(
+      actor,
       issued.delivery.id,
-      readPassword,
       SYSTEM_ACTOR
     )
+    advanceClock(1)
+    const consumed = MachineClientService.consume(actor, delivery, admin.password, SYSTEM_ACTOR)
     const error = await consumed.then(
       () => null,
       (caught) => caught
