@@ -12,7 +12,6 @@
 */
 import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
 import { isUniqueViolation } from '#support/database_errors'
@@ -27,6 +26,7 @@ import {
   invitationUnavailable,
 } from '#services/invitation_service'
 import { lockMerchantTeam } from '#services/team_locks'
+import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
 import { revokeAllTokensOf } from '#services/token_revocation'
 
 function identityConflict() {
@@ -187,9 +187,9 @@ export default class InvitationAcceptanceService {
     account: User,
     input: { current_password: string }
   ) {
-    if (!(await hash.verify(account.password, input.current_password))) {
+    if (!(await currentPasswordMatches(account.id, input.current_password))) {
       await this.recordWrongPassword(requester, seen)
-      throw ApiError.field('current_password', 'The current password is incorrect.')
+      throw wrongCurrentPassword()
     }
     return db.transaction(async (trx) => {
       const invitation = await relockInvitation(trx, seen)

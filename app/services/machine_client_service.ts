@@ -12,11 +12,11 @@
 import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import hash from '@adonisjs/core/services/hash'
 import encryption from '@adonisjs/core/services/encryption'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
 import { isUniqueViolation } from '#support/database_errors'
+import { requireCurrentPassword } from '#services/users/current_password'
 import { actorFor, audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR, type Actor as Requester } from '#auth/actor'
 import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
@@ -24,7 +24,7 @@ import CredentialDelivery from '#models/credential_delivery'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import OauthClient from '#models/oauth_client'
 import type Merchant from '#models/merchant'
-import User from '#models/user'
+import type User from '#models/user'
 import oauthConfig from '#config/oauth'
 
 export const DELIVERY_LIFETIME_MINUTES = 5
@@ -48,39 +48,17 @@ export interface DeliveredCredential {
 }
 
 const TARGET_CLIENT = 'merchant_oauth_client'
+
+/** The acting administrator as audit records name it, with the request's IP and id. */
+function asActor(actor: Actor, requester: Requester) {
+  return actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id })
+}
 const TARGET_DELIVERY = 'credential_delivery'
 
 /** The encryption purpose binds a ciphertext to its delivery row. */
 const deliveryPurpose = (id: string) => `credential-delivery:${id}`
 
-export const wrongPassword = () =>
-  ApiError.field('current_password', 'The current password is incorrect.')
-
 const gone = () => new ApiError(410, 'GONE', 'The credential delivery is no longer available.')
-
-/** Checks the acting administrator's password against the stored hash (read afresh). */
-export async function currentPasswordMatches(user: User, password: string): Promise<boolean> {
-  const fresh = await User.find(user.id)
-  return fresh !== null && (await hash.verify(fresh.password, password))
-}
-
-async function auditPasswordFailure(
-  actor: Actor,
-  action: string,
-  target: { type: string; id: string | number },
-  requester: Requester
-) {
-  await audit(
-    undefined,
-    actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
-    {
-      action,
-      outcome: 'failure',
-      metadata: { failure: 'current_password_incorrect' },
-      target: { type: target.type, id: target.id },
-    }
-  )
-}
 
 const labelTaken = () =>
   ApiError.field('label', 'The label is already used by another machine client of this merchant.')
@@ -192,35 +170,26 @@ export default class MachineClientService {
     input: { label: string; reason: string; current_password: string },
     requester: Requester
   ): Promise<IssuedClient & { now: DateTime }> {
-    if (!(await currentPasswordMatches(actor.user, input.current_password))) {
-      await auditPasswordFailure(
-        actor,
-        'machine_client.issue',
-        { type: TARGET_CLIENT, id: 'new' },
-        requester
-      )
-      throw wrongPassword()
-    }
+    await requireCurrentPassword(asActor(actor, requester), input.current_password, {
+      action: 'machine_client.issue',
+      target: { type: TARGET_CLIENT, id: 'new' },
+    })
     const now = DateTime.now()
     const issued = await MachineClientService.withLabelGuard(() =>
       db.transaction(async (trx) => {
         await MachineClientService.assertLabelFree(trx, actor.merchant.id, input.label)
         const created = await MachineClientService.createClient(trx, actor, input, null, now)
-        await audit(
-          trx,
-          actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
-          {
-            action: 'machine_client.issue',
-            outcome: 'success',
-            reason: input.reason,
-            metadata: {
-              oauth_client_id: created.client.id,
-              label: input.label,
-              delivery_id: created.delivery.id,
-            },
-            target: { type: TARGET_CLIENT, id: created.ownership.id },
-          }
-        )
+        await audit(trx, asActor(actor, requester), {
+          action: 'machine_client.issue',
+          outcome: 'success',
+          reason: input.reason,
+          metadata: {
+            oauth_client_id: created.client.id,
+            label: input.label,
+            delivery_id: created.delivery.id,
+          },
+          target: { type: TARGET_CLIENT, id: created.ownership.id },
+        })
         return created
       })
     )
@@ -234,15 +203,10 @@ export default class MachineClientService {
     input: { label: string; reason: string; current_password: string; overlap_minutes: number },
     requester: Requester
   ): Promise<IssuedClient & { now: DateTime }> {
-    if (!(await currentPasswordMatches(actor.user, input.current_password))) {
-      await auditPasswordFailure(
-        actor,
-        'machine_client.rotate',
-        { type: TARGET_CLIENT, id: ownershipId },
-        requester
-      )
-      throw wrongPassword()
-    }
+    await requireCurrentPassword(asActor(actor, requester), input.current_password, {
+      action: 'machine_client.rotate',
+      target: { type: TARGET_CLIENT, id: ownershipId },
+    })
     const now = DateTime.now()
     const issued = await MachineClientService.withLabelGuard(() =>
       db.transaction(async (trx) => {
@@ -262,25 +226,21 @@ export default class MachineClientService {
         prior.useTransaction(trx)
         prior.rotationDeadlineAt = now.plus({ minutes: input.overlap_minutes })
         await prior.save()
-        await audit(
-          trx,
-          actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
-          {
-            action: 'machine_client.rotate',
-            outcome: 'success',
-            reason: input.reason,
-            metadata: {
-              oauth_client_id: priorClient.id,
-              replacement_id: created.ownership.id,
-              replacement_oauth_client_id: created.client.id,
-              label: input.label,
-              overlap_minutes: input.overlap_minutes,
-              rotation_deadline_at: prior.rotationDeadlineAt.toUTC().toISO(),
-              delivery_id: created.delivery.id,
-            },
-            target: { type: TARGET_CLIENT, id: prior.id },
-          }
-        )
+        await audit(trx, asActor(actor, requester), {
+          action: 'machine_client.rotate',
+          outcome: 'success',
+          reason: input.reason,
+          metadata: {
+            oauth_client_id: priorClient.id,
+            replacement_id: created.ownership.id,
+            replacement_oauth_client_id: created.client.id,
+            label: input.label,
+            overlap_minutes: input.overlap_minutes,
+            rotation_deadline_at: prior.rotationDeadlineAt.toUTC().toISO(),
+            delivery_id: created.delivery.id,
+          },
+          target: { type: TARGET_CLIENT, id: prior.id },
+        })
         return created
       })
     )
@@ -294,15 +254,10 @@ export default class MachineClientService {
     input: { reason: string; current_password: string },
     requester: Requester
   ) {
-    if (!(await currentPasswordMatches(actor.user, input.current_password))) {
-      await auditPasswordFailure(
-        actor,
-        'machine_client.revoke',
-        { type: TARGET_CLIENT, id: ownershipId },
-        requester
-      )
-      throw wrongPassword()
-    }
+    await requireCurrentPassword(asActor(actor, requester), input.current_password, {
+      action: 'machine_client.revoke',
+      target: { type: TARGET_CLIENT, id: ownershipId },
+    })
     const now = DateTime.now()
     return db.transaction(async (trx) => {
       const { ownership, client } = await MachineClientService.lock(
@@ -329,21 +284,17 @@ export default class MachineClientService {
         .where('merchant_oauth_client_id', ownership.id)
         .delete()
 
-      await audit(
-        trx,
-        actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
-        {
-          action: 'machine_client.revoke',
-          outcome: 'success',
-          reason: input.reason,
-          metadata: {
-            oauth_client_id: client.id,
-            access_tokens_revoked: Number(tokensRevoked) || 0,
-            deliveries_deleted: Number(deliveriesDeleted) || 0,
-          },
-          target: { type: TARGET_CLIENT, id: ownership.id },
-        }
-      )
+      await audit(trx, asActor(actor, requester), {
+        action: 'machine_client.revoke',
+        outcome: 'success',
+        reason: input.reason,
+        metadata: {
+          oauth_client_id: client.id,
+          access_tokens_revoked: Number(tokensRevoked) || 0,
+          deliveries_deleted: Number(deliveriesDeleted) || 0,
+        },
+        target: { type: TARGET_CLIENT, id: ownership.id },
+      })
       return { ownership, client, now }
     })
   }
@@ -387,15 +338,10 @@ export default class MachineClientService {
     requester: Requester
   ): Promise<DeliveredCredential> {
     const id = delivery.id
-    if (!(await currentPasswordMatches(actor.user, password))) {
-      await auditPasswordFailure(
-        actor,
-        'credential_delivery.consume',
-        { type: TARGET_DELIVERY, id },
-        requester
-      )
-      throw wrongPassword()
-    }
+    await requireCurrentPassword(asActor(actor, requester), password, {
+      action: 'credential_delivery.consume',
+      target: { type: TARGET_DELIVERY, id },
+    })
 
     const outcome = await db.transaction(async (trx) => {
       const now = DateTime.now()
@@ -428,16 +374,12 @@ export default class MachineClientService {
 
       const secret = encryption.decrypt<string>(row.encrypted_secret, deliveryPurpose(id))
       if (typeof secret !== 'string') throw new Error('Credential delivery cannot be decrypted.')
-      await audit(
-        trx,
-        actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id }),
-        {
-          action: 'credential_delivery.consume',
-          outcome: 'success',
-          metadata: { merchant_oauth_client_id: ownership.id, oauth_client_id: client.id },
-          target: { type: TARGET_DELIVERY, id: id },
-        }
-      )
+      await audit(trx, asActor(actor, requester), {
+        action: 'credential_delivery.consume',
+        outcome: 'success',
+        metadata: { merchant_oauth_client_id: ownership.id, oauth_client_id: client.id },
+        target: { type: TARGET_DELIVERY, id: id },
+      })
       return { secret, oauthClientId: Number(row.oauth_client_id) }
     })
     if (outcome.secret === null) throw gone()

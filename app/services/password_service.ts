@@ -11,6 +11,7 @@
 | - A successful reset or change revokes every PAT of the user and any reset proof.
 */
 import { normalizeIdentity } from '#support/identity'
+import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -136,17 +137,11 @@ export async function changePassword(
   const changed = await db.transaction(async (trx) => {
     // Checked against the locked row: of two racing changes with the same current
     // password, the second sees the first one's new password and is refused.
-    const locked = await trx
-      .from('users')
-      .where('id', user.id)
-      .forUpdate()
-      .select('password')
-      .first()
-    if (!locked || !(await hash.verify(locked.password, input.currentPassword))) return false
+    if (!(await currentPasswordMatches(user.id, input.currentPassword, trx))) return false
     await replacePassword(trx, user, passwordHash, 'user.password.change', requester)
     return true
   })
-  if (!changed) throw ApiError.field('current_password', 'The current password is incorrect.')
+  if (!changed) throw wrongCurrentPassword()
 }
 
 /**
