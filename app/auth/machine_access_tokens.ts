@@ -5,7 +5,7 @@
 | Portal PAT (`pat_`, auth_access_tokens) never verifies as a machine token and
 | the reverse. Scopes are the token's abilities.
 |
-| Verification and last_used_at: app/services/clocked_access_tokens.ts.
+| Verification and last_used_at: app/auth/clocked_access_tokens.ts.
 */
 import { DateTime } from 'luxon'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'

@@ -2,7 +2,7 @@
 | Portal PATs (portal-api.md › Authentication rules 1-3): tokens of the `portal`
 | type in the auth package's table, prefix `pat_`, recording the issuing Portal
 | application (portal_client_id) so that deactivating it stops its tokens.
-| Verification and last_used_at: app/services/clocked_access_tokens.ts.
+| Verification and last_used_at: app/auth/clocked_access_tokens.ts.
 */
 import { DateTime } from 'luxon'
 import type { Secret } from '@adonisjs/core/helpers'

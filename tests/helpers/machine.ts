@@ -4,8 +4,6 @@
 */
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
-import { LIMITS, type LimitName } from '#limits/limits'
-import { setEnv } from '#tests/helpers/env'
 import { signedInMember, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import MerchantOauthClient from '#models/merchant_oauth_client'
@@ -134,11 +132,6 @@ export async function auditRows(action?: string) {
   const query = db.from('audit_logs').orderBy('id', 'asc')
   if (action) query.where('action', action)
   return query
-}
-
-/** Lifts one limit of start/limiter.ts for a test (validators' fuzzing, races); returns the undo. */
-export function liftLimit(name: LimitName, perMinute = 10_000) {
-  return setEnv(LIMITS[name].env, perMinute)
 }
 
 /** Awaits a request and asserts its status. */

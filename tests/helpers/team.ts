@@ -99,11 +99,6 @@ export async function invitationMailSetup() {
   }
 }
 
-/** Forgets every consumed limit (for tests that send more requests than a limit allows). */
-export async function clearLimits() {
-  await db.from('rate_limits').delete()
-}
-
 /**
  * Runs `request` while a test transaction holds the merchant's team lock (the
  * `merchants` row, as every team mutation takes it first). Once the request is seen

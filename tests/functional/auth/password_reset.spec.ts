@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { realLimits } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import type { FakeMailer } from '@adonisjs/mail'
@@ -10,7 +11,7 @@ import {
   issuePat,
   PORTAL_ORIGIN,
 } from '#tests/helpers/portal'
-import { profileTestSetup, realLimits, sentResetMails } from '#tests/helpers/profile'
+import { profileTestSetup, sentResetMails } from '#tests/helpers/profile'
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'

@@ -1,9 +1,9 @@
 import { test } from '@japa/runner'
+import { liftLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import {
-  liftLimit,
   machineClientWithSecret,
   mappedClientOfKind,
   tokenRequest,

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { realLimits } from '#tests/helpers/limits'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState, setNow, advanceClock } from '#tests/helpers/database'
 import { createMerchantWithUser, signedInMember } from '#tests/helpers/portal'
@@ -6,7 +7,6 @@ import {
   lastVerificationMail,
   pathOf,
   profileTestSetup,
-  realLimits,
   sentVerificationMails,
   startEmailChange,
   wrongOtp,

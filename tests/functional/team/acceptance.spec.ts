@@ -1,11 +1,11 @@
 import { test } from '@japa/runner'
+import { clearLimits } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import {
   addMember,
-  clearLimits,
   createInvitation,
   fakeMail,
   invitationMailSetup,

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { clearLimits } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import { createHash } from 'node:crypto'
 import { DateTime } from 'luxon'
@@ -6,7 +7,6 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
 import {
   addMember,
-  clearLimits,
   createInvitation,
   fakeMail,
   invitationMailSetup,
