@@ -3,7 +3,7 @@ import { DateTime } from 'luxon'
 import ApiError from '#exceptions/api_error'
 import { actorOf } from '#auth/actor'
 import { requirePortalOrigin, portalLink } from '#support/portal_url'
-import { EMAIL_VERIFICATION_PURPOSE, verifyEmailLink } from '#services/email_change_service'
+import { EMAIL_VERIFICATION_PURPOSE, verifyEmailLink } from '#services/profile/email_change'
 
 /**
  * portal-api.md › GET {web_url}/portal/profile/email/verify/{verification}: the

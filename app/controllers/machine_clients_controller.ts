@@ -9,7 +9,7 @@ import {
   revokeMachineClientInput,
   rotateMachineClientInput,
 } from '#validators/machine_clients'
-import MachineClientService from '#services/machine_client_service'
+import MachineClientService from '#services/machine_clients/machine_clients'
 import MachineClientTransformer, {
   IssuedMachineClientTransformer,
 } from '#transformers/machine_client_transformer'

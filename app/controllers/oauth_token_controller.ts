@@ -1,5 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import OAuthTokenService from '#services/oauth_token_service'
+import OAuthTokenService from '#services/machine_clients/oauth_token_grant'
 
 /**
  * portal-api.md › Machine token endpoint: POST {base_url}/oauth/token, OAuth format

@@ -5,7 +5,7 @@ import { respond } from '#http/responses'
 import { validateBody } from '#validators/rules/input'
 import { newPasswordInput, resetLinkInput } from '#validators/password'
 import { isPortalPageUrl, requirePortalOrigin } from '#support/portal_url'
-import { requestPasswordResetInBackground, resetPassword } from '#services/password_service'
+import { requestPasswordResetInBackground, resetPassword } from '#services/profile/passwords'
 
 /** portal-api.md › POST /auth/reset-password/reset-link and /new-password (public). */
 export default class PasswordResetController {

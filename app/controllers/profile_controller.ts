@@ -4,12 +4,12 @@ import { NO_BODY, validateBody } from '#validators/rules/input'
 import { emailOtpInput, validateProfileUpdate } from '#validators/profile'
 import { changePasswordInput } from '#validators/password'
 import ProfileTransformer from '#transformers/profile_transformer'
-import { changePassword } from '#services/password_service'
+import { changePassword } from '#services/profile/passwords'
 import {
   resendEmailVerification,
   updateProfile,
   verifyEmailOtp,
-} from '#services/email_change_service'
+} from '#services/profile/email_change'
 
 /** portal-api.md › Profile. */
 export default class ProfileController {

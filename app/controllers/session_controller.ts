@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
 import { validateBody } from '#validators/rules/input'
 import { loginInput } from '#validators/session'
-import { signIn } from '#services/session_service'
+import { signIn } from '#services/sessions/sign_in'
 import User from '#models/user'
 import LoginUserTransformer from '#transformers/login_user_transformer'
 

@@ -10,8 +10,8 @@ import {
   listInvitationsInput,
 } from '#validators/team'
 import { applicationActor } from '#auth/actor'
-import InvitationService from '#services/invitation_service'
-import InvitationAcceptanceService from '#services/invitation_acceptance_service'
+import InvitationService from '#services/team/invitations'
+import InvitationAcceptanceService from '#services/team/invitation_acceptance'
 import InvitationTransformer, {
   InvitationWithDeliveryTransformer,
 } from '#transformers/invitation_transformer'

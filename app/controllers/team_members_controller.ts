@@ -3,7 +3,7 @@ import { noContent, pageMeta, respond } from '#http/responses'
 import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
 import { changeRoleInput, listMembersInput } from '#validators/team'
-import TeamMemberService from '#services/team_member_service'
+import TeamMemberService from '#services/team/members'
 import TeamMemberTransformer from '#transformers/team_member_transformer'
 
 /** portal-api.md › Team (members). */

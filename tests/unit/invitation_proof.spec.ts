@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { createHash } from 'node:crypto'
-import { acceptUrl, hashInvitationProof, newInvitationProof } from '#services/invitation_service'
+import { acceptUrl, hashInvitationProof, newInvitationProof } from '#services/team/invitations'
 import { parsePortalOrigin } from '#support/portal_url'
 
 test.group('Invitation proof', () => {

@@ -17,7 +17,7 @@ import {
 import { profileTestSetup, sentResetMails } from '#tests/helpers/profile'
 import { route } from '#tests/helpers/routes'
 import User from '#models/user'
-import { createUser } from '#services/user_service'
+import { createUser } from '#services/users/create_user'
 
 let fake: FakeMailer
 let restore: () => Promise<void>

@@ -4,7 +4,7 @@ import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { appUrl } from '#config/app'
 import { SYSTEM_ACTOR } from '#auth/actor'
-import MachineClientService from '#services/machine_client_service'
+import MachineClientService from '#services/machine_clients/machine_clients'
 import {
   auditOutcomes,
   auditRows,

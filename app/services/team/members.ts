@@ -11,8 +11,8 @@ import type { PortalSession } from '#http/context'
 import User, { ROLES, type RoleName } from '#models/user'
 import { actorFor, audit } from '#services/audit/audit_trail'
 import type { Actor } from '#auth/actor'
-import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
-import { revokeAllTokensOf } from '#services/token_revocation'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
+import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 
 const PORTAL_ROLES = [ROLES.administrator, ROLES.developer]
 

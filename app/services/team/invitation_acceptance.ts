@@ -24,10 +24,10 @@ import {
   accountForInvitationEmail,
   hashInvitationProof,
   invitationUnavailable,
-} from '#services/invitation_service'
-import { lockMerchantTeam } from '#services/team_locks'
+} from '#services/team/invitations'
+import { lockMerchantTeam } from '#services/team/team_locks'
 import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
-import { revokeAllTokensOf } from '#services/token_revocation'
+import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 
 function identityConflict() {
   return ApiError.conflict(
