@@ -4,7 +4,7 @@
 */
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
-import { signedInMember, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
+import { addMember, signedInMember } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
@@ -18,9 +18,7 @@ export type Session = Awaited<ReturnType<typeof signedInMember>>
 
 /** Another member of the same merchant, signed in through the same Portal client. */
 export async function colleague(session: Session, role: 'administrator' | 'developer') {
-  const { user, password } = await createMerchantWithUser({ role, merchant: session.merchant })
-  const pat = await issuePat(user, session.client)
-  return { ...session, user, password, pat, bearer: `Bearer ${pat}` }
+  return { ...session, ...(await addMember(session.merchant, session.client, role)) }
 }
 
 let labelCounter = 0

@@ -6,7 +6,6 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
 import {
-  addMember,
   createInvitation,
   fakeMail,
   invitationMailSetup,
@@ -15,7 +14,7 @@ import {
   TEST_PORTAL_URL,
   whileTeamLocked,
 } from '#tests/helpers/team'
-import { appHeaders, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
+import { addMember, appHeaders, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
 import { UserFactory } from '#database/factories/user_factory'
 import AuditLog from '#models/audit_log'
 import TeamInvitation from '#models/team_invitation'
