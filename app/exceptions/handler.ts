@@ -7,9 +7,21 @@ import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
-import { isDatabaseUnavailable } from '#exceptions/database_unavailable'
+import { isDatabaseUnavailable } from '#support/database_errors'
 import { isRedisUnavailable } from '#exceptions/redis_unavailable'
 import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
+
+/** The token endpoint (start/routes.ts): its failures take RFC 6749 §5.2 form. */
+const OAUTH_TOKEN_ROUTE = 'oauth.token'
+
+/**
+ * Whether the request is for the token endpoint: its route, or its path when no route
+ * matched (another method: 405), so that every failure there is in OAuth form
+ * (issue 9 › 11), limiter and database outages included.
+ */
+function isTokenEndpoint(ctx: HttpContext) {
+  return ctx.route?.name === OAUTH_TOKEN_ROUTE || OAUTH_TOKEN_PATH.test(ctx.request.url())
+}
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
@@ -26,18 +38,14 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = false
 
   async handle(error: unknown, ctx: HttpContext) {
+    if (isTokenEndpoint(ctx)) {
+      const oauthError =
+        error instanceof OAuthError ? error : OAuthError.fromApiError(this.toApiError(error, ctx))
+      return this.renderOAuth(oauthError, ctx)
+    }
     const apiError = this.toApiError(error, ctx)
     const { response } = ctx
     if (!response.getHeader('Cache-Control')) response.header('Cache-Control', 'no-store')
-    if (OAUTH_TOKEN_PATH.test(ctx.request.url())) {
-      // RFC 6749 §5.2 form on the token endpoint, whatever failed (issue 9 › 11).
-      const oauthError = OAuthError.fromApiError(apiError)
-      for (const [name, value] of Object.entries(oauthError.headers)) response.header(name, value)
-      response.header('Pragma', 'no-cache')
-      return response
-        .status(oauthError.status)
-        .send({ error: oauthError.code, error_description: oauthError.description })
-    }
     for (const [name, value] of Object.entries(apiError.headers ?? {})) response.header(name, value)
     response.status(apiError.status).send({
       success: false,
@@ -47,7 +55,15 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     })
   }
 
+  private renderOAuth(error: OAuthError, { response }: HttpContext) {
+    response.header('Cache-Control', 'no-store')
+    response.header('Pragma', 'no-cache')
+    for (const [name, value] of Object.entries(error.headers)) response.header(name, value)
+    response.status(error.status).send({ error: error.code, error_description: error.description })
+  }
+
   async report(error: unknown, ctx: HttpContext) {
+    if (error instanceof OAuthError) return
     const apiError = this.toApiError(error, ctx)
     if (apiError.status < 500) return
     // The kind only: driver errors can quote SQL parameters. An unavailable

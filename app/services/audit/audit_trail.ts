@@ -28,6 +28,24 @@ export interface AuditEvent {
 }
 
 /**
+ * The actor a record names when it is not the requester itself: the user a proof
+ * or link acts for, a clean-up acting for the system. Keeps the requester's IP and
+ * request id. Without `kind`: a user when `userId` is set, else the system.
+ */
+export function actorFor(
+  requester: Actor,
+  who: { kind?: Actor['kind']; userId?: number | null; merchantId?: number | null }
+): Actor {
+  const userId = who.userId ?? null
+  return {
+    ...requester,
+    kind: who.kind ?? (userId ? 'user' : 'system'),
+    userId,
+    merchantId: who.merchantId ?? null,
+  }
+}
+
+/**
  * Writes one audit record for `actor`, inside `client` (a transaction) when given.
  * A `throttled` outcome is counted on its key and window's record instead (see
  * recordThrottled).

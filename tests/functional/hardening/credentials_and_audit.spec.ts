@@ -15,17 +15,13 @@ import {
   createMerchantWithUser,
   createPortalClient,
   signedInMember,
+  addMember,
 } from '#tests/helpers/portal'
 import { setEnv } from '#tests/helpers/env'
 import { expectStatus } from '#tests/helpers/machine'
 import { LIMITS } from '#limits/limits'
-import { sha256Hex } from '#services/one_time_proof'
-import {
-  createInvitation,
-  NEW_PASSWORD,
-  teamWithAdministrator,
-  addMember,
-} from '#tests/helpers/team'
+import { sha256Hex } from '#support/one_time_proof'
+import { createInvitation, NEW_PASSWORD, teamWithAdministrator } from '#tests/helpers/team'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
 
 const LOGIN = '/api/v1/auth/login'

@@ -10,16 +10,18 @@
 |   for known accounts only would otherwise show in the response time).
 | - A successful reset or change revokes every PAT of the user and any reset proof.
 */
+import { normalizeIdentity } from '#support/identity'
+import { wrongCurrentPassword } from '#services/users/current_password'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import hash from '@adonisjs/core/services/hash'
-import type { HttpContext } from '@adonisjs/core/http'
 import ApiError from '#exceptions/api_error'
 import User, { ROLES } from '#models/user'
-import AuditLogService from '#services/audit_log_service'
-import { revokeAllTokensOf } from '#services/token_revocation'
-import { constantTimeEquals, newProof, sha256Hex } from '#services/one_time_proof'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR, type Actor } from '#auth/actor'
+import { revokeAllTokensOf } from '#services/sessions/token_revocation'
+import { constantTimeEquals, newProof, sha256Hex } from '#support/one_time_proof'
 import { deliver, runInBackground } from '#services/mailer'
 import PasswordResetMail from '#mails/password_reset_mail'
 
@@ -52,14 +54,14 @@ export function requestPasswordResetInBackground(input: { email: string; resetUr
  * eligible one) and mails the link. Same queries either way.
  */
 export async function requestPasswordReset(input: { email: string; resetUrl: string }) {
-  const email = input.email.toLowerCase()
+  const email = normalizeIdentity(input.email)
   const proof = newProof()
   const tokenHash = sha256Hex(proof)
   const now = DateTime.now()
   const account = await db
     .from('users')
     .leftJoin('merchants', 'merchants.id', 'users.merchant_id')
-    .whereRaw('lower(users.email) = ?', [email])
+    .where('users.email', email)
     .whereIn('users.role', [ROLES.administrator, ROLES.developer])
     .where('users.is_active', true)
     .where('merchants.is_active', true)
@@ -94,13 +96,13 @@ export async function requestPasswordReset(input: { email: string; resetUrl: str
 /** Sets a new password with a reset proof; 400 RESET_TOKEN_INVALID for any bad proof. */
 export async function resetPassword(
   input: { email: string; token: string; password: string },
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
   // One query whether or not the email is known (issue 9 › 8): the account and its
   // proof are read together, so an unknown email costs the same work as a known one.
   const user = await User.query()
     .leftJoin('password_reset_tokens', 'password_reset_tokens.user_id', 'users.id')
-    .whereRaw('lower(users.email) = ?', [input.email.toLowerCase()])
+    .where('users.email', normalizeIdentity(input.email))
     .select(
       'users.*',
       'password_reset_tokens.id as reset_token_id',
@@ -132,7 +134,7 @@ export async function resetPassword(
       .where('expires_at', '>', now.toJSDate())
       .delete()
     if (Number(deleted) !== 1) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.reset', ctx)
+    await replacePassword(trx, user, passwordHash, 'user.password.reset', requester)
     return true
   })
   if (!consumed) throw resetTokenInvalid()
@@ -142,14 +144,14 @@ export async function resetPassword(
 export async function changePassword(
   user: User,
   input: { currentPassword: string; password: string },
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
   const passwordHash = await hash.make(input.password)
   // Verified before any lock or transaction (issue 9 › 4: never hash while holding
   // one), then re-checked under the row lock: the hash must still be the one verified.
   const current = await db.from('users').where('id', user.id).select('password').first()
   if (!current || !(await hash.verify(current.password, input.currentPassword))) {
-    throw ApiError.field('current_password', 'The current password is incorrect.')
+    throw wrongCurrentPassword()
   }
   const changed = await db.transaction(async (trx) => {
     // Of two racing changes with the same current password, the second sees the
@@ -161,10 +163,10 @@ export async function changePassword(
       .select('password')
       .first()
     if (!locked || locked.password !== current.password) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.change', ctx)
+    await replacePassword(trx, user, passwordHash, 'user.password.change', requester)
     return true
   })
-  if (!changed) throw ApiError.field('current_password', 'The current password is incorrect.')
+  if (!changed) throw wrongCurrentPassword()
 }
 
 /**
@@ -176,7 +178,7 @@ async function replacePassword(
   user: User,
   passwordHash: string,
   action: 'user.password.reset' | 'user.password.change',
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
   await trx
     .from('users')
@@ -184,16 +186,9 @@ async function replacePassword(
     .update({ password: passwordHash, updated_at: DateTime.now().toJSDate() })
   await trx.from('password_reset_tokens').where('user_id', user.id).delete()
   await revokeAllTokensOf(user, trx)
-  await AuditLogService.record(
-    trx,
-    {
-      action,
-      outcome: 'success',
-      actorUserId: user.id,
-      merchantId: user.merchantId,
-      targetType: 'user',
-      targetId: user.id,
-    },
-    ctx
-  )
+  await audit(trx, actorFor(requester, { userId: user.id, merchantId: user.merchantId }), {
+    action,
+    outcome: 'success',
+    target: { type: 'user', id: user.id },
+  })
 }
