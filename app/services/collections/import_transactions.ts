@@ -90,7 +90,7 @@ function copyValue(value: string | number | boolean | null): string {
     : value
 }
 
-const copyRow = (values: Array<string | number | boolean | null>) =>
+export const copyRow = (values: Array<string | number | boolean | null>) =>
   values.map(copyValue).join('\t') + '\n'
 
 const STAGE_TRANSACTIONS = 'collections_import_transactions'
