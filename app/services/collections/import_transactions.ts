@@ -304,9 +304,18 @@ class StagingSession {
   private async copy(table: string, columns: string[], rows: string[]) {
     if (rows.length === 0) return
     const stream = this.client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`))
+    // Rows go out in chunks of about 256 KiB: one CopyData message per row would dominate.
     await pipeline(
       (function* () {
-        yield* rows
+        let chunk = ''
+        for (const row of rows) {
+          chunk += row
+          if (chunk.length >= 256 * 1024) {
+            yield chunk
+            chunk = ''
+          }
+        }
+        if (chunk) yield chunk
       })(),
       stream
     )
@@ -558,6 +567,8 @@ export async function importJsonLines(
       `${error.reason} (lines before ${error.line} were imported; nothing from line ${error.line} on)`
     )
   } finally {
+    // A batch still being merged (the import stopped on another failure) ends first.
+    if (writing) await (writing as Promise<unknown>).catch(() => {})
     await session.close()
   }
   options.onProgress?.({ lines: result.lines, bytes: result.bytes })
