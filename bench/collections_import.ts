@@ -106,7 +106,8 @@ try {
       }
     })()
   )
-  const fileBytes = (await stat(jsonl)).size
+  const fileInfo = await stat(jsonl)
+  const fileBytes = fileInfo.size
   const started = performance.now()
   const result = await importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }))
   const importSeconds = (performance.now() - started) / 1000
