@@ -3,7 +3,7 @@
 | checks of every line (an error naming the line, nothing of it written, the lines
 | before it kept), idempotent re-imports, standard input, and constant memory.
 */
-import { Readable } from 'node:stream'
+import { Readable, Writable } from 'node:stream'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { writeFile, mkdtemp, rm } from 'node:fs/promises'
@@ -595,6 +595,42 @@ test.group('collections:import › the command', (group) => {
     assert.deepEqual(result.stdout, [])
     assert.match(result.stderr.join('\n'), /line 3: environment is required/)
     assert.lengthOf(await transactionsOf(merchant.id), 1)
+  })
+
+  test('on a terminal, progress (lines, rows/s, bytes read) goes to standard error', async ({
+    assert,
+  }) => {
+    const merchant = await MerchantFactory.create()
+    const drawn: string[] = []
+    const terminal = Object.assign(
+      new Writable({
+        write: (chunk, _encoding, done) => {
+          drawn.push(String(chunk))
+          done()
+        },
+      }),
+      { isTTY: true }
+    ) as unknown as NodeJS.WriteStream
+    const result = await runCommand(CollectionsImport, ['-'], (command) => {
+      command.stdin = Readable.from([Buffer.from(jsonLinesOf([transactionLine(merchant.id)]))])
+      command.progressOutput = terminal
+    })
+    assert.equal(result.exitCode, 0, result.stderr.join('\n'))
+    assert.lengthOf(result.stdout, 1)
+    assert.match(drawn.join(''), /1 lines {2}\d[\d,]* rows\/s {2}[\d.]+ (B|KiB) read/)
+  })
+
+  test('an input that fails while being read stops the import with its error', async ({
+    assert,
+  }) => {
+    const merchant = await MerchantFactory.create()
+    const input = Readable.from(
+      (function* () {
+        yield Buffer.from(JSON.stringify(transactionLine(merchant.id)) + '\n')
+        throw new Error('connection reset while reading the export')
+      })()
+    )
+    await assert.rejects(() => importJsonLines(input), /connection reset/)
   })
 
   test('a missing file is a clear error', async ({ assert }) => {
