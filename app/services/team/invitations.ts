@@ -10,11 +10,10 @@ import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
-import type { PortalSession } from '#http/context'
 import TeamInvitation, { type InvitationStatus } from '#models/team_invitation'
 import User, { ROLES, roleName, type RoleName } from '#models/user'
-import { actorFor, audit } from '#services/audit/audit_trail'
-import type { Actor } from '#auth/actor'
+import { audit } from '#services/audit/audit_trail'
+import type { UserActor } from '#auth/actor'
 import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
 import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
@@ -137,126 +136,123 @@ function unavailable() {
 
 export { unavailable as invitationUnavailable }
 
-export default class InvitationService {
-  /** GET /portal/team/invitations: newest first, then UUID (descending). */
-  static async list(
-    merchantId: number,
-    options: { status?: InvitationStatus; page: number; perPage: number }
-  ) {
-    const now = DateTime.now().toJSDate()
-    const query = TeamInvitation.query().where('merchant_id', merchantId)
-    switch (options.status) {
-      case 'pending':
-        query.where('status', 'pending').where('expires_at', '>', now)
-        break
-      case 'expired':
-        query.where('status', 'pending').where('expires_at', '<=', now)
-        break
-      case 'accepted':
-      case 'revoked':
-        query.where('status', options.status)
-        break
-    }
-    const result = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .paginate(options.page, options.perPage)
-    return { items: result.all(), total: result.total }
-  }
+/** The team of the actor's merchant, locked, once the actor is still its administrator (403). */
+async function lockTeamOf(trx: TransactionClientContract, actor: UserActor) {
+  const merchant = await lockMerchantTeam(trx, actor.merchantId)
+  await ensureActorStillAdministrator(trx, actor)
+  return { name: merchant?.name ?? '' }
+}
 
-  /** POST /portal/team/invitations */
-  static async create(
-    session: PortalSession,
-    input: { email: string; role: RoleName },
-    requester: Actor
-  ) {
-    const origin = requirePortalOrigin()
-    const { user: actor, merchant } = session
-    const proof = newInvitationProof()
-    const invitation = await db.transaction(async (trx) => {
-      await lockMerchantTeam(trx, merchant.id)
-      await ensureActorStillAdministrator(trx, merchant.id, actor)
-      await accountForInvitationEmail(input.email, merchant.id, trx)
-      await ensureNoOtherLivePendingInvitation(trx, merchant.id, input.email)
-      const now = DateTime.now()
-      const created = await TeamInvitation.create(
-        {
-          id: randomUUID(),
-          merchantId: merchant.id,
-          email: input.email,
-          role: ROLES[input.role],
-          status: 'pending',
-          tokenHash: hashInvitationProof(proof),
-          invitedBy: actor.id,
-          failedAttempts: 0,
-          expiresAt: now.plus({ hours: INVITATION_VALIDITY_HOURS }),
-          createdAt: now,
-        },
-        { client: trx }
-      )
-      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
-        action: 'team.invitation.create',
-        outcome: 'success',
-        metadata: { role: input.role },
-        target: { type: 'team_invitation', id: created.id },
-      })
-      return created
-    })
-    const sent = await sendInvitationMail(invitation, proof, origin, merchant.name)
-    return { invitation, sent }
+/** GET /portal/team/invitations: newest first, then UUID (descending). */
+export async function listInvitations(
+  actor: UserActor,
+  options: { status?: InvitationStatus; page: number; perPage: number }
+) {
+  const now = DateTime.now().toJSDate()
+  const query = TeamInvitation.query().where('merchant_id', actor.merchantId)
+  switch (options.status) {
+    case 'pending':
+      query.where('status', 'pending').where('expires_at', '>', now)
+      break
+    case 'expired':
+      query.where('status', 'pending').where('expires_at', '<=', now)
+      break
+    case 'accepted':
+    case 'revoked':
+      query.where('status', options.status)
+      break
   }
+  const result = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .paginate(options.page, options.perPage)
+  return { items: result.all(), total: result.total }
+}
 
-  /** POST /portal/team/invitations/{invitation}/resend */
-  static async resend(session: PortalSession, invitationId: string, requester: Actor) {
-    const { user: actor, merchant } = session
-    const proof = newInvitationProof()
-    let origin: PortalOrigin | undefined
-    const invitation = await db.transaction(async (trx) => {
-      await lockMerchantTeam(trx, merchant.id)
-      await ensureActorStillAdministrator(trx, merchant.id, actor)
-      const found = await findInvitationOf(trx, merchant.id, invitationId)
-      if (found.status !== 'pending') throw unavailable()
-      origin = requirePortalOrigin()
-      await accountForInvitationEmail(found.email, merchant.id, trx)
-      await ensureNoOtherLivePendingInvitation(trx, merchant.id, found.email, found.id)
-      found.useTransaction(trx)
-      found.merge({
+/** POST /portal/team/invitations */
+export async function createInvitation(actor: UserActor, input: { email: string; role: RoleName }) {
+  const origin = requirePortalOrigin()
+  const proof = newInvitationProof()
+  let merchantName = ''
+  const invitation = await db.transaction(async (trx) => {
+    merchantName = (await lockTeamOf(trx, actor)).name
+    await accountForInvitationEmail(input.email, actor.merchantId, trx)
+    await ensureNoOtherLivePendingInvitation(trx, actor.merchantId, input.email)
+    const now = DateTime.now()
+    const created = await TeamInvitation.create(
+      {
+        id: randomUUID(),
+        merchantId: actor.merchantId,
+        email: input.email,
+        role: ROLES[input.role],
+        status: 'pending',
         tokenHash: hashInvitationProof(proof),
+        invitedBy: actor.userId,
         failedAttempts: 0,
-        expiresAt: DateTime.now().plus({ hours: INVITATION_VALIDITY_HOURS }),
-        // The administrator who resends vouches for the new proof.
-        invitedBy: actor.id,
-      })
-      await found.save()
-      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
-        action: 'team.invitation.resend',
-        outcome: 'success',
-        target: { type: 'team_invitation', id: found.id },
-      })
-      return found
+        expiresAt: now.plus({ hours: INVITATION_VALIDITY_HOURS }),
+        createdAt: now,
+      },
+      { client: trx }
+    )
+    await audit(trx, actor, {
+      action: 'team.invitation.create',
+      outcome: 'success',
+      metadata: { role: input.role },
+      target: { type: 'team_invitation', id: created.id },
     })
-    const sent = await sendInvitationMail(invitation, proof, origin!, merchant.name)
-    return { invitation, sent }
-  }
+    return created
+  })
+  const sent = await sendInvitationMail(invitation, proof, origin, merchantName)
+  return { invitation, sent }
+}
 
-  /** DELETE /portal/team/invitations/{invitation}: repeat-safe; accepted → 410. */
-  static async revoke(session: PortalSession, invitationId: string, requester: Actor) {
-    const { user: actor, merchant } = session
-    await db.transaction(async (trx) => {
-      await lockMerchantTeam(trx, merchant.id)
-      await ensureActorStillAdministrator(trx, merchant.id, actor)
-      const found = await findInvitationOf(trx, merchant.id, invitationId)
-      if (found.status === 'accepted') throw unavailable()
-      if (found.status === 'revoked') return
-      const now = DateTime.now()
-      found.useTransaction(trx)
-      found.merge({ status: 'revoked', revokedAt: now })
-      await found.save()
-      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
-        action: 'team.invitation.revoke',
-        outcome: 'success',
-        target: { type: 'team_invitation', id: found.id },
-      })
+/** POST /portal/team/invitations/{invitation}/resend */
+export async function resendInvitation(actor: UserActor, invitationId: string) {
+  const proof = newInvitationProof()
+  let origin: PortalOrigin | undefined
+  let merchantName = ''
+  const invitation = await db.transaction(async (trx) => {
+    merchantName = (await lockTeamOf(trx, actor)).name
+    const found = await findInvitationOf(trx, actor.merchantId, invitationId)
+    if (found.status !== 'pending') throw unavailable()
+    origin = requirePortalOrigin()
+    await accountForInvitationEmail(found.email, actor.merchantId, trx)
+    await ensureNoOtherLivePendingInvitation(trx, actor.merchantId, found.email, found.id)
+    found.useTransaction(trx)
+    found.merge({
+      tokenHash: hashInvitationProof(proof),
+      failedAttempts: 0,
+      expiresAt: DateTime.now().plus({ hours: INVITATION_VALIDITY_HOURS }),
+      // The administrator who resends vouches for the new proof.
+      invitedBy: actor.userId,
     })
-  }
+    await found.save()
+    await audit(trx, actor, {
+      action: 'team.invitation.resend',
+      outcome: 'success',
+      target: { type: 'team_invitation', id: found.id },
+    })
+    return found
+  })
+  const sent = await sendInvitationMail(invitation, proof, origin!, merchantName)
+  return { invitation, sent }
+}
+
+/** DELETE /portal/team/invitations/{invitation}: repeat-safe; accepted → 410. */
+export async function revokeInvitation(actor: UserActor, invitationId: string) {
+  await db.transaction(async (trx) => {
+    await lockTeamOf(trx, actor)
+    const found = await findInvitationOf(trx, actor.merchantId, invitationId)
+    if (found.status === 'accepted') throw unavailable()
+    if (found.status === 'revoked') return
+    const now = DateTime.now()
+    found.useTransaction(trx)
+    found.merge({ status: 'revoked', revokedAt: now })
+    await found.save()
+    await audit(trx, actor, {
+      action: 'team.invitation.revoke',
+      outcome: 'success',
+      target: { type: 'team_invitation', id: found.id },
+    })
+  })
 }

@@ -7,10 +7,9 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
-import type { PortalSession } from '#http/context'
 import User, { ROLES, type RoleName } from '#models/user'
-import { actorFor, audit } from '#services/audit/audit_trail'
-import type { Actor } from '#auth/actor'
+import { audit } from '#services/audit/audit_trail'
+import type { UserActor } from '#auth/actor'
 import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
 import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 
@@ -51,76 +50,73 @@ async function ensureAnotherActiveAdministrator(
   }
 }
 
-export default class TeamMemberService {
-  /** GET /portal/team/members: the merchant's Portal accounts, inactive included, by id. */
-  static async list(merchantId: number, page: number, perPage: number) {
-    const result = await User.query()
-      .where('merchant_id', merchantId)
-      .whereIn('role', PORTAL_ROLES)
-      .orderBy('id', 'asc')
-      .paginate(page, perPage)
-    return { items: result.all(), total: result.total }
-  }
+/** GET /portal/team/members: the merchant's Portal accounts, inactive included, by id. */
+export async function listMembers(actor: UserActor, input: { page: number; perPage: number }) {
+  const { page, perPage } = input
+  const result = await User.query()
+    .where('merchant_id', actor.merchantId)
+    .whereIn('role', PORTAL_ROLES)
+    .orderBy('id', 'asc')
+    .paginate(page, perPage)
+  return { items: result.all(), total: result.total }
+}
 
-  /**
-   * PATCH /portal/team/members/{member}/role. The same role again changes nothing
-   * (no revocation, no audit). A real change revokes all the target's tokens.
-   */
-  static async changeRole(
-    session: PortalSession,
-    memberId: string,
-    role: RoleName,
-    requester: Actor
-  ) {
-    const { user: actor, merchant } = session
-    return db.transaction(async (trx) => {
-      await lockMerchantTeam(trx, merchant.id)
-      const target = await lockMember(trx, merchant.id, memberId)
-      const newRole = ROLES[role]
-      if (target.role === newRole) return target
-      await ensureAnotherActiveAdministrator(trx, merchant.id, target)
-      await ensureActorStillAdministrator(trx, merchant.id, actor)
+/**
+ * PATCH /portal/team/members/{member}/role. The same role again changes nothing
+ * (no revocation, no audit). A real change revokes all the target's tokens.
+ */
+export async function changeMemberRole(
+  actor: UserActor,
+  memberId: string,
+  input: { role: RoleName }
+) {
+  const { role } = input
+  return db.transaction(async (trx) => {
+    await lockMerchantTeam(trx, actor.merchantId)
+    const target = await lockMember(trx, actor.merchantId, memberId)
+    const newRole = ROLES[role]
+    if (target.role === newRole) return target
+    await ensureAnotherActiveAdministrator(trx, actor.merchantId, target)
+    await ensureActorStillAdministrator(trx, actor)
 
-      const previous = target.role
-      target.useTransaction(trx)
-      target.role = newRole
-      await target.save()
-      await revokeAllTokensOf(target, trx)
-      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
-        action: 'team.member.role_change',
-        outcome: 'success',
-        metadata: {
-          from: previous === ROLES.administrator ? 'administrator' : 'developer',
-          to: role,
-        },
-        target: { type: 'user', id: target.id },
-      })
-      return target
+    const previous = target.role
+    target.useTransaction(trx)
+    target.role = newRole
+    await target.save()
+    await revokeAllTokensOf(target, trx)
+    await audit(trx, actor, {
+      action: 'team.member.role_change',
+      outcome: 'success',
+      metadata: {
+        from: previous === ROLES.administrator ? 'administrator' : 'developer',
+        to: role,
+      },
+      target: { type: 'user', id: target.id },
     })
-  }
+    return target
+  })
+}
 
-  /**
-   * DELETE /portal/team/members/{member}: detaches the user from the merchant,
-   * deactivates it, clears its remember token and revokes its tokens. The user,
-   * its password, transactions and audit records stay.
-   */
-  static async remove(session: PortalSession, memberId: string, requester: Actor) {
-    const { user: actor, merchant } = session
-    await db.transaction(async (trx) => {
-      await lockMerchantTeam(trx, merchant.id)
-      const target = await lockMember(trx, merchant.id, memberId)
-      await ensureAnotherActiveAdministrator(trx, merchant.id, target)
-      await ensureActorStillAdministrator(trx, merchant.id, actor)
+/**
+ * DELETE /portal/team/members/{member}: detaches the user from the merchant,
+ * deactivates it, clears its remember token and revokes its tokens. The user,
+ * its password, transactions and audit records stay.
+ */
+export async function removeMember(actor: UserActor, memberId: string) {
+  await db.transaction(async (trx) => {
+    await lockMerchantTeam(trx, actor.merchantId)
+    const target = await lockMember(trx, actor.merchantId, memberId)
+    await ensureAnotherActiveAdministrator(trx, actor.merchantId, target)
+    await ensureActorStillAdministrator(trx, actor)
 
-      target.useTransaction(trx)
-      target.merge({ merchantId: null, isActive: false, rememberMeToken: null })
-      await target.save()
-      await revokeAllTokensOf(target, trx)
-      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
-        action: 'team.member.remove',
-        outcome: 'success',
-        target: { type: 'user', id: target.id },
-      })
+    target.useTransaction(trx)
+    target.merge({ merchantId: null, isActive: false, rememberMeToken: null })
+    await target.save()
+    await revokeAllTokensOf(target, trx)
+    await audit(trx, actor, {
+      action: 'team.member.remove',
+      outcome: 'success',
+      target: { type: 'user', id: target.id },
     })
-  }
+  })
 }
