@@ -9,7 +9,8 @@ import {
   revokeMachineClientInput,
   rotateMachineClientInput,
 } from '#validators/machine_clients'
-import { findManagedClient } from '#services/machine_clients/managed_clients'
+import type { DateTime } from 'luxon'
+import { findManagedClient, type IssuedClient } from '#services/machine_clients/managed_clients'
 import { listMachineClients } from '#services/machine_clients/list'
 import { issueMachineClient } from '#services/machine_clients/issue'
 import { rotateMachineClient } from '#services/machine_clients/rotate'
@@ -18,6 +19,22 @@ import { consumeDelivery, findConsumableDelivery } from '#services/machine_clien
 import MachineClientTransformer, {
   IssuedMachineClientTransformer,
 } from '#transformers/machine_client_transformer'
+
+/** The {client} of the route, once it names a machine client of the merchant (404 before 422). */
+async function managedClientId(ctx: HttpContext): Promise<string> {
+  const id = String(ctx.params.client)
+  await findManagedClient(ctx.actor!.merchantId, id)
+  return id
+}
+
+/** 201 with the issued client and its credential delivery (issue, rotate). */
+function respondIssued(
+  ctx: HttpContext,
+  message: string,
+  issued: IssuedClient & { now: DateTime }
+) {
+  return respond(ctx, message, IssuedMachineClientTransformer.transform(issued), { status: 201 })
+}
 
 /**
  * portal-api.md › Machine clients and credential delivery. Mutations: Admin (403
@@ -38,33 +55,27 @@ export default class MachineClientsController {
   /** POST /portal/merchant/machine-clients (Admin) */
   async store(ctx: HttpContext) {
     const input = await validateBody(ctx, issueMachineClientInput)
-    const issued = await issueMachineClient(ctx.actor!, input)
-    return respond(
+    return respondIssued(
       ctx,
       'Machine client issued. Consume the credential delivery within five minutes; the secret is shown only once.',
-      IssuedMachineClientTransformer.transform(issued),
-      { status: 201 }
+      await issueMachineClient(ctx.actor!, input)
     )
   }
 
   /** POST /portal/merchant/machine-clients/{client}/rotate (Admin) */
   async rotate(ctx: HttpContext) {
-    const id = String(ctx.params.client)
-    await findManagedClient(ctx.actor!.merchantId, id)
+    const id = await managedClientId(ctx)
     const input = await validateBody(ctx, rotateMachineClientInput)
-    const issued = await rotateMachineClient(ctx.actor!, id, input)
-    return respond(
+    return respondIssued(
       ctx,
       'Machine client rotated. Consume the new credential delivery within five minutes; the secret is shown only once.',
-      IssuedMachineClientTransformer.transform(issued),
-      { status: 201 }
+      await rotateMachineClient(ctx.actor!, id, input)
     )
   }
 
   /** POST /portal/merchant/machine-clients/{client}/revoke (Admin) */
   async revoke(ctx: HttpContext) {
-    const id = String(ctx.params.client)
-    await findManagedClient(ctx.actor!.merchantId, id)
+    const id = await managedClientId(ctx)
     const input = await validateBody(ctx, revokeMachineClientInput)
     const revoked = await revokeMachineClient(ctx.actor!, id, input)
     return respond(
