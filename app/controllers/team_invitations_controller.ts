@@ -10,17 +10,15 @@ import {
   listInvitationsInput,
 } from '#validators/team'
 import { applicationActor } from '#auth/actor'
-import {
-  createInvitation,
-  listInvitations,
-  resendInvitation,
-  revokeInvitation,
-} from '#services/team/invitations'
+import { listInvitations } from '#services/team/invitations/list'
+import { createInvitation } from '#services/team/invitations/create'
+import { resendInvitation } from '#services/team/invitations/resend'
+import { revokeInvitation } from '#services/team/invitations/revoke'
 import {
   acceptAsExistingAccount,
   acceptAsNewAccount,
   resolveInvitation,
-} from '#services/team/invitation_acceptance'
+} from '#services/team/invitations/accept'
 import InvitationTransformer, {
   InvitationWithDeliveryTransformer,
 } from '#transformers/invitation_transformer'

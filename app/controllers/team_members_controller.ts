@@ -3,7 +3,9 @@ import { noContent, pageMeta, respond } from '#http/responses'
 import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
 import { changeRoleInput, listMembersInput } from '#validators/team'
-import { changeMemberRole, listMembers, removeMember } from '#services/team/members'
+import { listMembers } from '#services/team/list_members'
+import { changeMemberRole } from '#services/team/change_role'
+import { removeMember } from '#services/team/remove_member'
 import TeamMemberTransformer from '#transformers/team_member_transformer'
 
 /** portal-api.md › Team (members). */

@@ -24,7 +24,7 @@ import {
   accountForInvitationEmail,
   hashInvitationProof,
   invitationUnavailable,
-} from '#services/team/invitations'
+} from '#services/team/invitations/rules'
 import { lockMerchantTeam } from '#services/team/team_locks'
 import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
 import { revokeAllTokensOf } from '#services/sessions/token_revocation'
