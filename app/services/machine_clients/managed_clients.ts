@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto'
 import type { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
-import { isUniqueViolation } from '#support/database_errors'
+import { onUniqueViolation } from '#support/database_errors'
 import type { UserActor } from '#auth/actor'
 import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
 import CredentialDelivery from '#models/credential_delivery'
@@ -84,13 +84,8 @@ export async function assertLabelFree(
 }
 
 /** Two concurrent issues with one label: the unique index decides; the loser gets 422. */
-export async function withLabelGuard<T>(operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation()
-  } catch (error) {
-    if (isUniqueViolation(error)) throw labelTaken()
-    throw error
-  }
+export function withLabelGuard<T>(operation: () => Promise<T>): Promise<T> {
+  return onUniqueViolation(operation, labelTaken)
 }
 
 /** A new machine client, its ownership by the actor's merchant and its credential delivery. */

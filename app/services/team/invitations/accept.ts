@@ -14,7 +14,7 @@ import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
-import { isUniqueViolation } from '#support/database_errors'
+import { onUniqueViolation } from '#support/database_errors'
 import TeamInvitation from '#models/team_invitation'
 import User, { ROLES } from '#models/user'
 import { actorFor, audit } from '#services/audit/audit_trail'
@@ -149,34 +149,33 @@ export async function acceptAsNewAccount(
   seen: TeamInvitation,
   input: { first_name: string; last_name: string; password: string }
 ) {
-  try {
-    return await db.transaction(async (trx) => {
-      const invitation = await relockInvitation(trx, seen)
-      if (await accountForInvitationEmail(invitation.email, invitation.merchantId, trx)) {
-        throw identityConflict()
-      }
-      const user = await User.create(
-        {
-          merchantId: invitation.merchantId,
-          username: invitation.email,
-          email: invitation.email,
-          password: input.password,
-          firstName: input.first_name,
-          lastName: input.last_name,
-          role: invitation.role,
-          isActive: true,
-          emailVerifiedAt: DateTime.now(),
-        },
-        { client: trx }
-      )
-      await markAccepted(trx, invitation, user, requester, 'new_account')
-      return user
-    })
-  } catch (error) {
-    // Another account took this email or username between the check and the insert.
-    if (isUniqueViolation(error)) throw identityConflict()
-    throw error
-  }
+  // Another account may take this email or username between the check and the insert.
+  return onUniqueViolation(
+    () =>
+      db.transaction(async (trx) => {
+        const invitation = await relockInvitation(trx, seen)
+        if (await accountForInvitationEmail(invitation.email, invitation.merchantId, trx)) {
+          throw identityConflict()
+        }
+        const user = await User.create(
+          {
+            merchantId: invitation.merchantId,
+            username: invitation.email,
+            email: invitation.email,
+            password: input.password,
+            firstName: input.first_name,
+            lastName: input.last_name,
+            role: invitation.role,
+            isActive: true,
+            emailVerifiedAt: DateTime.now(),
+          },
+          { client: trx }
+        )
+        await markAccepted(trx, invitation, user, requester, 'new_account')
+        return user
+      }),
+    identityConflict
+  )
 }
 
 /** Existing detached account: reactivated with its password and profile unchanged. */
