@@ -3,7 +3,7 @@ import { clearLimits } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import { resetState } from '#tests/helpers/database'
+import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
 import {
   createInvitation,
   fakeMail,
@@ -586,16 +586,7 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
     const loser = accept(client, team, newAccountBody(proof))
     const pending = loser.then((response) => response)
     pending.catch(() => undefined)
-    for (let poll = 0; ; poll++) {
-      const waiting = await db
-        .from('pg_stat_activity')
-        .where('wait_event_type', 'Lock')
-        .whereILike('query', '%from "users"%')
-        .count('* as total')
-        .first()
-      if (Number(waiting?.total ?? 0) > 0) break
-      assert.isBelow(poll, 2000, 'the acceptance never waited for the users table')
-    }
+    await untilSomeBackendWaitsForALock({ query: '%from "users"%' })
     const winner = await User.create(
       {
         merchantId: team.merchant.id,
