@@ -6,6 +6,7 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import AuditLogService from '#services/audit_log_service'
+import { recordDeliveries } from '#support/operator_metrics'
 
 const PRUNE_LOCK_KEY = 7_314_202_611
 
@@ -42,6 +43,7 @@ export async function pruneExpiredCredentials(now = DateTime.now()) {
         pending_email_failed_attempts: 0,
       })
       .then((rows) => (Array.isArray(rows) ? rows.length : Number(rows)))
+    trx.after('commit', () => recordDeliveries('expired', deleted.credential_deliveries ?? 0))
     await AuditLogService.record(trx, {
       action: 'auth.prune',
       outcome: 'success',

@@ -25,6 +25,7 @@ import OauthClient from '#models/oauth_client'
 import type Merchant from '#models/merchant'
 import User from '#models/user'
 import oauthConfig from '#config/oauth'
+import { recordDeliveries } from '#support/operator_metrics'
 
 export const DELIVERY_LIFETIME_MINUTES = 5
 
@@ -176,6 +177,7 @@ export default class MachineClientService {
     const removed: Array<{ id: string; merchant_oauth_client_id: number }> = await query
       .delete()
       .returning(['id', 'merchant_oauth_client_id'])
+    if (removed.length > 0) trx.after('commit', () => recordDeliveries('expired', removed.length))
     for (const row of removed) {
       await AuditLogService.record(
         trx,
@@ -445,6 +447,7 @@ export default class MachineClientService {
       return { secret, oauthClientId: Number(row.oauth_client_id) }
     })
     if (outcome.secret === null) throw gone()
+    recordDeliveries('consumed')
     return {
       oauth_client_id: outcome.oauthClientId!,
       oauth_client_secret: outcome.secret,
@@ -531,6 +534,7 @@ export default class MachineClientService {
       },
       { client: trx }
     )
+    trx.after('commit', () => recordDeliveries('created'))
     return { ownership, client, delivery }
   }
 }
