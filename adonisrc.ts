@@ -27,6 +27,11 @@ export default defineConfig({
     suites: [
       { files: ['tests/unit/**/*.spec.{ts,js}'], name: 'unit', timeout: 5000 },
       { files: ['tests/functional/**/*.spec.{ts,js}'], name: 'functional', timeout: 30000 },
+      // Several production builds on one database and Redis, and a streaming replica:
+      // only through `npm run test:cluster`, which builds first (tests/cluster/README.md).
+      ...(process.env.CLUSTER_SUITE
+        ? [{ files: ['tests/cluster/**/*.spec.{ts,js}'], name: 'cluster', timeout: 180000 }]
+        : []),
     ],
     forceExit: false,
   },
