@@ -8,41 +8,11 @@
 | `history:purge` (branch collections-ops) gets the same test when it is registered:
 | the test below runs for each operator job the build lists.
 */
-import { spawn } from 'node:child_process'
 import { DateTime } from 'luxon'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
 import { createMerchantWithUser, createPortalClient, issuePat } from '#tests/helpers/portal'
-import { BUILD_DIR, CLUSTER_APP_KEY, requireBuild, resetCluster } from './helpers/instances.js'
-
-/** Runs an ace command of the production build as a separate process (one "host"). */
-function aceOnHost(args: string[]) {
-  requireBuild()
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['ace.js', ...args], {
-      cwd: BUILD_DIR,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        NODE_ENV: 'production',
-        APP_KEY: CLUSTER_APP_KEY,
-        DATABASE_URL: env.get('DATABASE_URL')!,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
-}
+import { aceOnHost, resetCluster } from './helpers/instances.js'
 
 async function commandIsRegistered(name: string) {
   const listed = await aceOnHost(['list', '--json'])

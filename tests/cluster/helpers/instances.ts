@@ -261,3 +261,32 @@ export async function resetCluster() {
   clusterRedisUrl()
   await redis.connection('main').flushdb()
 }
+
+/** Runs an ace command of the production build as a separate process (one "host"). */
+export function aceOnHost(args: string[], extraEnv: Record<string, string> = {}) {
+  requireBuild()
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['ace.js', ...args], {
+      cwd: BUILD_DIR,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NODE_ENV: 'production',
+        APP_KEY: CLUSTER_APP_KEY,
+        DATABASE_URL: env.get('DATABASE_URL')!,
+        LOG_LEVEL: 'warn',
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
