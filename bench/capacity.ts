@@ -193,6 +193,7 @@ try {
       2
     )
   )
+  await delay(2_000) // requests autocannon abandoned at the end finish before the stop
 } finally {
   server.kill('SIGTERM')
   await sql.end().catch(() => {})
