@@ -40,5 +40,6 @@ export default await Env.create(new URL('../', import.meta.url), {
   // server keeps serving while its readiness says 503 (load balancer drain).
   METRICS_PORT: Env.schema.number.optional(),
   METRICS_HOST: Env.schema.string.optional({ format: 'host' }),
+  METRICS_PUSHGATEWAY_URL: Env.schema.string.optional(),
   SHUTDOWN_DRAIN_MS: Env.schema.number.optional(),
 })

@@ -13,7 +13,15 @@
 | (`recordDeliveries('created')`, `recordImportRows('imported', n)`, ...), so nobody
 | needs to know prom-client to count something.
 */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { hostname } from 'node:os'
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  Pushgateway,
+  Registry,
+  collectDefaultMetrics,
+} from 'prom-client'
 import type { LimitName } from '#limits/limits'
 
 export const registry = new Registry()
@@ -100,6 +108,13 @@ export const purgeRows = new Counter({
   registers: [registry],
 })
 
+export const operatorJobLastRun = new Gauge({
+  name: 'portal_operator_job_last_run_timestamp_seconds',
+  help: 'When an operator command (ace) last finished, by command and outcome (success, failure); pushed to the Pushgateway.',
+  labelNames: ['job', 'outcome'] as const,
+  registers: [registry],
+})
+
 for (const event of ['created', 'consumed', 'expired']) credentialDeliveries.inc({ event }, 0)
 for (const outcome of ['imported', 'rejected']) importRows.inc({ outcome }, 0)
 
@@ -137,4 +152,24 @@ export function recordImportRows(outcome: 'imported' | 'rejected', count: number
 
 export function recordPurgedRows(count: number) {
   if (count > 0) purgeRows.inc(count)
+}
+
+/**
+ * Operator commands run in short-lived processes nobody scrapes: with
+ * METRICS_PUSHGATEWAY_URL set, a command pushes this process's metrics (import and
+ * purge rows, deliveries expired by auth:prune, its last run) to a Prometheus
+ * Pushgateway, grouped by command and host. A failed push is reported, never fatal.
+ */
+export async function pushJobMetrics(
+  url: string | undefined,
+  command: string,
+  outcome: 'success' | 'failure'
+) {
+  if (!url) return
+  const job = command.replaceAll(/[^a-zA-Z0-9_]/g, '_')
+  operatorJobLastRun.set({ job, outcome }, Date.now() / 1000)
+  await new Pushgateway(url, { timeout: 5_000 }, registry).pushAdd({
+    jobName: `merchant_portal_${job}`,
+    groupings: { instance: hostname() },
+  })
 }

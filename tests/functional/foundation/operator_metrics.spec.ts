@@ -7,6 +7,10 @@
 */
 import { test } from '@japa/runner'
 import { createServer } from 'node:net'
+import http from 'node:http'
+import { hostname } from 'node:os'
+import { runCommand } from '#tests/helpers/foundation'
+import AuthPrune from '../../../commands/auth_prune.js'
 import mail from '@adonisjs/mail/services/main'
 import router from '@adonisjs/core/services/router'
 import { resetState, advanceClock } from '#tests/helpers/database'
@@ -226,5 +230,38 @@ test.group('Operator metrics', (group) => {
     )
     assert.match(text, /portal_db_pool_max_connections\{connection="postgres"\} 10/)
     assert.isAbove(await valueOf('portal_db_pool_acquire_wait_seconds', {}), 0)
+  })
+
+  test('an operator command pushes its metrics to the Pushgateway when one is configured', async ({
+    assert,
+    cleanup,
+  }) => {
+    const received: Array<{ method?: string; url?: string; body: string }> = []
+    const gateway = http.createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk) => (body += chunk))
+      request.on('end', () => {
+        received.push({ method: request.method, url: request.url, body })
+        response.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve))
+    cleanup(() => new Promise<void>((resolve) => gateway.close(() => resolve())))
+    const { port } = gateway.address() as { port: number }
+    cleanup(overrideEnv({ METRICS_PUSHGATEWAY_URL: `http://127.0.0.1:${port}` }))
+
+    const result = await runCommand(AuthPrune, [])
+    assert.equal(result.exitCode, 0)
+    assert.lengthOf(received, 1)
+    assert.equal(received[0].method, 'POST')
+    assert.equal(
+      received[0].url,
+      `/metrics/job/merchant_portal_auth_prune/instance/${encodeURIComponent(hostname())}`
+    )
+    assert.match(
+      received[0].body,
+      /portal_operator_job_last_run_timestamp_seconds\{job="auth_prune",outcome="success"\} \d/
+    )
+    assert.include(received[0].body, 'portal_credential_deliveries_total')
   })
 })
