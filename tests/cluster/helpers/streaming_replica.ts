@@ -171,6 +171,11 @@ export class StreamingReplica {
     await this.query('replica', 'select pg_wal_replay_resume()')
   }
 
+  /** Stops the replica only (the primary keeps running). */
+  async stopReplica() {
+    await pgTool('pg_ctl', ['-D', this.replicaDir, '-m', 'immediate', '-w', 'stop'])
+  }
+
   async stop() {
     for (const dir of [this.replicaDir, this.primaryDir]) {
       if (existsSync(join(dir, 'postmaster.pid'))) {
