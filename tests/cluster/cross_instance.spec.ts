@@ -15,9 +15,9 @@ import {
   PORTAL_ORIGIN,
   signedInMember,
 } from '#tests/helpers/portal'
-import { addMember, NEW_PASSWORD, teamWithAdministrator } from '#tests/helpers/team'
+import { NEW_PASSWORD, teamWithAdministrator } from '#tests/helpers/team'
 import { consumePath, MACHINE_CLIENTS, WHOAMI } from '#tests/helpers/machine'
-import { createMerchantWithUser } from '#tests/helpers/portal'
+import { addMember, createMerchantWithUser } from '#tests/helpers/portal'
 import { call, countBy, Pair, resetCluster } from './helpers/instances.js'
 
 const ACCEPT = '/api/v1/portal/team/invitations/accept'

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
+import { addMember } from '#tests/helpers/portal'
 import { resetState } from '#tests/helpers/database'
-import { addMember, teamWithAdministrator, whileTeamLocked } from '#tests/helpers/team'
+import { teamWithAdministrator, whileTeamLocked } from '#tests/helpers/team'
 import User, { ROLES } from '#models/user'
 
 const ROUNDS = 5
