@@ -22,13 +22,21 @@ export default defineConfig({
     () => import('#start/routes'),
     () => import('#start/kernel'),
     () => import('#start/shutdown'),
+    () => import('#start/metrics'),
   ],
   tests: {
     suites: [
       { files: ['tests/unit/**/*.spec.{ts,js}'], name: 'unit', timeout: 5000 },
       { files: ['tests/functional/**/*.spec.{ts,js}'], name: 'functional', timeout: 30000 },
+      // Several production builds on one database and Redis, and a streaming replica:
+      // only through `npm run test:cluster`, which builds first (tests/cluster/README.md).
+      ...(process.env.CLUSTER_SUITE
+        ? [{ files: ['tests/cluster/**/*.spec.{ts,js}'], name: 'cluster', timeout: 180000 }]
+        : []),
     ],
-    forceExit: false,
+    // The cluster suite exits once its report is printed: a handle it leaves open
+    // after teardown (not yet found) must not keep CI waiting.
+    forceExit: Boolean(process.env.CLUSTER_SUITE),
   },
   metaFiles: [],
 })

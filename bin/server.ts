@@ -37,7 +37,12 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
       const { prepareRuntime } = await import('#start/runtime')
       await prepareRuntime(app, { httpServer: true })
     })
-    app.listen('SIGTERM', () => app.terminate())
+    // Drain first (readiness 503, Connection: close, SHUTDOWN_DRAIN_MS), then stop.
+    app.listen('SIGTERM', async () => {
+      const { drain } = await import('#support/drain')
+      await drain()
+      await app.terminate()
+    })
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })
   .httpServer()

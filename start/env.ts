@@ -35,4 +35,11 @@ export default await Env.create(new URL('../', import.meta.url), {
   REPORTING_DEFAULT_TIMEZONE: Env.schema.string.optional(),
   HISTORY_RETENTION_MONTHS: Env.schema.number.optional(),
   RATE_LIMIT_MULTIPLIER: Env.schema.number.optional(),
+
+  // Operations (docs/operations.md): the Prometheus listener, and how long a SIGTERMed
+  // server keeps serving while its readiness says 503 (load balancer drain).
+  METRICS_PORT: Env.schema.number.optional(),
+  METRICS_HOST: Env.schema.string.optional({ format: 'host' }),
+  METRICS_PUSHGATEWAY_URL: Env.schema.string.optional(),
+  SHUTDOWN_DRAIN_MS: Env.schema.number.optional(),
 })

@@ -6,6 +6,8 @@ import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { errors as vineErrors } from '@vinejs/vine'
 import ApiError from '#exceptions/api_error'
+import env from '#start/env'
+import { pushJobMetrics } from '#support/operator_metrics'
 
 export class OperatorInputError extends Error {}
 
@@ -22,6 +24,15 @@ export abstract class OperatorCommand extends BaseCommand {
       this.exitCode = 1
       this.logger.logError(`error: ${this.describe(error)}`)
     }
+    // docs/operations.md › Metrics: batch jobs push what they counted.
+    const command = (this.constructor as typeof BaseCommand).commandName
+    await pushJobMetrics(
+      env.get('METRICS_PUSHGATEWAY_URL'),
+      command,
+      this.exitCode ? 'failure' : 'success'
+    ).catch((error: Error) =>
+      this.logger.warning(`metrics not pushed to the Pushgateway: ${error.message}`)
+    )
   }
 
   private describe(error: unknown): string {

@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { healthChecks } from '#start/health'
+import { isDraining } from '#support/drain'
 
 /** Liveness (the process answers) and readiness (database reachable, schema current). */
 export default class HealthController {
@@ -8,6 +9,8 @@ export default class HealthController {
   }
 
   async ready({ response }: HttpContext) {
+    // Shutting down: out of rotation while requests still get served (app/support/drain.ts).
+    if (isDraining()) return response.status(503).send({ status: 'draining', checks: [] })
     const report = await healthChecks.run().catch(() => null)
     const healthy = report?.isHealthy === true
     const checks = (report?.checks ?? []).map((check) => ({

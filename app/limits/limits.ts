@@ -8,6 +8,7 @@ import limiter from '@adonisjs/limiter/services/main'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import env from '#start/env'
 import ApiError from '#exceptions/api_error'
+import { recordRateLimitRefusal } from '#support/operator_metrics'
 
 export const LIMITS = {
   api: { perMinute: 60, env: 'RATE_LIMIT_API_PER_MINUTE' },
@@ -59,6 +60,7 @@ export async function enforceLimit(
       .consume(`${name}:${key}`)
   } catch (error) {
     if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
+      recordRateLimitRefusal(name)
       if (onThrottled) await onThrottled()
       throw ApiError.rateLimited(error.response.availableIn)
     }

@@ -15,6 +15,7 @@ import type { BaseMail } from '@adonisjs/mail'
 import mailManager from '@adonisjs/mail/services/main'
 import logger from '@adonisjs/core/services/logger'
 import { configuredMailer } from '#config/mail'
+import { recordMailFailure } from '#support/operator_metrics'
 
 const inFlight = new Set<Promise<boolean>>()
 
@@ -26,6 +27,7 @@ export async function deliver(message: BaseMail): Promise<boolean> {
     return true
   } catch (error) {
     const err = (error ?? {}) as { name?: string; code?: string; responseCode?: number }
+    recordMailFailure(message.constructor.name, transport)
     logger.error(
       {
         mail: message.constructor.name,

@@ -16,6 +16,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR } from '#auth/actor'
+import { recordPurgedRows } from '#support/operator_metrics'
 
 export const PURGE_BATCH_SIZE = 1_000
 
@@ -86,6 +87,7 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
       if (purged === 0) break
       result.batches++
       result.purged += purged
+      recordPurgedRows(purged)
     }
   } catch (error) {
     await audit(undefined, SYSTEM_ACTOR, {

