@@ -24,6 +24,7 @@ const TeamInvitationsController = () => import('#controllers/team_invitations_co
 const PasswordResetController = () => import('#controllers/password_reset_controller')
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
+const OpenapiController = () => import('#controllers/openapi_controller')
 
 /** Audits a throttled public mutation (portal-api.md › Events): no actor, the IP only. */
 const auditThrottledPublic = (action: string) => async (ctx: HttpContext) => {
@@ -41,6 +42,13 @@ router.where('keyType', routeIds.keyType)
 
 router.get('/health/live', [HealthController, 'live'])
 router.get('/health/ready', [HealthController, 'ready'])
+
+// The OpenAPI document and its reference page (decisions.md §6; docs/openapi.md).
+router.get('/openapi.json', [OpenapiController, 'document'])
+router.get('/docs', [OpenapiController, 'page'])
+router
+  .get('/docs/assets/:asset', [OpenapiController, 'asset'])
+  .where('asset', /^[a-z0-9-]+\.(?:js|css|png)$/)
 
 /** Portal application credentials (HTTP Basic + X-Service-Application). */
 export const appClientStack = () => [middleware.appClient(), throttle('api'), middleware.body()]
