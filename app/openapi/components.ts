@@ -72,6 +72,16 @@ export const parameters = {
     type: 'string',
     pattern: '^[a-z0-9-]+\\.(js|css|png)$',
   }),
+  path: {
+    'name': 'path',
+    'in': 'path',
+    'required': true,
+    'description':
+      'Location of a stored file under the upload root, as in the URLs the API returns (e.g. `logo_url`); it may span several segments.',
+    'schema': { type: 'string', pattern: '^[^?#]+$' },
+    // Matches the rest of the path, slashes included (the router's `*`).
+    'x-wildcard': true,
+  },
 }
 
 function pathParameter(name: string, description: string, paramSchema: JsonSchema) {
@@ -98,7 +108,6 @@ export const sharedSchemas = {
     minProperties: 1,
     additionalProperties: schema.array(schema.string(), { minItems: 1 }),
   },
-
 }
 
 export const securitySchemes = {

@@ -1030,6 +1030,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/uploads/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored public file (merchant logos)
+         * @description Files of the `fs` drive disk (`DRIVE_DISK=fs`), served by @adonisjs/drive: the `url` and `logo_url` values of the merchant endpoints point here. Public files only; revalidated by ETag and Last-Modified.
+         *
+         *     **Access:** None.
+         *
+         *     **Limits:** none.
+         */
+        get: operations["getUploadedFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1439,6 +1463,8 @@ export interface components {
         keyType: "authentication_token" | "secret_key";
         /** @description A file of the bundled reference UI. A malformed, unknown, foreign or inaccessible id answers 404 `NOT_FOUND`. */
         asset: string;
+        /** @description Location of a stored file under the upload root, as in the URLs the API returns (e.g. `logo_url`); it may span several segments. */
+        path: string;
     };
     requestBodies: never;
     headers: never;
@@ -8644,6 +8670,83 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "NOT_FOUND";
+                    };
+                };
+            };
+        };
+    };
+    getUploadedFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Location of a stored file under the upload root, as in the URLs the API returns (e.g. `logo_url`); it may span several segments. */
+                path: components["parameters"]["path"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description File version. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Unchanged since the ETag given. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A private file without a valid signature. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "Access denied";
+                };
+            };
+            /** @description Not found: `NOT_FOUND` */
+            404: {
+                headers: {
+                    /** @description Errors are never cached. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /** @enum {string} */
+                        error_code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Unexpected failure: `SERVER_ERROR` */
+            500: {
+                headers: {
+                    /** @description Errors are never cached. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /** @enum {string} */
+                        error_code: "SERVER_ERROR";
                     };
                 };
             };

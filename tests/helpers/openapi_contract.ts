@@ -163,10 +163,7 @@ export class OpenApiContract {
 
   private compilePath(document: Json, template: string, item: Json): CompiledPath {
     const parameterNames = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1])
-    const escaped = template
-      .split(/\{[^}]+\}/)
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('([^/]+)')
+    const wildcards = new Set<string>()
     const parameterValidators: Record<string, ValidateFunction> = {}
     const operations: CompiledPath['operations'] = {}
     for (const [method, operation] of Object.entries(item)) {
@@ -174,6 +171,7 @@ export class OpenApiContract {
         const resolved = parameter.$ref ? this.resolve(document, parameter.$ref) : parameter
         if (resolved.in === 'path' && !parameterValidators[resolved.name]) {
           parameterValidators[resolved.name] = this.compile(resolved.schema)
+          if (resolved['x-wildcard']) wildcards.add(resolved.name)
         }
       }
       const responses = new Map<number, CompiledResponse>()
@@ -195,9 +193,19 @@ export class OpenApiContract {
     for (const name of parameterNames) {
       parameterValidators[name] ??= this.compile({ type: 'string' })
     }
+    const segments = template
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    const regex = segments.reduce(
+      (source, part, index) =>
+        index === 0
+          ? part
+          : `${source}${wildcards.has(parameterNames[index - 1]) ? '(.+)' : '([^/]+)'}${part}`,
+      ''
+    )
     return {
       template,
-      regex: new RegExp(`^${escaped}$`),
+      regex: new RegExp(`^${regex}$`),
       parameterNames,
       parameterValidators,
       operations,

@@ -243,4 +243,36 @@ export const serviceOperations: OperationSpec[] = [
     },
     errors: { 404: ['NOT_FOUND'] },
   },
+  {
+    method: 'get',
+    path: '/uploads/{path}',
+    operationId: 'getUploadedFile',
+    tag: 'Service',
+    summary: 'A stored public file (merchant logos)',
+    description:
+      'Files of the `fs` drive disk (`DRIVE_DISK=fs`), served by @adonisjs/drive: the `url` and `logo_url` values of the merchant endpoints point here. Public files only; revalidated by ETag and Last-Modified.',
+    access: 'none',
+    limits: 'none',
+    envelope: false,
+    pathParameters: ['path'],
+    responses: {
+      200: {
+        description: 'The file.',
+        content: {
+          'image/png': { schema: schema.string({ contentMediaType: 'image/png' }) },
+          'image/jpeg': { schema: schema.string({ contentMediaType: 'image/jpeg' }) },
+          'image/webp': { schema: schema.string({ contentMediaType: 'image/webp' }) },
+        },
+        headers: {
+          ETag: { description: 'File version.', schema: schema.string(), required: true },
+        },
+      },
+      304: { description: 'Unchanged since the ETag given.' },
+      401: {
+        description: 'A private file without a valid signature.',
+        content: { 'text/plain': { schema: schema.const('Access denied') } },
+      },
+    },
+    errors: { 404: ['NOT_FOUND'], 500: ['SERVER_ERROR'] },
+  },
 ]

@@ -1,0 +1,172 @@
+/*
+| Issue 10: the OpenAPI document cannot drift from the code.
+| - docs/openapi.json and the generated client types are what the code generates now;
+| - every route registered in the router has an entry, and every entry not marked
+|   `pending` is a registered route. Entries marked `pending` describe contract routes
+|   whose implementation has not landed yet (merchant, collections, reporting); they
+|   must NOT be registered, so that the engineer who registers one also removes the
+|   mark and swaps in the real validators (docs/openapi.md);
+| - every operation states its limits, and every /api/v1 route consumes one;
+| - the typed client example logs in and reads /portal/me against the service.
+| The response validation of every functional test lives in tests/bootstrap.ts.
+*/
+import { readFile } from 'node:fs/promises'
+import { test } from '@japa/runner'
+import router from '@adonisjs/core/services/router'
+import { artifactPath, ARTIFACTS, renderArtifacts } from '#openapi/artifacts'
+import { OPERATIONS, openApiDocument } from '#openapi/document'
+import { resetState } from '#tests/helpers/database'
+import { createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
+import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
+import { readOwnProfile } from '../../../clients/portal-api/example.js'
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/** `METHOD /path/{param}` of every registered route (HEAD is implied by GET). */
+function registeredRoutes() {
+  return Object.values(router.toJSON())
+    .flat()
+    .flatMap((route) =>
+      route.methods
+        .filter((method) => HTTP_METHODS.includes(method))
+        .map(
+          (method) =>
+            `${method} ${route.pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/\*$/, '/{path}')}`
+        )
+    )
+}
+
+const described = (pending: boolean) =>
+  OPERATIONS.filter((operation) => Boolean(operation.pending) === pending).map(
+    (operation) => `${operation.method.toUpperCase()} ${operation.path}`
+  )
+
+test.group('OpenAPI document', () => {
+  test('docs/openapi.json and clients/portal-api/schema.d.ts are current (run node ace openapi:generate)', async ({
+    assert,
+  }) => {
+    const rendered = await renderArtifacts()
+    for (const name of Object.keys(ARTIFACTS) as (keyof typeof ARTIFACTS)[]) {
+      const committed = await readFile(artifactPath(name), 'utf8').catch(() => '')
+      assert.isTrue(
+        committed === rendered[name],
+        `${ARTIFACTS[name]} is stale: run \`node ace openapi:generate\` and commit it`
+      )
+    }
+  })
+
+  test('every registered route has an entry; every entry is registered unless marked pending', ({
+    assert,
+  }) => {
+    const registered = registeredRoutes()
+    const documented = described(false)
+    const pending = described(true)
+    assert.deepEqual(
+      registered.filter((route) => !documented.includes(route)),
+      [],
+      'registered routes without a (non-pending) entry in app/openapi/paths'
+    )
+    assert.deepEqual(
+      documented.filter((route) => !registered.includes(route)),
+      [],
+      'entries of routes the router does not serve (mark them pending or remove them)'
+    )
+    assert.deepEqual(
+      pending.filter((route) => registered.includes(route)),
+      [],
+      'registered routes still marked pending: remove `pending` and use their validators'
+    )
+  })
+
+  test('each contract route of the Endpoints index has an entry', ({ assert }) => {
+    const paths = Object.keys(openApiDocument().document.paths)
+    const index = [
+      '/api/v1/auth/login',
+      '/api/v1/auth/logout',
+      '/api/v1/auth/reset-password/reset-link',
+      '/api/v1/auth/reset-password/new-password',
+      '/api/v1/portal/me',
+      '/api/v1/portal/me/email/verify',
+      '/api/v1/portal/me/email/resend',
+      '/api/v1/portal/me/password',
+      '/portal/profile/email/verify/{verification}',
+      '/api/v1/portal/merchant',
+      '/api/v1/portal/merchant/logo',
+      '/api/v1/portal/merchant/machine-clients',
+      '/api/v1/portal/merchant/machine-clients/{client}/rotate',
+      '/api/v1/portal/merchant/machine-clients/{client}/revoke',
+      '/api/v1/portal/merchant/credential-deliveries/{delivery}/consume',
+      '/api/v1/portal/merchant/integration-keys',
+      '/api/v1/portal/merchant/integration-keys/{keyType}',
+      '/api/v1/portal/team/members',
+      '/api/v1/portal/team/members/{member}/role',
+      '/api/v1/portal/team/members/{member}',
+      '/api/v1/portal/team/invitations',
+      '/api/v1/portal/team/invitations/{invitation}/resend',
+      '/api/v1/portal/team/invitations/{invitation}',
+      '/api/v1/portal/team/invitations/accept',
+      '/api/v1/portal/collections/transactions',
+      '/api/v1/portal/collections/transactions/{transaction}',
+      '/api/v1/portal/collections/transactions/{transaction}/history',
+      '/api/v1/portal/collections/transactions/{transaction}/history/{history}',
+      '/api/v1/portal/collections/metrics',
+      '/api/v1/portal/collections/charts',
+      '/oauth/token',
+      '/health/live',
+      '/health/ready',
+      '/api/v1/merchant-api/whoami',
+    ]
+    assert.deepEqual(
+      index.filter((path) => !paths.includes(path)),
+      []
+    )
+    assert.lengthOf(OPERATIONS, new Set(OPERATIONS.map((operation) => operation.operationId)).size)
+  })
+
+  test("every operation's description states its limits; every /api/v1 route has one", ({
+    assert,
+  }) => {
+    const { paths } = openApiDocument().document as { paths: Record<string, any> }
+    for (const operation of OPERATIONS) {
+      const entry = paths[operation.path][operation.method]
+      const label = `${operation.method.toUpperCase()} ${operation.path}`
+      assert.match(entry.description, /\*\*Limits/, label)
+      if (operation.path.startsWith('/api/v1/')) {
+        assert.isArray(operation.limits, label)
+        assert.isAbove((operation.limits as unknown[]).length, 0, label)
+        assert.include(entry.description, 'per minute per', label)
+      }
+    }
+  })
+
+  test('strict inputs are closed (additionalProperties: false), lenient ones are open', ({
+    assert,
+  }) => {
+    const { paths } = openApiDocument().document as { paths: Record<string, any> }
+    const body = (path: string, method: string) =>
+      paths[path][method].requestBody.content['application/json'].schema
+    assert.isFalse(body('/api/v1/portal/me', 'patch').additionalProperties)
+    assert.isFalse(body('/api/v1/portal/merchant/machine-clients', 'post').additionalProperties)
+    assert.isFalse(body('/api/v1/portal/team/members/{member}/role', 'patch').additionalProperties)
+    assert.notProperty(body('/api/v1/auth/login', 'post'), 'additionalProperties')
+    assert.notProperty(body('/api/v1/portal/me/password', 'put'), 'additionalProperties')
+  })
+})
+
+test.group('OpenAPI document: the typed client', (group) => {
+  group.each.setup(() => resetState())
+
+  test('the openapi-typescript client example logs in and reads /portal/me', async ({ assert }) => {
+    const application = await createPortalClient()
+    const { user, merchant, password } = await createMerchantWithUser()
+    const profile = await readOwnProfile({
+      baseUrl: `http://${process.env.HOST}:${process.env.PORT}`,
+      clientId: application.clientId,
+      clientSecret: TEST_PORTAL_CLIENT_SECRET,
+      username: user.email,
+      password,
+    })
+    assert.equal(profile.id, user.id)
+    assert.equal(profile.merchant.reference_id, merchant.referenceId)
+  })
+})
