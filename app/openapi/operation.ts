@@ -148,7 +148,12 @@ const STATUS_TEXT: Record<number, string> = {
 /** "5 per minute per user" with the env variable that overrides it. */
 export function limitText(limit: LimitRef) {
   const entry = LIMITS[limit.name]
-  return `${entry.perMinute} per minute per ${limit.per} (\`${entry.env}\`)`
+  // The API-wide limit keys a request without a valid PAT by its IP (portal_auth_middleware).
+  const per =
+    limit.name === 'api' && limit.per === 'user'
+      ? 'user (per client IP while the PAT is missing or invalid)'
+      : limit.per
+  return `${entry.perMinute} per minute per ${per} (\`${entry.env}\`)`
 }
 
 function mergeErrors(...sets: Record<number, string[]>[]) {

@@ -43,7 +43,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          */
         post: operations["logout"];
         delete?: never;
@@ -116,7 +116,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          */
         get: operations["getProfile"];
         put?: never;
@@ -131,7 +131,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 3 per minute per user (`RATE_LIMIT_PROFILE_UPDATE_PER_MINUTE`)
          */
         patch: operations["updateProfile"];
@@ -153,7 +153,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 10 per minute per user (`RATE_LIMIT_OTP_VERIFY_PER_MINUTE`)
          */
         post: operations["verifyEmailOtp"];
@@ -179,7 +179,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 3 per minute per user (`RATE_LIMIT_EMAIL_RESEND_PER_MINUTE`)
          */
         post: operations["resendEmailVerification"];
@@ -204,7 +204,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 6 per minute per user (`RATE_LIMIT_PASSWORD_CHANGE_PER_MINUTE`)
          */
         put: operations["changePassword"];
@@ -254,7 +254,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -271,7 +271,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -292,7 +292,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -305,7 +305,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -317,7 +317,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -341,7 +341,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -369,7 +369,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant, operation (`put`) and key type; refusals audited (`RATE_LIMIT_INTEGRATION_KEY_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
@@ -383,7 +383,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant, operation (`delete`) and key type; refusals audited (`RATE_LIMIT_INTEGRATION_KEY_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
@@ -408,7 +408,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          */
         get: operations["listMachineClients"];
         put?: never;
@@ -419,7 +419,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant and operation (`issue`); refusals audited (`RATE_LIMIT_MACHINE_CLIENT_PER_MINUTE`)
          */
         post: operations["issueMachineClient"];
@@ -445,7 +445,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant and operation (`rotate`); refusals audited (`RATE_LIMIT_MACHINE_CLIENT_PER_MINUTE`)
          */
         post: operations["rotateMachineClient"];
@@ -471,7 +471,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant and operation (`revoke`); refusals audited (`RATE_LIMIT_MACHINE_CLIENT_PER_MINUTE`)
          */
         post: operations["revokeMachineClient"];
@@ -497,7 +497,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 10 per minute per actor and delivery; refusals audited (`RATE_LIMIT_CREDENTIAL_CONSUME_PER_MINUTE`)
          */
         post: operations["consumeCredentialDelivery"];
@@ -521,7 +521,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          */
         get: operations["listTeamMembers"];
         put?: never;
@@ -552,7 +552,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant and operation (`role`); refusals audited (`RATE_LIMIT_TEAM_MUTATION_PER_MINUTE`)
          */
         patch: operations["changeMemberRole"];
@@ -575,7 +575,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant and operation (`remove`); refusals audited (`RATE_LIMIT_TEAM_MUTATION_PER_MINUTE`)
          */
         delete: operations["removeMember"];
@@ -598,7 +598,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          */
         get: operations["listInvitations"];
         put?: never;
@@ -609,7 +609,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per administrator and merchant (create, resend and revoke share it); refusals audited (`RATE_LIMIT_INVITATION_PER_MINUTE`)
          */
         post: operations["createInvitation"];
@@ -635,7 +635,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per administrator and merchant (create, resend and revoke share it); refusals audited (`RATE_LIMIT_INVITATION_PER_MINUTE`)
          */
         post: operations["resendInvitation"];
@@ -662,7 +662,7 @@ export interface paths {
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per administrator and merchant (create, resend and revoke share it); refusals audited (`RATE_LIMIT_INVITATION_PER_MINUTE`)
          */
         delete: operations["revokeInvitation"];
@@ -712,7 +712,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -739,7 +739,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -766,7 +766,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -793,7 +793,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -820,7 +820,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
@@ -847,7 +847,7 @@ export interface paths {
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
-         *     - 60 per minute per user (`RATE_LIMIT_API_PER_MINUTE`)
+         *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *
          *     **Status:** described from the contract; the route is not served by this build yet.
          */
