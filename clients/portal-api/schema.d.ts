@@ -1238,17 +1238,17 @@ export interface components {
             /** @description The assignment's stored environment flag. */
             is_production: boolean;
         };
-        /** @description No OAuth secret, provider credential, integration key, callback setting, balance or fee. */
+        /** @description No OAuth secret, provider credential, integration key, callback setting, balance or fee. `contact_person`, `dial_code`, `phone` and `address` are null until first set (a merchant created by the operator command may lack them). */
         Merchant: {
             readonly id: number;
             readonly reference_id: string;
             name: string;
-            contact_person: string;
+            contact_person: string | null;
             /** @description Business contact only. */
             email: string;
-            dial_code: string;
-            phone: string;
-            address: string;
+            dial_code: string | null;
+            phone: string | null;
+            address: string | null;
             /** Format: uri */
             website: string | null;
             logo_url: string | null;

@@ -20,11 +20,11 @@ export const merchantSchemas = {
       id: schema.integer({ readOnly: true }),
       reference_id: schema.string({ readOnly: true }),
       name: schema.string({ minLength: 1, maxLength: 150 }),
-      contact_person: schema.string({ minLength: 1, maxLength: 100 }),
+      contact_person: schema.nullable(schema.string({ minLength: 1, maxLength: 100 })),
       email: schema.string({ maxLength: 255, description: 'Business contact only.' }),
-      dial_code: schema.string({ maxLength: 8 }),
-      phone: schema.string({ maxLength: 30 }),
-      address: schema.string({ maxLength: 500 }),
+      dial_code: schema.nullable(schema.string({ maxLength: 8 })),
+      phone: schema.nullable(schema.string({ maxLength: 30 })),
+      address: schema.nullable(schema.string({ maxLength: 500 })),
       website: schema.nullable(schema.string({ format: 'uri', maxLength: 2048 })),
       logo_url: schema.nullable(schema.string()),
       currency: schema.string({ readOnly: true }),
@@ -36,7 +36,7 @@ export const merchantSchemas = {
     },
     {
       description:
-        'No OAuth secret, provider credential, integration key, callback setting, balance or fee.',
+        'No OAuth secret, provider credential, integration key, callback setting, balance or fee. `contact_person`, `dial_code`, `phone` and `address` are null until first set (a merchant created by the operator command may lack them).',
     }
   ),
   MerchantLogo: schema.object({
