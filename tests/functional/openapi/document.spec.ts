@@ -198,6 +198,29 @@ test.group('OpenAPI document', () => {
     }
   })
 
+  test('a limit declared on a route line (middleware.limit) is named by its operation', ({
+    assert,
+  }) => {
+    const operations = new Map(
+      OPERATIONS.map((operation) => [
+        `${operation.method.toUpperCase()} ${operation.path}`,
+        operation,
+      ])
+    )
+    for (const route of Object.values(router.toJSON()).flat()) {
+      const declared = [...route.middleware.all()]
+        .filter((entry: any) => typeof entry === 'object' && entry?.name === 'limit')
+        .map((entry: any) => entry.args?.name as string)
+      if (declared.length === 0) continue
+      for (const method of route.methods.filter((name) => HTTP_METHODS.includes(name))) {
+        const key = `${method} ${route.pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`
+        const documented = operations.get(key)?.limits
+        const names = Array.isArray(documented) ? documented.map((limit) => limit.name) : []
+        for (const name of declared) assert.include(names, name, `${key} declares limit ${name}`)
+      }
+    }
+  })
+
   test('strict inputs are closed (additionalProperties: false), lenient ones are open', ({
     assert,
   }) => {
