@@ -1328,8 +1328,42 @@ export interface components {
                 /** @enum {string|null} */
                 body_capture_status: "no_response" | "empty" | "omitted_oversize" | "omitted_unsupported_content_type" | "omitted_binary" | "omitted_sensitive" | "captured" | "captured_sanitized" | "captured_invalid_json_text" | "omitted_non_json" | "omitted_invalid_json" | "omitted_unsupported_shape" | "omitted_no_permitted_fields" | null;
             } | null;
-            /** @description The allowlisted projection of the body (portal-api.md › Payload projection). */
-            payload: Record<string, never> | null;
+            /** @description The allowlisted projection of the body, or null (portal-api.md › Payload projection). */
+            payload: null | {
+                merchant_transaction_id?: string;
+                payment_brand?: string;
+                currency?: string;
+                amount?: string;
+                /** @enum {string} */
+                payment_status?: "PAID" | "PENDING" | "REJECTED";
+                channel?: number;
+                is_card_payment?: boolean;
+            } | {
+                acknowledged?: boolean;
+                ok?: boolean;
+                success?: boolean;
+                accepted?: boolean;
+                received?: boolean;
+                /** @enum {string} */
+                status?: "ok" | "success" | "accepted" | "received" | "failed" | "error";
+            } | {
+                /** @enum {string} */
+                text: "ok" | "ack" | "accepted" | "received";
+            } | {
+                success?: boolean;
+                /** @enum {string} */
+                error_code?: "TRANSACTION_REFERENCE_CONFLICT" | "SUBMISSION_UNKNOWN" | "SUBMISSION_IN_PROGRESS";
+                /** Synchronous response data */
+                data?: {
+                    merchant_transaction_id?: string;
+                    amount?: string;
+                    /** @enum {string} */
+                    payment_status?: "PAID" | "PENDING" | "REJECTED";
+                    is_card_payment?: boolean;
+                    /** Format: date-time */
+                    timestamp?: string;
+                };
+            };
             omissions: {
                 field_path: string;
                 /** @enum {string} */

@@ -5,7 +5,7 @@
 | implementer keeps these beside the collections transformers (the suite validates
 | every response against them, so a difference fails a test).
 */
-import { schema } from '#openapi/json_schema'
+import { schema, type JsonSchema } from '#openapi/json_schema'
 
 const ENVIRONMENT = schema.enum(['test', 'live'])
 
@@ -50,6 +50,76 @@ const OMISSION_REASONS = [
   'omitted_no_permitted_fields',
   'response_fields_excluded',
 ] as const
+
+const PAYMENT_STATUS = schema.enum(['PAID', 'PENDING', 'REJECTED'])
+const REFERENCE = schema.string({ pattern: '^[A-Za-z0-9_-]{1,100}$' })
+const AMOUNT = schema.string({ pattern: '^[0-9]{1,12}\\.[0-9]{2}$' })
+
+/** Every field optional: a projection keeps only the allowed fields that were present. */
+const allOptional = (properties: Record<string, JsonSchema>, title: string): JsonSchema => ({
+  title,
+  ...schema.object(properties, { optional: Object.keys(properties) }),
+})
+
+/**
+ * portal-api.md › Payload projection: fixed allowlists per payload kind, every other
+ * field excluded. A field outside them in a response fails the suite.
+ */
+const PAYLOAD: JsonSchema = {
+  description:
+    'The allowlisted projection of the body, or null (portal-api.md › Payload projection).',
+  anyOf: [
+    { type: 'null' },
+    allOptional(
+      {
+        merchant_transaction_id: REFERENCE,
+        payment_brand: schema.string({ pattern: '^[A-Za-z0-9_-]{1,20}$' }),
+        currency: schema.string({ pattern: '^[A-Z]{3}$' }),
+        amount: AMOUNT,
+        payment_status: PAYMENT_STATUS,
+        channel: schema.integer({ minimum: 1, maximum: 4 }),
+        is_card_payment: schema.boolean(),
+      },
+      'Validated merchant request or queued webhook (no channel or card flag)'
+    ),
+    allOptional(
+      {
+        acknowledged: schema.boolean(),
+        ok: schema.boolean(),
+        success: schema.boolean(),
+        accepted: schema.boolean(),
+        received: schema.boolean(),
+        status: schema.enum(['ok', 'success', 'accepted', 'received', 'failed', 'error']),
+      },
+      'Merchant reply (JSON)'
+    ),
+    {
+      title: 'Merchant reply (text)',
+      ...schema.object({ text: schema.enum(['ok', 'ack', 'accepted', 'received']) }),
+    },
+    allOptional(
+      {
+        success: schema.boolean(),
+        error_code: schema.enum([
+          'TRANSACTION_REFERENCE_CONFLICT',
+          'SUBMISSION_UNKNOWN',
+          'SUBMISSION_IN_PROGRESS',
+        ]),
+        data: allOptional(
+          {
+            merchant_transaction_id: REFERENCE,
+            amount: AMOUNT,
+            payment_status: PAYMENT_STATUS,
+            is_card_payment: schema.boolean(),
+            timestamp: schema.timestamp(),
+          },
+          'Synchronous response data'
+        ),
+      },
+      "The service's synchronous response"
+    ),
+  ],
+}
 
 const COVERAGE = schema.enum(['captured', 'purged', 'not_captured'], {
   description:
@@ -110,10 +180,7 @@ export const collectionsSchemas = {
         ),
       })
     ),
-    payload: {
-      type: ['object', 'null'],
-      description: 'The allowlisted projection of the body (portal-api.md › Payload projection).',
-    },
+    payload: PAYLOAD,
     omissions: schema.array(
       schema.object({
         field_path: schema.string(),
