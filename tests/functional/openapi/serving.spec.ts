@@ -26,6 +26,24 @@ test.group('GET /openapi.json', () => {
     again.assertStatus(304)
     assert.equal(again.text() ?? '', '')
   })
+
+  test('is sent gzip-compressed to clients that accept it, with its own ETag', async ({
+    client,
+    assert,
+  }) => {
+    const plain = await client.get('/openapi.json').header('Accept-Encoding', 'identity')
+    plain.assertStatus(200)
+    assert.notExists(plain.header('content-encoding'))
+    const compressed = await client.get('/openapi.json').header('Accept-Encoding', 'gzip, br')
+    compressed.assertStatus(200)
+    assert.equal(compressed.header('content-encoding'), 'gzip')
+    assert.equal(compressed.header('vary'), 'Accept-Encoding')
+    assert.isBelow(Number(compressed.header('content-length')), plain.text().length / 5)
+    assert.deepEqual(compressed.body(), plain.body())
+    assert.notEqual(compressed.header('etag'), plain.header('etag'))
+    const refused = await client.get('/openapi.json').header('Accept-Encoding', 'gzip;q=0')
+    assert.notExists(refused.header('content-encoding'))
+  })
 })
 
 test.group('GET /docs', () => {
