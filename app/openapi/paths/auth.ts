@@ -1,7 +1,7 @@
 /* portal-api.md › Login and session (POST /auth/*). */
 import { loginInput } from '#validators/session'
 import { newPasswordInput, resetLinkInput } from '#validators/password'
-import { inputJsonSchema } from '#openapi/json_schema'
+import { inputJsonSchema, schema } from '#openapi/json_schema'
 import { messageOnly, ok } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { NEW_PASSWORD } from '#openapi/paths/shared'
@@ -24,7 +24,7 @@ export const authOperations: OperationSpec[] = [
     responses: {
       200: {
         description: 'Signed in.',
-        schema: ok({ $ref: '#/components/schemas/LoginResult' }, { message: 'Login successful.' }),
+        schema: ok(schema.ref('LoginResult'), { message: 'Login successful.' }),
       },
     },
     errors: { 401: ['INVALID_CREDENTIALS'], 403: ['MERCHANT_USER_NOT_AUTHORIZED'] },

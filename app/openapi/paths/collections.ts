@@ -11,12 +11,12 @@ import { defineInput } from '#validators/rules/input'
 import { paginationFields } from '#validators/rules/pagination'
 import { environmentField } from '#validators/rules/environment'
 import { timestampField } from '#validators/rules/timestamp'
-import { queryParameters, type FieldOverrides } from '#openapi/json_schema'
+import { queryParameters, type FieldOverrides, schema } from '#openapi/json_schema'
 import { ok, page } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { PAGINATION_DESCRIPTIONS } from '#openapi/paths/shared'
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const { ref } = schema
 const text = () => vine.string().minLength(1).maxLength(100)
 
 export const TIMESTAMP_PATTERN =

@@ -6,12 +6,12 @@ import {
   revokeMachineClientInput,
   rotateMachineClientInput,
 } from '#validators/machine_clients'
-import { inputJsonSchema, queryParameters } from '#openapi/json_schema'
+import { inputJsonSchema, queryParameters, schema } from '#openapi/json_schema'
 import { ok, page } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { PAGINATION_DESCRIPTIONS } from '#openapi/paths/shared'
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const { ref } = schema
 const mutationLimit = (operation: string) => [
   { name: 'api' as const, per: 'user' },
   {

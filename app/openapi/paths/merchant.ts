@@ -9,11 +9,11 @@
 import vine from '@vinejs/vine'
 import { defineInput, NO_BODY } from '#validators/rules/input'
 import { currentPassword } from '#validators/rules/password_policy'
-import { inputJsonSchema } from '#openapi/json_schema'
+import { inputJsonSchema, schema } from '#openapi/json_schema'
 import { ok } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const { ref } = schema
 const reason = () => vine.string().minLength(10).maxLength(500)
 
 /** PATCH /portal/merchant (strict): at least one field; only `website` may be null. */

@@ -7,7 +7,7 @@ import { messageOnly, ok } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { NEW_PASSWORD } from '#openapi/paths/shared'
 
-const profile = { $ref: '#/components/schemas/Profile' }
+const profile = schema.ref('Profile')
 
 export const profileOperations: OperationSpec[] = [
   {
@@ -107,10 +107,9 @@ export const profileOperations: OperationSpec[] = [
     responses: {
       200: {
         description: 'Password changed; every token of the user revoked.',
-        schema: ok(
-          { $ref: '#/components/schemas/PasswordChanged' },
-          { message: 'Password changed. Log in again with the new password.' }
-        ),
+        schema: ok(schema.ref('PasswordChanged'), {
+          message: 'Password changed. Log in again with the new password.',
+        }),
       },
     },
     cacheControl: 'no-store',

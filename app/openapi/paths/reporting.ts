@@ -10,12 +10,12 @@ import vine from '@vinejs/vine'
 import { defineInput } from '#validators/rules/input'
 import { environmentField } from '#validators/rules/environment'
 import { timestampField } from '#validators/rules/timestamp'
-import { queryParameters } from '#openapi/json_schema'
+import { queryParameters, schema } from '#openapi/json_schema'
 import { ok } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { COLLECTIONS_DESCRIPTIONS, COLLECTIONS_OVERRIDES } from '#openapi/paths/collections'
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const { ref } = schema
 
 const metricsFields = {
   environment: environmentField(),

@@ -8,12 +8,12 @@ import {
   listMembersInput,
 } from '#validators/team'
 import { NO_BODY } from '#validators/rules/input'
-import { inputJsonSchema, queryParameters } from '#openapi/json_schema'
+import { inputJsonSchema, queryParameters, schema } from '#openapi/json_schema'
 import { ok, page } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { NEW_PASSWORD, PAGINATION_DESCRIPTIONS } from '#openapi/paths/shared'
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const { ref } = schema
 const teamLimit = (operation: string) => [
   { name: 'api' as const, per: 'user' },
   {
