@@ -7,13 +7,14 @@ import { readFile } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import { artifactPath } from '#openapi/artifacts'
 import { DOCS_CONTENT_SECURITY_POLICY } from '#controllers/openapi_controller'
+import { route } from '#tests/helpers/routes'
 
 test.group('GET /openapi.json', () => {
   test('serves the committed document, cacheable and revalidated by ETag', async ({
     client,
     assert,
   }) => {
-    const response = await client.get('/openapi.json')
+    const response = await client.get(route('openapi.document'))
     response.assertStatus(200)
     assert.equal(response.text(), await readFile(artifactPath('document'), 'utf8'))
     assert.equal(response.body().openapi, '3.1.0')
@@ -22,7 +23,7 @@ test.group('GET /openapi.json', () => {
     const etag = response.header('etag')!
     assert.match(etag, /^"[A-Za-z0-9_-]+"$/)
 
-    const again = await client.get('/openapi.json').header('If-None-Match', etag)
+    const again = await client.get(route('openapi.document')).header('If-None-Match', etag)
     again.assertStatus(304)
     assert.equal(again.text() ?? '', '')
   })
@@ -31,17 +32,21 @@ test.group('GET /openapi.json', () => {
     client,
     assert,
   }) => {
-    const plain = await client.get('/openapi.json').header('Accept-Encoding', 'identity')
+    const plain = await client.get(route('openapi.document')).header('Accept-Encoding', 'identity')
     plain.assertStatus(200)
     assert.notExists(plain.header('content-encoding'))
-    const compressed = await client.get('/openapi.json').header('Accept-Encoding', 'gzip, br')
+    const compressed = await client
+      .get(route('openapi.document'))
+      .header('Accept-Encoding', 'gzip, br')
     compressed.assertStatus(200)
     assert.equal(compressed.header('content-encoding'), 'gzip')
     assert.equal(compressed.header('vary'), 'Accept-Encoding')
     assert.isBelow(Number(compressed.header('content-length')), plain.text().length / 5)
     assert.deepEqual(compressed.body(), plain.body())
     assert.notEqual(compressed.header('etag'), plain.header('etag'))
-    const refused = await client.get('/openapi.json').header('Accept-Encoding', 'gzip;q=0')
+    const refused = await client
+      .get(route('openapi.document'))
+      .header('Accept-Encoding', 'gzip;q=0')
     assert.notExists(refused.header('content-encoding'))
   })
 })
@@ -51,7 +56,7 @@ test.group('GET /docs', () => {
     client,
     assert,
   }) => {
-    const response = await client.get('/docs')
+    const response = await client.get(route('openapi.page'))
     response.assertStatus(200)
     assert.match(response.header('content-type')!, /^text\/html/)
     assert.equal(response.header('content-security-policy'), DOCS_CONTENT_SECURITY_POLICY)
@@ -75,6 +80,7 @@ test.group('GET /docs', () => {
 
   test('an asset outside the fixed list is 404 NOT_FOUND', async ({ client }) => {
     for (const name of ['index.html', 'package.js', 'absolute-path.js', '..%2Fpackage.json']) {
+      // A literal path: most of these names are not valid route parameters at all.
       const response = await client.get(`/docs/assets/${name}`)
       response.assertStatus(404)
       response.assertBodyContains({ error_code: 'NOT_FOUND' })
