@@ -23,6 +23,7 @@ const TeamInvitationsController = () => import('#controllers/team_invitations_co
 const PasswordResetController = () => import('#controllers/password_reset_controller')
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
+const OpenapiController = () => import('#controllers/openapi_controller')
 
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
@@ -34,6 +35,14 @@ router.where('keyType', routeIds.keyType)
 
 router.get('/health/live', [HealthController, 'live']).as('health.live')
 router.get('/health/ready', [HealthController, 'ready']).as('health.ready')
+
+// The OpenAPI document and its reference page (decisions.md §6; docs/openapi.md).
+router.get('/openapi.json', [OpenapiController, 'document']).as('openapi.document')
+router.get('/docs', [OpenapiController, 'page']).as('openapi.page')
+router
+  .get('/docs/assets/:asset', [OpenapiController, 'asset'])
+  .where('asset', /^[a-z0-9-]+\.(?:js|css|png)$/)
+  .as('openapi.asset')
 
 router
   .group(() => {

@@ -1,0 +1,149 @@
+/*
+| Shared pieces of the document: the success envelope, list meta, field errors,
+| path parameters (from the route id shapes start/routes.ts matches with) and the
+| security schemes of portal-api.md › Authentication.
+*/
+import { routeIds } from '#validators/rules/route_ids'
+import { schema, type JsonSchema } from '#openapi/json_schema'
+
+/** `{success: true, message, data}`; lists add `meta`. */
+export function ok(
+  data: JsonSchema,
+  options: { message?: string; meta?: JsonSchema } = {}
+): JsonSchema {
+  return schema.object({
+    success: schema.const(true),
+    message: schema.string(options.message ? { examples: [options.message] } : {}),
+    data,
+    ...(options.meta ? { meta: options.meta } : {}),
+  })
+}
+
+/** A page of `item` with the standard `meta`. */
+export function page(item: JsonSchema, meta: JsonSchema = schema.ref('PageMeta')) {
+  return ok(schema.array(item), { meta })
+}
+
+export const messageOnly = (message?: string) => ok({ type: 'null' }, { message })
+
+const pattern = (regex: RegExp) => regex.source
+
+export const parameters = {
+  client: pathParameter('client', 'Machine-client ownership id.', {
+    type: 'string',
+    pattern: pattern(routeIds.numeric.match),
+  }),
+  member: pathParameter('member', 'User id of the member.', {
+    type: 'string',
+    pattern: pattern(routeIds.numeric.match),
+  }),
+  transaction: pathParameter('transaction', 'Internal transaction id.', {
+    type: 'string',
+    pattern: pattern(routeIds.numeric.match),
+  }),
+  delivery: pathParameter('delivery', 'Credential delivery id (UUID).', {
+    type: 'string',
+    format: 'uuid',
+    pattern: pattern(routeIds.uuid.match),
+  }),
+  invitation: pathParameter('invitation', 'Invitation id (UUID).', {
+    type: 'string',
+    format: 'uuid',
+    pattern: pattern(routeIds.uuid.match),
+  }),
+  verification: pathParameter('verification', 'Pending email change id, as mailed.', {
+    type: 'string',
+    format: 'uuid',
+    pattern: pattern(routeIds.uuid.match),
+  }),
+  history: pathParameter('history', 'History item id: a 26-character uppercase ULID.', {
+    type: 'string',
+    pattern: pattern(routeIds.ulid.match),
+  }),
+  keyType: pathParameter(
+    'keyType',
+    'Exactly `authentication_token` or `secret_key` (case-sensitive).',
+    {
+      type: 'string',
+      enum: ['authentication_token', 'secret_key'],
+    }
+  ),
+  asset: pathParameter('asset', 'A file of the bundled reference UI.', {
+    type: 'string',
+    pattern: '^[a-z0-9-]+\\.(js|css|png)$',
+  }),
+  path: {
+    'name': 'path',
+    'in': 'path',
+    'required': true,
+    'description':
+      'Location of a stored file under the upload root, as in the URLs the API returns (e.g. `logo_url`); it may span several segments.',
+    'schema': { type: 'string', pattern: '^[^?#]+$' },
+    // Matches the rest of the path, slashes included (the router's `*`).
+    'x-wildcard': true,
+  },
+}
+
+function pathParameter(name: string, description: string, paramSchema: JsonSchema) {
+  return {
+    name,
+    in: 'path',
+    required: true,
+    description: `${description} A malformed, unknown, foreign or inaccessible id answers 404 \`NOT_FOUND\`.`,
+    schema: paramSchema,
+  }
+}
+
+export const sharedSchemas = {
+  PageMeta: schema.object({
+    current_page: schema.integer({ minimum: 1 }),
+    per_page: schema.integer({ minimum: 1, maximum: 100 }),
+    total: schema.integer({ minimum: 0 }),
+    last_page: schema.integer({ minimum: 1 }),
+  }),
+  FieldErrors: {
+    type: 'object',
+    description:
+      'Field path (dot notation) → non-empty list of messages. Unlisted fields rejected by a strict endpoint appear under their own name; `body` names the body as a whole.',
+    minProperties: 1,
+    additionalProperties: schema.array(schema.string(), { minItems: 1 }),
+  },
+}
+
+export const securitySchemes = {
+  portalApplication: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'The Portal application: `Authorization: Basic base64(client_id:client_secret)`, together with the `X-Service-Application: merchant_portal` header.',
+  },
+  serviceApplication: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Service-Application',
+    description: 'Always `merchant_portal`; sent with the Portal application credentials.',
+  },
+  portalPat: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A Portal user PAT from `POST /api/v1/auth/login` (60 minutes by default, no refresh). On 401 clear the session and log in again.',
+  },
+  oauthClientBasic: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'Machine client credentials as HTTP Basic on `/oauth/token` (alternatively `client_id` and `client_secret` in the form body; never both).',
+  },
+  machineClient: {
+    type: 'oauth2',
+    description:
+      'Machine access tokens for merchant integration servers (client credentials grant); sent as `Authorization: Bearer <machine_access_token>`. Never valid on Portal user endpoints.',
+    flows: {
+      clientCredentials: {
+        tokenUrl: '/oauth/token',
+        scopes: { 'merchant-api': 'Merchant integration API.' },
+      },
+    },
+  },
+}

@@ -1,0 +1,290 @@
+/*
+| One operation of the document, declared beside its area (app/openapi/paths/*):
+| who may call it, its limits, its input (from the VineJS validators), its success
+| responses (from the schemas beside the transformers) and the error codes it can
+| answer. `toOperationObject()` adds what the access kind and the input imply: the
+| authentication errors, 413/415/422, 429 with Retry-After, 500 and 503, so that no
+| area repeats them and none forgets them.
+*/
+import { LIMITS, type LimitName } from '#limits/limits'
+import { schema, type JsonSchema } from '#openapi/json_schema'
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
+
+/**
+ * Who may call an operation:
+ * - `public`: no credentials; `app`: Portal application (HTTP Basic + X-Service-Application);
+ * - `pat`: a Portal user PAT, either role; `admin`: a PAT of an administrator;
+ * - `machine`: a machine access token; `signed_link`: the mailed, signed URL;
+ * - `oauth_client`: client credentials of /oauth/token; `none`: open service routes.
+ */
+export type Access =
+  'public' | 'app' | 'pat' | 'admin' | 'machine' | 'signed_link' | 'oauth_client' | 'none'
+
+/** A limit of the contract's Limits table and what its key is made of. */
+export interface LimitRef {
+  name: LimitName
+  per: string
+}
+
+export interface ResponseSpec {
+  description: string
+  /** JSON body; omitted for 204 and redirects. */
+  schema?: JsonSchema
+  /** Another media type than JSON (the docs page, its assets). */
+  content?: Record<string, { schema: JsonSchema }>
+  headers?: Record<string, HeaderSpec>
+}
+
+export interface HeaderSpec {
+  description: string
+  schema: JsonSchema
+  required?: boolean
+}
+
+export interface OperationSpec {
+  method: HttpMethod
+  /** OpenAPI path, parameters in braces named as in start/routes.ts. */
+  path: string
+  operationId: string
+  tag: string
+  summary: string
+  description: string
+  access: Access
+  /** Limits consumed by the route, in order; `none` says so explicitly. */
+  limits: LimitRef[] | 'none'
+  /** Path parameters: names of components.parameters. */
+  pathParameters?: string[]
+  query?: object[]
+  body?: { mediaType?: string; schema: JsonSchema; required?: boolean; description?: string }
+  /** Success (and other non-error) responses, by status. */
+  responses: Record<number, ResponseSpec>
+  /** Error codes beyond the implied ones, by status (an empty list: the status, no code). */
+  errors?: Record<number, string[]>
+  /** Whether the route's responses use the Portal envelope (false: OAuth, health, docs). */
+  envelope?: boolean
+  /** Body parsed by the Portal body middleware (413/415 apply); default true on /api/v1 routes. */
+  parsesBody?: boolean
+  /** Cache-Control of success responses. */
+  cacheControl?: string
+  /** A contract route whose implementation has not landed in the router yet. */
+  pending?: boolean
+}
+
+const AUTH_ERRORS: Record<Access, Record<number, string[]>> = {
+  public: { 429: ['RATE_LIMITED'] },
+  app: { 401: ['ECOSYSTEM_CLIENT_UNAUTHENTICATED'], 429: ['RATE_LIMITED'] },
+  pat: {
+    401: ['UNAUTHENTICATED', 'ACCESS_TOKEN_INVALID'],
+    403: [
+      'MERCHANT_USER_NOT_AUTHORIZED',
+      'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
+      'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+      'MERCHANT_SCOPE_MISMATCH',
+    ],
+    429: ['RATE_LIMITED'],
+  },
+  admin: {
+    401: ['UNAUTHENTICATED', 'ACCESS_TOKEN_INVALID'],
+    403: [
+      'MERCHANT_USER_NOT_AUTHORIZED',
+      'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
+      'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+      'FORBIDDEN',
+      'MERCHANT_SCOPE_MISMATCH',
+    ],
+    429: ['RATE_LIMITED'],
+  },
+  machine: {
+    401: ['UNAUTHENTICATED', 'ACCESS_TOKEN_INVALID'],
+    403: ['CLIENT_MERCHANT_NOT_AUTHORIZED', 'INSUFFICIENT_SCOPE'],
+    429: ['RATE_LIMITED'],
+    503: ['MERCHANT_MACHINE_API_UNAVAILABLE'],
+  },
+  signed_link: { 403: ['INVALID_SIGNATURE'], 429: ['RATE_LIMITED'] },
+  oauth_client: {},
+  none: {},
+}
+
+const SECURITY: Record<Access, object[] | undefined> = {
+  public: [],
+  app: [{ portalApplication: [], serviceApplication: [] }],
+  pat: [{ portalPat: [] }],
+  admin: [{ portalPat: [] }],
+  machine: [{ machineClient: ['merchant-api'] }],
+  signed_link: [],
+  oauth_client: [{ oauthClientBasic: [] }, {}],
+  none: [],
+}
+
+const ACCESS_TEXT: Record<Access, string> = {
+  public: 'Public (no credentials).',
+  app: "Portal application: HTTP Basic `client_id:client_secret` plus `X-Service-Application: merchant_portal`; an `Origin`, when sent, must be one of the application's origins.",
+  pat: 'Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.',
+  admin:
+    'Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.',
+  machine:
+    'Machine access token from `/oauth/token` (`Authorization: Bearer <machine_access_token>`).',
+  signed_link: 'The signed link mailed for an email change (no PAT).',
+  oauth_client: 'Machine client credentials, in the form body or as HTTP Basic (not both).',
+  none: 'None.',
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Not authenticated',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Validation failed',
+  429: 'Too many requests',
+  500: 'Unexpected failure',
+  503: 'Service unavailable',
+}
+
+/** "5 per minute per user" with the env variable that overrides it. */
+export function limitText(limit: LimitRef) {
+  const entry = LIMITS[limit.name]
+  // The API-wide limit keys a request without a valid PAT by its IP (portal_auth_middleware).
+  const per =
+    limit.name === 'api' && limit.per === 'user'
+      ? 'user (per client IP while the PAT is missing or invalid)'
+      : limit.per
+  return `${entry.perMinute} per minute per ${per} (\`${entry.env}\`)`
+}
+
+function mergeErrors(...sets: Record<number, string[]>[]) {
+  const merged: Record<number, Set<string>> = {}
+  for (const set of sets) {
+    for (const [status, codes] of Object.entries(set)) {
+      merged[Number(status)] ??= new Set()
+      codes.forEach((code) => merged[Number(status)].add(code))
+    }
+  }
+  return merged
+}
+
+/** The error envelope of one operation and status: its exact `error_code` values. */
+export function errorEnvelope(status: number, codes: string[]): JsonSchema {
+  return schema.object(
+    {
+      success: schema.const(false),
+      message: schema.string(),
+      error_code: schema.enum(codes),
+      ...(status === 422 ? { errors: schema.ref('FieldErrors') } : {}),
+    },
+    { description: `decisions.md §1 error envelope` }
+  )
+}
+
+const cacheHeader = (description: string, value: JsonSchema): Record<string, HeaderSpec> => ({
+  'Cache-Control': { description, schema: value, required: true },
+})
+
+export function toOperationObject(spec: OperationSpec) {
+  const envelope = spec.envelope ?? true
+  const parsesBody = spec.parsesBody ?? (envelope && spec.path.startsWith('/api/v1/'))
+  const implied: Record<number, string[]> = { ...AUTH_ERRORS[spec.access] }
+  const extra: Record<number, string[]> = {}
+  if (envelope) {
+    extra[500] = ['SERVER_ERROR']
+    extra[503] = ['SERVICE_UNAVAILABLE']
+  }
+  if (parsesBody) {
+    extra[413] = ['PAYLOAD_TOO_LARGE']
+    extra[415] = ['UNSUPPORTED_MEDIA_TYPE']
+  }
+  if (spec.body || spec.query || parsesBody) extra[422] = ['VALIDATION_ERROR']
+  if (spec.pathParameters?.length) extra[404] = ['NOT_FOUND']
+  const errors = envelope
+    ? mergeErrors(implied, extra, spec.errors ?? {})
+    : mergeErrors(spec.errors ?? {})
+
+  const responses: Record<string, object> = {}
+  for (const [status, response] of Object.entries(spec.responses)) {
+    responses[status] = responseObject(response, spec.cacheControl)
+  }
+  for (const status of Object.keys(errors).map(Number).sort()) {
+    const codes = [...errors[status]]
+    const headers: Record<string, HeaderSpec> = {
+      ...cacheHeader('Errors are never cached.', { type: 'string', pattern: '^no-store' }),
+    }
+    if (status === 429) {
+      headers['Retry-After'] = {
+        description: 'Whole seconds until the limit admits a request again.',
+        schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+        required: true,
+      }
+    }
+    responses[String(status)] = responseObject({
+      description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+      schema: errorEnvelope(status, codes),
+      headers,
+    })
+  }
+
+  const limits =
+    spec.limits === 'none' ? 'none' : spec.limits.map((limit) => `- ${limitText(limit)}`).join('\n')
+  const description = [
+    spec.description,
+    `**Access:** ${ACCESS_TEXT[spec.access]}`,
+    spec.limits === 'none'
+      ? '**Limits:** none.'
+      : `**Limits** (a refused request counts too; 429 \`RATE_LIMITED\` carries \`Retry-After\`):\n${limits}`,
+    spec.pending
+      ? '**Status:** described from the contract; the route is not served by this build yet.'
+      : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n\n')
+
+  const parameters = [
+    ...(spec.pathParameters ?? []).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+    ...(spec.query ?? []),
+  ]
+  return {
+    'operationId': spec.operationId,
+    'tags': [spec.tag],
+    'summary': spec.summary,
+    description,
+    'security': SECURITY[spec.access],
+    ...(parameters.length ? { parameters } : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: spec.body.required ?? true,
+            ...(spec.body.description ? { description: spec.body.description } : {}),
+            content: { [spec.body.mediaType ?? 'application/json']: { schema: spec.body.schema } },
+          },
+        }
+      : {}),
+    responses,
+    'x-limits':
+      spec.limits === 'none'
+        ? []
+        : spec.limits.map((limit) => ({
+            name: limit.name,
+            per_minute: LIMITS[limit.name].perMinute,
+            key: limit.per,
+            env: LIMITS[limit.name].env,
+          })),
+  }
+}
+
+function responseObject(response: ResponseSpec, cacheControl?: string) {
+  const headers: Record<string, HeaderSpec> = { ...(response.headers ?? {}) }
+  if (cacheControl && !headers['Cache-Control']) {
+    Object.assign(headers, cacheHeader('Cache policy of this response.', { const: cacheControl }))
+  }
+  const content =
+    response.content ??
+    (response.schema ? { 'application/json': { schema: response.schema } } : undefined)
+  return {
+    description: response.description,
+    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(content ? { content } : {}),
+  }
+}

@@ -1,0 +1,148 @@
+/*
+| portal-api.md › Collections: transactions and their exchange history.
+|
+| Described from the contract before the routes land (`pending: true`). The query
+| inputs below are provisional VineJS schemas built from the shared rules; when the
+| collections routes merge, import the real validators from #validators/* instead,
+| delete `pending`, and regenerate (docs/openapi.md).
+*/
+import vine from '@vinejs/vine'
+import { defineInput } from '#validators/rules/input'
+import { paginationFields } from '#validators/rules/pagination'
+import { environmentField } from '#validators/rules/environment'
+import { timestampField } from '#validators/rules/timestamp'
+import { queryParameters, type FieldOverrides, schema } from '#openapi/json_schema'
+import { ok, page } from '#openapi/components'
+import type { OperationSpec } from '#openapi/operation'
+import { PAGINATION_DESCRIPTIONS } from '#openapi/paths/shared'
+
+const { ref } = schema
+const text = () => vine.string().minLength(1).maxLength(100)
+
+export const TIMESTAMP_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$'
+
+/** Corrections of fields whose VineJS rule carries no JSON Schema (timestamp grammar, catalogue). */
+export const COLLECTIONS_OVERRIDES: FieldOverrides = {
+  from: { format: 'date-time', pattern: TIMESTAMP_PATTERN },
+  to: { format: 'date-time', pattern: TIMESTAMP_PATTERN },
+  currency: { pattern: '^[A-Z]{3}$' },
+}
+
+export const COLLECTIONS_DESCRIPTIONS: Record<string, string> = {
+  ...PAGINATION_DESCRIPTIONS,
+  environment: '`test` or `live` (case-sensitive). Missing or invalid: 422.',
+  from: '`YYYY-MM-DDTHH:mm:ss[.ffffff]` then `Z` or `±HH:MM` (offset up to 14:00); a real date, nonzero year. With `to`: both or neither, `from` < `to`; creation time in [from, to).',
+  to: 'Exclusive upper bound; same grammar as `from`.',
+  status: 'Normalized status.',
+  merchant_transaction_id: 'Exact match.',
+  query: 'Substring of the merchant reference (`%`, `_`, `!` are literal).',
+  currency:
+    'Three upper-case letters in the supported currency catalogue (422 unsupported; 503 `SERVICE_UNAVAILABLE` when the catalogue is unreadable).',
+  payment_brand: 'Exact match.',
+}
+
+const listTransactionsQuery = defineInput(
+  {
+    environment: environmentField(),
+    from: timestampField().optional(),
+    to: timestampField().optional(),
+    status: vine.enum(['PAID', 'PENDING', 'REJECTED'] as const).optional(),
+    merchant_transaction_id: text().optional(),
+    query: text().optional(),
+    currency: vine
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
+    payment_brand: text().optional(),
+    ...paginationFields,
+  },
+  { strict: true }
+)
+const environmentOnlyQuery = defineInput({ environment: environmentField() }, { strict: true })
+const historyQuery = defineInput(
+  { environment: environmentField(), ...paginationFields },
+  { strict: true }
+)
+
+const query = (input: Parameters<typeof queryParameters>[0]) =>
+  queryParameters(input, COLLECTIONS_OVERRIDES, COLLECTIONS_DESCRIPTIONS)
+
+const READ_ONLY =
+  'Read-only: no payment, provider inquiry or replay happens. A transaction of the other environment is 404.'
+
+export const collectionsOperations: OperationSpec[] = [
+  {
+    method: 'get',
+    path: '/api/v1/portal/collections/transactions',
+    operationId: 'listTransactions',
+    tag: 'Collections',
+    summary: 'List collection transactions',
+    description: `Filters combine with AND; sorted by \`created_at\` then \`id\`, both descending. Without dates every stored transaction of the environment (archived included) is listed. Unlisted query fields are rejected with 422. ${READ_ONLY}`,
+    access: 'pat',
+    limits: [{ name: 'api', per: 'user' }],
+    query: query(listTransactionsQuery),
+    responses: {
+      200: { description: 'A page of transactions.', schema: page(ref('Transaction')) },
+    },
+    cacheControl: 'no-store',
+    pending: true,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/portal/collections/transactions/{transaction}',
+    operationId: 'getTransaction',
+    tag: 'Collections',
+    summary: 'Read one transaction',
+    description: `Query \`environment\` only. ${READ_ONLY}`,
+    access: 'pat',
+    limits: [{ name: 'api', per: 'user' }],
+    pathParameters: ['transaction'],
+    query: query(environmentOnlyQuery),
+    responses: {
+      200: {
+        description: 'The transaction.',
+        schema: ok(ref('Transaction'), { message: 'Success' }),
+      },
+    },
+    cacheControl: 'no-store',
+    pending: true,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/portal/collections/transactions/{transaction}/history',
+    operationId: 'listTransactionHistory',
+    tag: 'Collections',
+    summary: "List a transaction's exchange history",
+    description:
+      'Chronological (captured_at, then ULID ascending). `meta.coverage` is computed over the whole scoped history. A known transaction without permitted captures returns `data: []`. History is never truncated or backfilled; purged items have a null payload and `purged_at` set. Every read is audited; an audit failure is 500.',
+    access: 'pat',
+    limits: [{ name: 'api', per: 'user' }],
+    pathParameters: ['transaction'],
+    query: query(historyQuery),
+    responses: {
+      200: {
+        description: 'A page of history items.',
+        schema: page(ref('HistoryItem'), ref('HistoryMeta')),
+      },
+    },
+    cacheControl: 'no-store',
+    pending: true,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/portal/collections/transactions/{transaction}/history/{history}',
+    operationId: 'getTransactionHistoryItem',
+    tag: 'Collections',
+    summary: 'Read one history item',
+    description:
+      'Query `environment` only (pagination is rejected). Unknown, cross-merchant, cross-environment or other-transaction ids: 404. The read is audited; an audit failure is 500.',
+    access: 'pat',
+    limits: [{ name: 'api', per: 'user' }],
+    pathParameters: ['transaction', 'history'],
+    query: query(environmentOnlyQuery),
+    responses: { 200: { description: 'The history item.', schema: ok(ref('HistoryItem')) } },
+    cacheControl: 'no-store',
+    pending: true,
+  },
+]

@@ -1,0 +1,77 @@
+/*
+| portal-api.md › Collections: metrics summary and charts.
+|
+| Described from the contract before the routes land (`pending: true`). The query
+| inputs below are provisional VineJS schemas built from the shared rules; when the
+| reporting routes merge, import the real validators from #validators/* instead,
+| delete `pending`, and regenerate (docs/openapi.md).
+*/
+import vine from '@vinejs/vine'
+import { defineInput } from '#validators/rules/input'
+import { environmentField } from '#validators/rules/environment'
+import { timestampField } from '#validators/rules/timestamp'
+import { queryParameters, schema } from '#openapi/json_schema'
+import { ok } from '#openapi/components'
+import type { OperationSpec } from '#openapi/operation'
+import { COLLECTIONS_DESCRIPTIONS, COLLECTIONS_OVERRIDES } from '#openapi/paths/collections'
+
+const { ref } = schema
+
+const metricsFields = {
+  environment: environmentField(),
+  currency: vine.string().regex(/^[A-Z]{3}$/),
+  from: timestampField(),
+  to: timestampField(),
+  timezone: vine.string().minLength(1).optional(),
+  payment_brand: vine.string().minLength(1).maxLength(100).optional(),
+}
+const metricsQuery = defineInput(metricsFields, { strict: true })
+const chartQuery = defineInput(
+  { ...metricsFields, interval: vine.enum(['day', 'month', 'year'] as const) },
+  { strict: true }
+)
+
+const DESCRIPTIONS = {
+  ...COLLECTIONS_DESCRIPTIONS,
+  from: 'Start of the range (inclusive), timestamp grammar of the collections filters. The range is at most ten calendar years measured from `from` in the reporting timezone (leap-day anniversaries clipped).',
+  to: 'End of the range (exclusive); `from` < `to`.',
+  timezone:
+    'IANA identifier (default `Asia/Manila`, `REPORTING_DEFAULT_TIMEZONE`); numeric offsets are rejected.',
+  payment_brand: 'Optional brand filter, max 100.',
+  interval:
+    'Bucket size. At most 366 daily, 120 monthly or 10 yearly buckets, partial and empty ones included; more is 422 on `interval` (never truncated).',
+}
+
+const POPULATION =
+  'Population: stored collection transactions of the merchant, environment, currency and optional brand created in [from, to); archived and credited included. A PAID transaction with a null amount makes the whole answer 503 `SERVICE_UNAVAILABLE`. Rejected query fields: pagination, status, search, merchant references, `as_of` (and `interval` on metrics).'
+
+export const reportingOperations: OperationSpec[] = [
+  {
+    method: 'get',
+    path: '/api/v1/portal/collections/metrics',
+    operationId: 'getCollectionMetrics',
+    tag: 'Reporting',
+    summary: 'Collection metrics summary',
+    description: POPULATION,
+    access: 'pat',
+    limits: [{ name: 'api', per: 'user' }],
+    query: queryParameters(metricsQuery, COLLECTIONS_OVERRIDES, DESCRIPTIONS),
+    responses: { 200: { description: 'The summary.', schema: ok(ref('MetricsSummary')) } },
+    cacheControl: 'no-store',
+    pending: true,
+  },
+  {
+    method: 'get',
+    path: '/api/v1/portal/collections/charts',
+    operationId: 'getCollectionChart',
+    tag: 'Reporting',
+    summary: 'Collection chart by day, month or year',
+    description: `${POPULATION} Buckets follow the reporting timezone (a day may last 23 or 25 hours); bucket totals reconcile with \`totals\`, and the overall rate uses overall counts.`,
+    access: 'pat',
+    limits: [{ name: 'api', per: 'user' }],
+    query: queryParameters(chartQuery, COLLECTIONS_OVERRIDES, DESCRIPTIONS),
+    responses: { 200: { description: 'The chart.', schema: ok(ref('Chart')) } },
+    cacheControl: 'no-store',
+    pending: true,
+  },
+]

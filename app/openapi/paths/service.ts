@@ -1,0 +1,278 @@
+/*
+| The service's own routes (decisions.md §6): health, the machine-token endpoint and
+| the merchant integration API's whoami, and this document with its reference page.
+*/
+import { schema } from '#openapi/json_schema'
+import { ok } from '#openapi/components'
+import type { OperationSpec } from '#openapi/operation'
+
+const oauthError = (codes: string[]) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['error', 'error_description'],
+  properties: { error: { type: 'string', enum: codes }, error_description: schema.string() },
+})
+
+const NO_STORE = { description: 'Never cached.', schema: { const: 'no-store' }, required: true }
+const PRAGMA = { description: 'HTTP/1.0 caches.', schema: { const: 'no-cache' }, required: true }
+const STATIC_CACHE = {
+  'Cache-Control': {
+    description: 'Static documentation: cacheable, revalidated with the ETag.',
+    schema: schema.string({ pattern: '^public, max-age=[0-9]+' }),
+    required: true,
+  },
+  'ETag': { description: 'Content hash.', schema: schema.string(), required: true },
+}
+
+export const serviceOperations: OperationSpec[] = [
+  {
+    method: 'get',
+    path: '/health/live',
+    operationId: 'healthLive',
+    tag: 'Service',
+    summary: 'Liveness',
+    description: 'The process answers.',
+    access: 'none',
+    limits: 'none',
+    envelope: false,
+    responses: {
+      200: { description: 'Alive.', schema: schema.object({ status: schema.const('ok') }) },
+    },
+    cacheControl: 'no-store',
+  },
+  {
+    method: 'get',
+    path: '/health/ready',
+    operationId: 'healthReady',
+    tag: 'Service',
+    summary: 'Readiness',
+    description: 'Database reachable and migrations current (and Redis when configured).',
+    access: 'none',
+    limits: 'none',
+    envelope: false,
+    responses: {
+      200: {
+        description: 'Ready.',
+        schema: schema.object({
+          status: schema.const('ok'),
+          checks: schema.array(schema.object({ name: schema.string(), status: schema.string() })),
+        }),
+      },
+      503: {
+        description: 'Not ready.',
+        schema: schema.object({
+          status: schema.const('unavailable'),
+          checks: schema.array(schema.object({ name: schema.string(), status: schema.string() })),
+        }),
+      },
+    },
+    cacheControl: 'no-store',
+  },
+  {
+    method: 'post',
+    path: '/oauth/token',
+    operationId: 'issueMachineToken',
+    tag: 'Machine token',
+    summary: 'Machine access token (OAuth 2 client credentials)',
+    description:
+      'Outside `/api/v1`; OAuth response format (no envelope). Credentials go in the form or as HTTP Basic, never both; username, password, user tokens and the application header are not used, and unrelated parameters are ignored. `scope` is space-separated registered scopes: empty requests none, omitted uses the default, unknown fails. Use the returned `expires_in` and repeat the grant before expiry. The token authenticates merchant integration APIs only, never Portal user endpoints. Errors follow RFC 6749 §5.2; `invalid_client` carries `WWW-Authenticate: Basic realm="oauth"` when HTTP Basic was tried.',
+    access: 'oauth_client',
+    limits: [{ name: 'oauthToken', per: 'client IP (the contract leaves the number open)' }],
+    envelope: false,
+    body: {
+      mediaType: 'application/x-www-form-urlencoded',
+      schema: {
+        type: 'object',
+        required: ['grant_type'],
+        properties: {
+          grant_type: schema.const('client_credentials'),
+          client_id: schema.string({ description: 'Required unless sent as HTTP Basic.' }),
+          client_secret: schema.string({ description: 'Required unless sent as HTTP Basic.' }),
+          scope: schema.string({ description: 'Space-separated scopes, e.g. `merchant-api`.' }),
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'Issued.',
+        schema: schema.object({
+          token_type: schema.const('Bearer'),
+          expires_in: schema.integer({ minimum: 1, description: 'Seconds.' }),
+          access_token: schema.string(),
+        }),
+        headers: { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA },
+      },
+      400: {
+        description: 'Invalid request, grant type or scope.',
+        schema: oauthError(['invalid_request', 'unsupported_grant_type', 'invalid_scope']),
+        headers: { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA },
+      },
+      401: {
+        description: 'Client authentication failed.',
+        schema: oauthError(['invalid_client']),
+        headers: {
+          'Cache-Control': NO_STORE,
+          'WWW-Authenticate': {
+            description: 'Present when the client tried HTTP Basic.',
+            schema: { const: 'Basic realm="oauth"' },
+          },
+        },
+      },
+      429: {
+        description: 'The token throttle refused the request.',
+        schema: oauthError(['rate_limited']),
+        headers: {
+          'Cache-Control': NO_STORE,
+          'Retry-After': {
+            description: 'Whole seconds.',
+            schema: schema.string({ pattern: '^[1-9][0-9]*$' }),
+            required: true,
+          },
+        },
+      },
+    },
+    // Failures outside OAuth's vocabulary (a database outage, a bug) keep the Portal envelope.
+    errors: { 500: ['SERVER_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/merchant-api/whoami',
+    operationId: 'merchantApiWhoami',
+    tag: 'Merchant integration API',
+    summary: 'Who a machine token acts for',
+    description:
+      'Machine tokens only: the merchant and client a token acts for (an end-to-end check of machine credentials). Merchant ownership, business activation and the rotation deadline are checked here, not at token grant.',
+    access: 'machine',
+    limits: [{ name: 'api', per: 'machine client' }],
+    parsesBody: false,
+    responses: {
+      200: {
+        description: 'The acting merchant and client.',
+        schema: ok(
+          schema.object({
+            merchant_reference_id: schema.string(),
+            oauth_client_id: schema.integer(),
+            scopes: schema.array(schema.string()),
+            expires_at: schema.nullable(schema.timestamp()),
+          })
+        ),
+      },
+    },
+    cacheControl: 'no-store',
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'Service',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'Generate clients and mocks from it. Supports `If-None-Match` (304).',
+    access: 'none',
+    limits: 'none',
+    envelope: false,
+    responses: {
+      200: {
+        description: 'The document.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['openapi', 'info', 'paths'],
+              properties: {
+                openapi: schema.const('3.1.0'),
+                info: { type: 'object' },
+                paths: { type: 'object' },
+              },
+            },
+          },
+        },
+        headers: STATIC_CACHE,
+      },
+      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+    },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'getReferencePage',
+    tag: 'Service',
+    summary: 'API reference page',
+    description:
+      "A self-contained page rendered from `/openapi.json` by Swagger UI, bundled with the service (no CDN). Its Content-Security-Policy allows only the page's own scripts, styles, images and the document.",
+    access: 'none',
+    limits: 'none',
+    envelope: false,
+    responses: {
+      200: {
+        description: 'The page.',
+        content: { 'text/html': { schema: schema.string() } },
+        headers: {
+          ...STATIC_CACHE,
+          'Content-Security-Policy': {
+            description: 'Same-origin resources only.',
+            schema: schema.string({ pattern: "^default-src 'none'" }),
+            required: true,
+          },
+        },
+      },
+      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+    },
+  },
+  {
+    method: 'get',
+    path: '/docs/assets/{asset}',
+    operationId: 'getReferencePageAsset',
+    tag: 'Service',
+    summary: 'A file of the reference page',
+    description: 'The bundled reference UI (scripts, styles, icon). Unknown names are 404.',
+    access: 'none',
+    limits: 'none',
+    envelope: false,
+    pathParameters: ['asset'],
+    responses: {
+      200: {
+        description: 'The file.',
+        content: {
+          'text/javascript': { schema: schema.string() },
+          'text/css': { schema: schema.string() },
+          'image/png': { schema: schema.string({ contentMediaType: 'image/png' }) },
+        },
+        headers: STATIC_CACHE,
+      },
+      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+    },
+    errors: { 404: ['NOT_FOUND'] },
+  },
+  {
+    method: 'get',
+    path: '/uploads/{path}',
+    operationId: 'getUploadedFile',
+    tag: 'Service',
+    summary: 'A stored public file (merchant logos)',
+    description:
+      'Files of the `fs` drive disk (`DRIVE_DISK=fs`), served by @adonisjs/drive: the `url` and `logo_url` values of the merchant endpoints point here. Public files only; revalidated by ETag and Last-Modified.',
+    access: 'none',
+    limits: 'none',
+    envelope: false,
+    pathParameters: ['path'],
+    responses: {
+      200: {
+        description: 'The file.',
+        content: {
+          'image/png': { schema: schema.string({ contentMediaType: 'image/png' }) },
+          'image/jpeg': { schema: schema.string({ contentMediaType: 'image/jpeg' }) },
+          'image/webp': { schema: schema.string({ contentMediaType: 'image/webp' }) },
+        },
+        headers: {
+          ETag: { description: 'File version.', schema: schema.string(), required: true },
+        },
+      },
+      304: { description: 'Unchanged since the ETag given.' },
+      401: {
+        description: 'A private file without a valid signature.',
+        content: { 'text/plain': { schema: schema.const('Access denied') } },
+      },
+    },
+    errors: { 404: ['NOT_FOUND'], 500: ['SERVER_ERROR'] },
+  },
+]

@@ -1,0 +1,208 @@
+/*
+| Response schemas of portal-api.md › Transaction and History item.
+|
+| Hand-written from the contract until the collections routes land: their
+| implementer keeps these beside the collections transformers (the suite validates
+| every response against them, so a difference fails a test).
+*/
+import { schema, type JsonSchema } from '#openapi/json_schema'
+
+const ENVIRONMENT = schema.enum(['test', 'live'])
+
+const MERCHANT_REPLY_CAPTURE = [
+  'no_response',
+  'empty',
+  'omitted_oversize',
+  'omitted_unsupported_content_type',
+  'omitted_binary',
+  'omitted_sensitive',
+  'captured',
+  'captured_sanitized',
+  'captured_invalid_json_text',
+] as const
+
+const SYNCHRONOUS_ONLY_CAPTURE = [
+  'omitted_non_json',
+  'omitted_invalid_json',
+  'omitted_unsupported_shape',
+  'omitted_no_permitted_fields',
+] as const
+
+const OMISSION_REASONS = [
+  'portal_field_allowlist',
+  'merchant_response_field_allowlist',
+  'payment_url_excluded',
+  'legacy_body_unverified',
+  'snapshot_limit_exceeded',
+  'snapshot_schema_unsupported',
+  'snapshot_unreadable',
+  'snapshot_unavailable',
+  'body_not_captured',
+  'no_response',
+  'empty',
+  'omitted_oversize',
+  'omitted_unsupported_content_type',
+  'omitted_binary',
+  'omitted_sensitive',
+  'omitted_non_json',
+  'omitted_invalid_json',
+  'omitted_unsupported_shape',
+  'omitted_no_permitted_fields',
+  'response_fields_excluded',
+] as const
+
+const PAYMENT_STATUS = schema.enum(['PAID', 'PENDING', 'REJECTED'])
+const REFERENCE = schema.string({ pattern: '^[A-Za-z0-9_-]{1,100}$' })
+const AMOUNT = schema.string({ pattern: '^[0-9]{1,12}\\.[0-9]{2}$' })
+
+/** Every field optional: a projection keeps only the allowed fields that were present. */
+const allOptional = (properties: Record<string, JsonSchema>, title: string): JsonSchema => ({
+  title,
+  ...schema.object(properties, { optional: Object.keys(properties) }),
+})
+
+/**
+ * portal-api.md › Payload projection: fixed allowlists per payload kind, every other
+ * field excluded. A field outside them in a response fails the suite.
+ */
+const PAYLOAD: JsonSchema = {
+  description:
+    'The allowlisted projection of the body, or null (portal-api.md › Payload projection).',
+  anyOf: [
+    { type: 'null' },
+    allOptional(
+      {
+        merchant_transaction_id: REFERENCE,
+        payment_brand: schema.string({ pattern: '^[A-Za-z0-9_-]{1,20}$' }),
+        currency: schema.string({ pattern: '^[A-Z]{3}$' }),
+        amount: AMOUNT,
+        payment_status: PAYMENT_STATUS,
+        channel: schema.integer({ minimum: 1, maximum: 4 }),
+        is_card_payment: schema.boolean(),
+      },
+      'Validated merchant request or queued webhook (no channel or card flag)'
+    ),
+    allOptional(
+      {
+        acknowledged: schema.boolean(),
+        ok: schema.boolean(),
+        success: schema.boolean(),
+        accepted: schema.boolean(),
+        received: schema.boolean(),
+        status: schema.enum(['ok', 'success', 'accepted', 'received', 'failed', 'error']),
+      },
+      'Merchant reply (JSON)'
+    ),
+    {
+      title: 'Merchant reply (text)',
+      ...schema.object({ text: schema.enum(['ok', 'ack', 'accepted', 'received']) }),
+    },
+    allOptional(
+      {
+        success: schema.boolean(),
+        error_code: schema.enum([
+          'TRANSACTION_REFERENCE_CONFLICT',
+          'SUBMISSION_UNKNOWN',
+          'SUBMISSION_IN_PROGRESS',
+        ]),
+        data: allOptional(
+          {
+            merchant_transaction_id: REFERENCE,
+            amount: AMOUNT,
+            payment_status: PAYMENT_STATUS,
+            is_card_payment: schema.boolean(),
+            timestamp: schema.timestamp(),
+          },
+          'Synchronous response data'
+        ),
+      },
+      "The service's synchronous response"
+    ),
+  ],
+}
+
+const COVERAGE = schema.enum(['captured', 'purged', 'not_captured'], {
+  description:
+    '`captured`: an unpurged record remains; `purged`: all records of the type purged; `not_captured`: none (`not_applicable` is reserved, never emitted).',
+})
+
+export const collectionsSchemas = {
+  Transaction: schema.object({
+    id: schema.integer({ description: 'Internal id (the `{transaction}` route id).' }),
+    merchant_transaction_id: schema.string(),
+    environment: ENVIRONMENT,
+    amount: schema.nullable(schema.decimal()),
+    currency: schema.string({ pattern: '^[A-Z]{3}$' }),
+    status: schema.enum(['PAID', 'PENDING', 'REJECTED']),
+    payment_brand: schema.string(),
+    payment_method: { type: 'null', description: 'Always null.' },
+    created_at: schema.nullable(schema.timestamp()),
+    updated_at: schema.nullable(schema.timestamp()),
+    history_available: schema.boolean({
+      description: 'Unpurged permitted history evidence exists (expired but unpurged counts).',
+    }),
+  }),
+  HistoryItem: schema.object({
+    id: schema.string({ pattern: '^[0-7][0-9A-HJKMNP-TV-Z]{25}$', description: 'ULID.' }),
+    transaction_id: schema.integer(),
+    environment: ENVIRONMENT,
+    event_type: schema.enum([
+      'merchant_request',
+      'dlt_response',
+      'merchant_webhook_request',
+      'merchant_webhook_response',
+    ]),
+    direction: schema.enum(['merchant_to_dlt', 'dlt_to_merchant']),
+    captured_at: schema.timestamp(),
+    capture_format: schema.string({
+      examples: ['sanitized_snapshot', 'legacy_sanitized_snapshot'],
+    }),
+    capture_status: schema.enum(['available', 'omitted', 'unavailable', 'purged']),
+    event_id: schema.nullable(schema.string({ maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
+    attempt_number: schema.nullable(schema.integer({ minimum: 1, maximum: 1_000_000 })),
+    http_status: schema.nullable(schema.integer({ minimum: 100, maximum: 599 })),
+    delivery: schema.nullable(
+      schema.object(
+        {
+          state: schema.enum(['pending', 'delivering', 'delivered', 'failed', 'exhausted']),
+          duration_ms: schema.integer({ minimum: 0, maximum: 86_400_000 }),
+          body_capture_status: schema.nullable(schema.enum(MERCHANT_REPLY_CAPTURE)),
+        },
+        { optional: ['state', 'duration_ms', 'body_capture_status'] }
+      )
+    ),
+    response: schema.nullable(
+      schema.object({
+        is_repeated_request: schema.boolean(),
+        capture_stage: schema.const('prepared_for_return'),
+        body_capture_status: schema.nullable(
+          schema.enum([...MERCHANT_REPLY_CAPTURE, ...SYNCHRONOUS_ONLY_CAPTURE])
+        ),
+      })
+    ),
+    payload: PAYLOAD,
+    omissions: schema.array(
+      schema.object({
+        field_path: schema.string(),
+        reason_code: schema.enum(OMISSION_REASONS),
+      })
+    ),
+    retain_until: schema.timestamp(),
+    purged_at: schema.nullable(schema.timestamp()),
+  }),
+  HistoryMeta: schema.object({
+    current_page: schema.integer({ minimum: 1 }),
+    per_page: schema.integer({ minimum: 1, maximum: 100 }),
+    total: schema.integer({ minimum: 0 }),
+    last_page: schema.integer({ minimum: 1 }),
+    coverage: schema.object(
+      {
+        merchant_request: COVERAGE,
+        dlt_response: COVERAGE,
+        merchant_webhook_request: COVERAGE,
+        merchant_webhook_response: COVERAGE,
+      },
+      { description: 'Computed over the whole scoped history, independent of the page.' }
+    ),
+  }),
+}

@@ -1,0 +1,66 @@
+/*
+| Response schemas of portal-api.md › Metrics summary and Chart.
+|
+| Hand-written from the contract until the metrics and charts routes land: their
+| implementer keeps these beside the reporting transformers (the suite validates
+| every response against them, so a difference fails a test).
+*/
+import { schema } from '#openapi/json_schema'
+
+/** Reporting-timezone offset and six fractional digits (decisions.md §2). */
+const reportingInstant = () =>
+  schema.timestamp({
+    pattern:
+      '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}(Z|[+-][0-9]{2}:[0-9]{2})$',
+  })
+
+const metricFields = {
+  collection_total: schema.decimal({ description: 'Gross sum of PAID amounts, before fees.' }),
+  transaction_count: schema.integer({ minimum: 0 }),
+  successful_count: schema.integer({ minimum: 0 }),
+  pending_count: schema.integer({ minimum: 0 }),
+  rejected_count: schema.integer({ minimum: 0 }),
+  success_rate_percent: schema.nullable(
+    schema.decimal({
+      description: 'successful / total × 100, two places; null when no transaction.',
+    })
+  ),
+}
+
+const scope = {
+  environment: schema.enum(['test', 'live']),
+  currency: schema.string({ pattern: '^[A-Z]{3}$' }),
+  timezone: schema.string({ description: 'IANA identifier.' }),
+}
+
+export const reportingSchemas = {
+  MetricsTotals: schema.object(metricFields),
+  MetricsSummary: schema.object({
+    ...scope,
+    from: reportingInstant(),
+    to: reportingInstant(),
+    as_of: schema.timestamp({ description: 'UTC observation marker, not a filter.' }),
+    date_basis: schema.const('created_at'),
+    ...metricFields,
+  }),
+  ChartBucket: schema.object({
+    period: schema.string({
+      pattern: '^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$',
+      description: '`YYYY-MM-DD` (day), `YYYY-MM` (month) or `YYYY` (year).',
+    }),
+    from: reportingInstant(),
+    to: reportingInstant(),
+    partial: schema.boolean({ description: 'True for a clipped first or last bucket.' }),
+    ...metricFields,
+  }),
+  Chart: schema.object({
+    ...scope,
+    interval: schema.enum(['day', 'month', 'year']),
+    date_basis: schema.const('created_at'),
+    from: reportingInstant(),
+    to: reportingInstant(),
+    as_of: schema.timestamp(),
+    totals: schema.ref('MetricsTotals'),
+    buckets: schema.array(schema.ref('ChartBucket')),
+  }),
+}

@@ -1,0 +1,106 @@
+/*
+| Issue 10, browser check of GET /docs: Debian's Chromium (/usr/bin/chromium, which
+| .ci/run installs when missing) driven by playwright-core. The page must render
+| the endpoint groups and an operation's error codes from /openapi.json, load
+| nothing from another origin, and trip no Content-Security-Policy rule. A
+| screenshot is saved under tmp/ for people to look at.
+*/
+import { mkdir } from 'node:fs/promises'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import { chromium, type Browser } from 'playwright-core'
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+const GROUPS = [
+  'Auth',
+  'Profile',
+  'Merchant',
+  'Machine clients',
+  'Integration keys',
+  'Team',
+  'Collections',
+  'Reporting',
+  'Machine token',
+  'Merchant integration API',
+  'Service',
+]
+
+test.group('GET /docs in a browser', (group) => {
+  let browser: Browser
+  group.setup(async () => {
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+    return () => browser.close()
+  })
+
+  test('shows every endpoint group and an operation with its error codes, offline and within its CSP', async ({
+    assert,
+  }) => {
+    const origin = `http://${process.env.HOST}:${process.env.PORT}`
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } })
+    const foreignRequests: string[] = []
+    const cspViolations: string[] = []
+    page.on('request', (request) => {
+      const url = request.url()
+      if (!url.startsWith(`${origin}/`) && !url.startsWith('data:')) foreignRequests.push(url)
+    })
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text()))
+        cspViolations.push(message.text())
+    })
+    page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`))
+
+    await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' })
+    await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 })
+
+    const groups = await page
+      .locator('.opblock-tag')
+      .evaluateAll((nodes) =>
+        nodes.map((node) => (node.getAttribute('data-tag') ?? node.textContent ?? '').trim())
+      )
+    for (const name of GROUPS) {
+      assert.isTrue(
+        groups.some((found) => found.startsWith(name)),
+        `endpoint group ${name} is shown`
+      )
+    }
+
+    // One operation, opened: the role change lists its statuses and exact error codes.
+    const operation = page.locator('#operations-Team-changeMemberRole')
+    await operation.locator('.opblock-summary').first().click()
+    const responses = operation.locator('.responses-table').first()
+    await responses.waitFor({ timeout: 10_000 })
+    const text = await responses.innerText()
+    for (const expected of [
+      '200',
+      '401',
+      '403',
+      '404',
+      '409',
+      '422',
+      '429',
+      'LAST_ADMINISTRATOR',
+      'FORBIDDEN',
+    ]) {
+      assert.include(text, expected)
+    }
+    assert.include(await operation.innerText(), 'teamMutation')
+
+    await mkdir(app.makePath('tmp'), { recursive: true })
+    await operation.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: app.makePath('tmp/docs-page.png') })
+
+    assert.deepEqual(foreignRequests, [], 'no request leaves the service')
+    assert.deepEqual(cspViolations, [], 'no CSP violation or page error')
+    await page.close()
+  }).timeout(60_000)
+})
