@@ -12,6 +12,7 @@ import { middleware } from '#start/kernel'
 import { throttle } from '#limits/limits'
 import { routeIds } from '#validators/rules/route_ids'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
+import { MEDIA_ROUTE_PREFIX } from '#config/drive'
 
 const SessionController = () => import('#controllers/session_controller')
 const ProfileController = () => import('#controllers/profile_controller')
@@ -24,6 +25,9 @@ const TeamInvitationsController = () => import('#controllers/team_invitations_co
 const PasswordResetController = () => import('#controllers/password_reset_controller')
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
+const MerchantController = () => import('#controllers/merchant_controller')
+const IntegrationKeysController = () => import('#controllers/integration_keys_controller')
+const MerchantLogoFilesController = () => import('#controllers/merchant_logo_files_controller')
 
 /** Audits a throttled public mutation (portal-api.md › Events): no actor, the IP only. */
 const auditThrottledPublic = (action: string) => async (ctx: HttpContext) => {
@@ -86,7 +90,78 @@ router
     router.post('/portal/me/email/resend', [ProfileController, 'resendEmail']).use(portalStack())
     router.put('/portal/me/password', [ProfileController, 'changePassword']).use(portalStack())
 
-    // portal/merchant
+    // portal/merchant (logo POST: multipart read by the controller, after auth and role;
+    // config/bodyparser.ts processManually)
+    router
+      .get('/portal/merchant', [MerchantController, 'show'])
+      .use(portalStack())
+      .as('portal.merchant.show')
+    router
+      .patch('/portal/merchant', [MerchantController, 'update'])
+      .use(adminStack())
+      .as('portal.merchant.update')
+    router
+      .get('/portal/merchant/logo', [MerchantController, 'showLogo'])
+      .use(portalStack())
+      .as('portal.merchant.logo.show')
+    router
+      .post('/portal/merchant/logo', [MerchantController, 'storeLogo'])
+      .use([
+        middleware.portalAuth(),
+        middleware.role({ role: 'administrator' }),
+        throttle('api'),
+        middleware.body({ types: ['multipart'] }),
+        middleware.merchantScope(),
+      ])
+      .as('portal.merchant.logo.store')
+    router
+      .delete('/portal/merchant/logo', [MerchantController, 'destroyLogo'])
+      .use(adminStack())
+      .as('portal.merchant.logo.destroy')
+    router
+      .get('/portal/merchant/integration-keys', [IntegrationKeysController, 'show'])
+      .use([middleware.privateCache(), ...portalStack()])
+      .as('portal.merchant.integration_keys.show')
+    router
+      .put('/portal/merchant/integration-keys/:keyType', [IntegrationKeysController, 'update'])
+      .use([
+        middleware.privateCache(),
+        middleware.portalAuth(),
+        middleware.role({ role: 'administrator' }),
+        throttle('api'),
+        middleware.limit({
+          name: 'integrationKeyMutation',
+          key: ['user', 'merchant', 'op:put', 'param:keyType'],
+          audit: {
+            action: 'integration_key.put',
+            target: 'integration_key',
+            targetParam: 'keyType',
+          },
+        }),
+        middleware.body(),
+        middleware.merchantScope(),
+      ])
+      .as('portal.merchant.integration_keys.update')
+    router
+      .delete('/portal/merchant/integration-keys/:keyType', [IntegrationKeysController, 'destroy'])
+      .use([
+        middleware.privateCache(),
+        middleware.portalAuth(),
+        middleware.role({ role: 'administrator' }),
+        throttle('api'),
+        middleware.limit({
+          name: 'integrationKeyMutation',
+          key: ['user', 'merchant', 'op:delete', 'param:keyType'],
+          audit: {
+            action: 'integration_key.delete',
+            target: 'integration_key',
+            targetParam: 'keyType',
+          },
+        }),
+        middleware.body(),
+        middleware.merchantScope(),
+      ])
+      .as('portal.merchant.integration_keys.destroy')
 
     // portal/merchant/machine-clients and credential deliveries
     // Limits: machineClientMutation per actor+merchant+operation, credentialConsume per
@@ -151,6 +226,15 @@ router.post('/oauth/token', [OAuthTokenController, 'issue'])
 router
   .get('/api/v1/merchant-api/whoami', [MerchantApiController, 'whoami'])
   .use([middleware.machineAuth({ scope: MERCHANT_API_SCOPE })])
+
+// media (outside /api/v1): logos of the fs drive disk, public like any <img> source;
+// the names are unguessable (ULID) and change with every upload.
+router
+  .get(`${MEDIA_ROUTE_PREFIX}/logos/:merchant/:file`, [MerchantLogoFilesController, 'show'])
+  .where('merchant', routeIds.numeric)
+  .where('file', { match: /^[0-9a-z]{26}\.(?:png|jpg|webp)$/ })
+  .use(throttle('public'))
+  .as('media.logo')
 
 // signed links (outside /api/v1)
 router

@@ -1,0 +1,54 @@
+/*
+| Building blocks of the merchant tests (portal-api.md › Merchant and logo,
+| Integration keys): route URLs by name, uploads, and the logo storage.
+*/
+import { rm } from 'node:fs/promises'
+import type { ApiClient } from '@japa/api-client'
+import app from '@adonisjs/core/services/app'
+import router from '@adonisjs/core/services/router'
+import { createMerchantWithUser, issuePat, type signedInMember } from '#tests/helpers/portal'
+
+type Session = Awaited<ReturnType<typeof signedInMember>>
+
+/** The path of a named route. */
+export function route(name: string, params: Record<string, string> = {}) {
+  return (router.urlBuilder.urlFor as unknown as (...args: unknown[]) => string)(name, params)
+}
+
+export const MERCHANT = () => route('portal.merchant.show')
+export const LOGO = () => route('portal.merchant.logo.show')
+export const INTEGRATION_KEYS = () => route('portal.merchant.integration_keys.show')
+export const integrationKey = (keyType: string) =>
+  route('portal.merchant.integration_keys.update', { keyType })
+
+/** Another member of the session's merchant, signed in through the same Portal client. */
+export async function teammate(session: Session, role: 'administrator' | 'developer') {
+  const { user, password } = await createMerchantWithUser({ role, merchant: session.merchant })
+  const pat = await issuePat(user, session.client)
+  return { ...session, user, password, pat, bearer: `Bearer ${pat}` }
+}
+
+export function uploadLogo(
+  client: ApiClient,
+  session: { bearer: string },
+  bytes: Buffer,
+  options: { filename?: string; contentType?: string; fields?: Record<string, string> } = {}
+) {
+  const request = client
+    .post(LOGO())
+    .header('Authorization', session.bearer)
+    .file('file', bytes, {
+      filename: options.filename ?? 'logo.png',
+      contentType: options.contentType ?? 'image/png',
+    })
+  for (const [name, value] of Object.entries(options.fields ?? {})) request.field(name, value)
+  return request
+}
+
+/** Empties the fs disk's logos (storage/logos) between tests. */
+export async function clearLogoStorage() {
+  await rm(app.makePath('storage', 'logos'), { recursive: true, force: true })
+}
+
+/** The path part of an absolute logo URL, to fetch it from the test server. */
+export const pathOf = (url: string) => new URL(url).pathname
