@@ -11,6 +11,7 @@ import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import User, { ROLES, type RoleName } from '#models/user'
 import { assignService } from '#services/merchant_service'
+import { seedDemoMerchantProfile } from '#services/merchant/demo_merchant_profile'
 
 const DEMO_MERCHANT_EMAIL = 'payments@demo-merchant.test'
 const DEMO_PORTAL_CLIENT = 'Demo Merchant Portal'
@@ -66,6 +67,7 @@ export async function seedDemoData() {
     isActive: true,
     isProduction: false,
   })
+  await seedDemoMerchantProfile(merchant.id)
 
   const administrator = await upsertDemoUser(
     merchant,
