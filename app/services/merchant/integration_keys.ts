@@ -8,12 +8,14 @@
 */
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import hash from '@adonisjs/core/services/hash'
 import encryption from '@adonisjs/core/services/encryption'
 import ApiError from '#exceptions/api_error'
 import User from '#models/user'
 import type { UserActor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
 import type { IntegrationKeyType } from '#validators/merchant'
 
 const COLUMN: Record<IntegrationKeyType, string> = {
@@ -70,6 +72,15 @@ async function requireCurrentPassword(
   throw ApiError.field('current_password', 'The current password is incorrect.')
 }
 
+/**
+ * Takes the merchant lock team mutations take, then re-checks the caller: a demotion
+ * or removal that committed since authentication wins (403).
+ */
+async function lockedAsAdministrator(trx: TransactionClientContract, actor: UserActor) {
+  await lockMerchantTeam(trx, actor.merchantId)
+  await ensureActorStillAdministrator(trx, actor.merchantId, { id: actor.userId })
+}
+
 /** PUT /portal/merchant/integration-keys/{keyType}: sets (or replaces) one key. */
 export async function putIntegrationKey(
   actor: UserActor,
@@ -89,6 +100,7 @@ export async function putIntegrationKey(
     integrationKeyPurpose(actor.merchantId, keyType)
   )
   return db.transaction(async (trx) => {
+    await lockedAsAdministrator(trx, actor)
     const now = DateTime.now().toJSDate()
     const previous = await trx
       .from('merchant_integrations')
@@ -133,6 +145,7 @@ export async function deleteIntegrationKey(
   })
   const column = COLUMN[keyType]
   await db.transaction(async (trx) => {
+    await lockedAsAdministrator(trx, actor)
     const cleared = await trx
       .from('merchant_integrations')
       .where('merchant_id', actor.merchantId)

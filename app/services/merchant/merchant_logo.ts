@@ -8,6 +8,7 @@ import db from '@adonisjs/lucid/services/db'
 import Merchant from '#models/merchant'
 import type { Actor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
+import { ensureActorStillAdministrator } from '#services/team_locks'
 import type { NormalizedLogo } from '#services/merchant/logo_image'
 import { newLogoKey, removeLogo, urlOfLogo, writeLogo } from '#services/merchant/logo_storage'
 
@@ -25,6 +26,11 @@ async function replaceLogoKey(
       .where('id', actor.merchantId)
       .forUpdate()
       .firstOrFail()
+    // A user is re-checked under the merchant lock team mutations take (a demotion
+    // committed since authentication wins); operator commands act as the system.
+    if (actor.userId !== null) {
+      await ensureActorStillAdministrator(trx, actor.merchantId, { id: actor.userId })
+    }
     const previous = merchant.logoPath
     if (previous !== key) {
       merchant.logoPath = key

@@ -1,11 +1,13 @@
 /*
 | portal-api.md › Merchant and logo, PATCH /portal/merchant: the supplied fields
-| change, the others stay; the update and its audit record commit together.
+| change, the others stay; the update and its audit record commit together, under the
+| merchant row lock, with the caller re-checked as an active administrator.
 */
 import db from '@adonisjs/lucid/services/db'
 import Merchant from '#models/merchant'
 import type { UserActor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
+import { ensureActorStillAdministrator } from '#services/team_locks'
 import type { MerchantUpdate } from '#validators/merchant'
 import { showMerchant, type MerchantView } from '#services/merchant/show_merchant'
 
@@ -28,6 +30,9 @@ export async function updateMerchant(
       .where('id', actor.merchantId)
       .forUpdate()
       .firstOrFail()
+    // Under the merchant lock that team mutations take: a demotion that committed
+    // since authentication wins (403).
+    await ensureActorStillAdministrator(trx, actor.merchantId, { id: actor.userId })
     const changed: string[] = []
     for (const [field, attribute] of Object.entries(COLUMNS) as Array<
       [keyof typeof COLUMNS, (typeof COLUMNS)[keyof typeof COLUMNS]]
