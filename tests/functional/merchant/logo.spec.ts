@@ -236,6 +236,34 @@ test.group('POST /portal/merchant/logo refuses anything else with 422 on file', 
     assert.deepEqual(Object.keys(response.body().errors), ['file'])
   })
 
+  test('multipart oddities are 422 on a field, never a 500', async ({ client, assert }) => {
+    const admin = await signedInMember('administrator')
+    const noBoundary = await client
+      .post(LOGO())
+      .header('Authorization', admin.bearer)
+      .unsafeJson('--x\r\n')
+      .type('multipart/form-data')
+    assert.equal(noBoundary.status(), 422)
+    const manyFields = uploadLogo(client, admin, await tinyPng())
+    for (let index = 0; index < 30; index++) manyFields.field(`f${index}`, 'x')
+    const many = await manyFields
+    assert.equal(many.status(), 422)
+    const unicodeName = await uploadLogo(client, admin, await tinyPng(), {
+      filename: '\u00e9\u0000/../\ud83d\ude00.png',
+    })
+    assert.equal(unicodeName.status(), 200)
+  })
+
+  test('a JSON body is 415 UNSUPPORTED_MEDIA_TYPE', async ({ client, assert }) => {
+    const admin = await signedInMember('administrator')
+    const response = await client
+      .post(LOGO())
+      .header('Authorization', admin.bearer)
+      .json({ file: 'iVBORw0KGgo=' })
+    response.assertStatus(415)
+    assert.equal(response.body().error_code, 'UNSUPPORTED_MEDIA_TYPE')
+  })
+
   test('a merchant selector naming another merchant is 403 MERCHANT_SCOPE_MISMATCH', async ({
     client,
     assert,
