@@ -13,28 +13,41 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 */
 const statementTimeout = env.get('DATABASE_STATEMENT_TIMEOUT_MS') ?? 15_000
 
+const pool = {
+  min: 0,
+  max: 10,
+  // Bounds waiting for a connection (also when the server is unreachable).
+  acquireTimeoutMillis: 5_000,
+  createTimeoutMillis: 5_000,
+  propagateCreateError: false,
+  afterCreate: (connection: any, done: (error: Error | null, connection: any) => void) => {
+    connection.query(
+      `SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}`,
+      (error: Error | null) => done(error, connection)
+    )
+  },
+}
+
+/*
+| DATABASE_READ_URL (decisions.md §3): a streaming replica for the read-heavy routes
+| (collections reads, metrics, charts), used through `readConnection()` of
+| app/support/read_connection.ts. Authentication, writes and reads that must see their
+| own writes stay on the primary.
+*/
+const readUrl = env.get('DATABASE_READ_URL')
+
 const dbConfig = defineConfig({
   connection: 'postgres',
   connections: {
+    ...(readUrl
+      ? { read: { client: 'pg' as const, connection: { connectionString: readUrl }, pool } }
+      : {}),
     postgres: {
       client: 'pg',
       connection: {
         connectionString: env.get('DATABASE_URL'),
       },
-      pool: {
-        min: 0,
-        max: 10,
-        // Bounds waiting for a connection (also when the server is unreachable).
-        acquireTimeoutMillis: 5_000,
-        createTimeoutMillis: 5_000,
-        propagateCreateError: false,
-        afterCreate: (connection: any, done: (error: Error | null, connection: any) => void) => {
-          connection.query(
-            `SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}`,
-            (error: Error | null) => done(error, connection)
-          )
-        },
-      },
+      pool,
       migrations: {
         naturalSort: true,
         paths: ['database/migrations'],

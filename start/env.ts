@@ -14,6 +14,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   TRUSTED_PROXIES: Env.schema.string.optional(),
 
   DATABASE_URL: Env.schema.string.optional(),
+  DATABASE_READ_URL: Env.schema.string.optional(),
   DATABASE_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),
   EMBEDDED_POSTGRES_PORT: Env.schema.number.optional(),
   REDIS_URL: Env.schema.string.optional(),

@@ -1,0 +1,12 @@
+/*
+| The connection for read-heavy routes (collections list, detail and history reads,
+| metrics and chart aggregates): the replica of DATABASE_READ_URL when configured,
+| else the primary. Never use it for authentication, for writes, or for a read that
+| must see a write of the same request (those stay on `db`).
+*/
+import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
+
+export function readConnection() {
+  return env.get('DATABASE_READ_URL') ? db.connection('read') : db.connection()
+}
