@@ -20,6 +20,9 @@ export const MEDIA_ROUTE_PREFIX = '/media'
 
 const disk = env.get('DRIVE_DISK') ?? 'fs'
 
+/** Private S3 objects are reached through presigned URLs unless a public base URL is set. */
+export const PRESIGNED_URLS = disk === 's3' && !env.get('S3_CDN_URL')
+
 if (disk === 's3') {
   const missing = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'S3_BUCKET'].filter(
     (name) => !env.get(name as any)

@@ -7,7 +7,7 @@
 import { ulid } from 'ulid'
 import drive from '@adonisjs/drive/services/main'
 import logger from '@adonisjs/core/services/logger'
-import env from '#start/env'
+import { PRESIGNED_URLS } from '#config/drive'
 import { LOGO_FORMATS, type LogoFormat } from '#services/merchant/logo_image'
 
 export const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable'
@@ -56,8 +56,9 @@ export async function removeLogo(key: string) {
 /** The absolute URL of a stored logo: served by this service (fs), CDN or presigned (s3). */
 export async function urlOfLogo(key: string): Promise<string> {
   const disk = logoDisk()
-  const signed = (env.get('DRIVE_DISK') ?? 'fs') === 's3' && !env.get('S3_CDN_URL')
-  return signed ? disk.getSignedUrl(key, { expiresIn: SIGNED_URL_LIFETIME }) : disk.getUrl(key)
+  return PRESIGNED_URLS
+    ? disk.getSignedUrl(key, { expiresIn: SIGNED_URL_LIFETIME })
+    : disk.getUrl(key)
 }
 
 /**
