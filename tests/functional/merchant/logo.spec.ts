@@ -165,6 +165,19 @@ test.group('POST /portal/merchant/logo refuses anything else with 422 on file', 
     })
   }
 
+  test('an upload far over the limit is cut off while streaming: 422 on file, not 413', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const response = await uploadLogo(client, admin, Buffer.alloc(8 * 1024 * 1024, 0x42))
+    response.assertStatus(422)
+    assert.deepEqual(response.body().errors, {
+      file: ['The file must not be larger than 2,048 KB.'],
+    })
+    assert.isNull(await storedKey(admin.merchant.id))
+  })
+
   test('an extra multipart field is refused by name', async ({ client, assert }) => {
     const admin = await signedInMember('administrator')
     const response = await uploadLogo(client, admin, await tinyPng(), {
