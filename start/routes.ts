@@ -95,15 +95,15 @@ router
     router
       .get('/portal/merchant', [MerchantController, 'show'])
       .use(portalStack())
-      .as('portal.merchant.show')
+      .as('merchant.show')
     router
       .patch('/portal/merchant', [MerchantController, 'update'])
       .use(adminStack())
-      .as('portal.merchant.update')
+      .as('merchant.update')
     router
       .get('/portal/merchant/logo', [MerchantController, 'showLogo'])
       .use(portalStack())
-      .as('portal.merchant.logo.show')
+      .as('merchant.logo.show')
     router
       .post('/portal/merchant/logo', [MerchantController, 'storeLogo'])
       .use([
@@ -113,15 +113,15 @@ router
         middleware.body({ types: ['multipart'] }),
         middleware.merchantScope(),
       ])
-      .as('portal.merchant.logo.store')
+      .as('merchant.logo.store')
     router
       .delete('/portal/merchant/logo', [MerchantController, 'destroyLogo'])
       .use(adminStack())
-      .as('portal.merchant.logo.destroy')
+      .as('merchant.logo.destroy')
     router
       .get('/portal/merchant/integration-keys', [IntegrationKeysController, 'show'])
       .use([middleware.privateCache(), ...portalStack()])
-      .as('portal.merchant.integration_keys.show')
+      .as('merchant.integration_keys.show')
     router
       .put('/portal/merchant/integration-keys/:keyType', [IntegrationKeysController, 'update'])
       .use([
@@ -141,7 +141,7 @@ router
         middleware.body(),
         middleware.merchantScope(),
       ])
-      .as('portal.merchant.integration_keys.update')
+      .as('merchant.integration_keys.update')
     router
       .delete('/portal/merchant/integration-keys/:keyType', [IntegrationKeysController, 'destroy'])
       .use([
@@ -161,7 +161,7 @@ router
         middleware.body(),
         middleware.merchantScope(),
       ])
-      .as('portal.merchant.integration_keys.destroy')
+      .as('merchant.integration_keys.destroy')
 
     // portal/merchant/machine-clients and credential deliveries
     // Limits: machineClientMutation per actor+merchant+operation, credentialConsume per

@@ -15,11 +15,11 @@ export function route(name: string, params: Record<string, string> = {}) {
   return (router.urlBuilder.urlFor as unknown as (...args: unknown[]) => string)(name, params)
 }
 
-export const MERCHANT = () => route('portal.merchant.show')
-export const LOGO = () => route('portal.merchant.logo.show')
-export const INTEGRATION_KEYS = () => route('portal.merchant.integration_keys.show')
+export const MERCHANT = () => route('merchant.show')
+export const LOGO = () => route('merchant.logo.show')
+export const INTEGRATION_KEYS = () => route('merchant.integration_keys.show')
 export const integrationKey = (keyType: string) =>
-  route('portal.merchant.integration_keys.update', { keyType })
+  route('merchant.integration_keys.update', { keyType })
 
 /** Another member of the session's merchant, signed in through the same Portal client. */
 export async function teammate(session: Session, role: 'administrator' | 'developer') {

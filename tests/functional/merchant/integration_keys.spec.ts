@@ -492,7 +492,7 @@ test.group('No key value appears in any response, log line or audit record', (gr
     )
     for (const session of [admin, developer]) {
       keep(await client.get(INTEGRATION_KEYS()).header('Authorization', session.bearer))
-      keep(await client.get(route('portal.merchant.show')).header('Authorization', session.bearer))
+      keep(await client.get(route('merchant.show')).header('Authorization', session.bearer))
     }
 
     const audits = JSON.stringify(await db.from('audit_logs'))
