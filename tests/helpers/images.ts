@@ -72,6 +72,17 @@ export async function pngThenHtml() {
   return Buffer.concat([await tinyPng(), Buffer.from(SCRIPT)])
 }
 
+/** A JPEG with an archive appended after its End Of Image marker (a GIFAR-style polyglot). */
+export async function jpegThenZip() {
+  const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(64, 1)])
+  return Buffer.concat([await tinyJpeg(), zip])
+}
+
+/** A WebP whose file goes on past its RIFF size. */
+export async function webpThenHtml() {
+  return Buffer.concat([await tinyWebp(), Buffer.from(SCRIPT)])
+}
+
 /** A well-formed PNG with an HTML page hidden in a text chunk. */
 export async function pngWithHtmlChunk() {
   return withChunk(await tinyPng(), 'tEXt', Buffer.from(`Comment\0${SCRIPT}`, 'latin1'))

@@ -19,6 +19,7 @@ import {
 import {
   decompressionBomb,
   htmlPage,
+  jpegThenZip,
   jpegWithGps,
   oversizeFile,
   pngThenHtml,
@@ -30,6 +31,7 @@ import {
   tinyPng,
   tinyWebp,
   truncatedPng,
+  webpThenHtml,
   zeroWidthPng,
 } from '#tests/helpers/images'
 
@@ -148,6 +150,8 @@ test.group('POST /portal/merchant/logo refuses anything else with 422 on file', 
     ['an HTML page', htmlPage, 'logo.png', /PNG, JPEG or WebP/],
     ['a PNG with HTML appended (polyglot)', pngThenHtml, 'logo.png', /other content/],
     ['a PNG with HTML in a text chunk (polyglot)', pngWithHtmlChunk, 'logo.png', /other content/],
+    ['a JPEG with an archive appended (polyglot)', jpegThenZip, 'logo.jpg', /other content/],
+    ['a WebP with HTML appended (polyglot)', webpThenHtml, 'logo.webp', /other content/],
     ['a truncated PNG', truncatedPng, 'logo.png', /truncated/],
     ['a zero-width PNG', zeroWidthPng, 'logo.png', /decoded|no pixels/],
     ['a file over 2,048 KB', oversizeFile, 'logo.png', /2,048 KB/],
