@@ -11,7 +11,7 @@ import {
   deleteIntegrationKey,
   integrationKeysPresence,
   putIntegrationKey,
-} from '#services/merchant/integration_keys'
+} from '#services/merchants/integration_keys'
 
 /**
  * portal-api.md › Integration keys. Every response is `no-store, private` and the

@@ -5,11 +5,11 @@ import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
 import { validateMerchantUpdate } from '#validators/merchant'
 import MerchantTransformer from '#transformers/merchant_transformer'
 import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
-import { showMerchant } from '#services/merchant/show_merchant'
-import { updateMerchant } from '#services/merchant/update_merchant'
-import { currentLogoUrl } from '#services/merchant/logo_storage'
-import { LOGO_MAX_BYTES, normalizeLogo } from '#services/merchant/logo_image'
-import { deleteLogo, uploadLogo } from '#services/merchant/merchant_logo'
+import { showMerchant } from '#services/merchants/show_merchant'
+import { updateMerchant } from '#services/merchants/update_merchant'
+import { currentLogoUrl } from '#services/merchants/logo_storage'
+import { LOGO_MAX_BYTES, normalizeLogo } from '#services/merchants/logo_image'
+import { deleteLogo, uploadLogo } from '#services/merchants/merchant_logo'
 
 /**
  * portal-api.md › Merchant and logo. Admin routes refuse developers (403) in the

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import drive from '@adonisjs/drive/services/main'
 import ApiError from '#exceptions/api_error'
-import { contentTypeOfKey, LOGO_CACHE_CONTROL } from '#services/merchant/logo_storage'
+import { contentTypeOfKey, LOGO_CACHE_CONTROL } from '#services/merchants/logo_storage'
 
 /**
  * Serves logos of the `fs` disk at APP_URL/media/logos/<merchant>/<name> (the

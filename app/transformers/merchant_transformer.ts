@@ -3,8 +3,8 @@
 | sets. Never a secret, key, fee, settlement or provider setting.
 */
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import type { MerchantView } from '#services/merchant/show_merchant'
-import type { IntegrationKeysPresence } from '#services/merchant/integration_keys'
+import type { MerchantView } from '#services/merchants/show_merchant'
+import type { IntegrationKeysPresence } from '#services/merchants/integration_keys'
 
 export default class MerchantTransformer extends BaseTransformer<MerchantView> {
   toObject() {

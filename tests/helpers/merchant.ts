@@ -5,15 +5,10 @@
 import { rm } from 'node:fs/promises'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
-import router from '@adonisjs/core/services/router'
-import { createMerchantWithUser, issuePat, type signedInMember } from '#tests/helpers/portal'
+import { addMember, type signedInMember } from '#tests/helpers/portal'
+import { route } from '#tests/helpers/routes'
 
 type Session = Awaited<ReturnType<typeof signedInMember>>
-
-/** The path of a named route. */
-export function route(name: string, params: Record<string, string> = {}) {
-  return (router.urlBuilder.urlFor as unknown as (...args: unknown[]) => string)(name, params)
-}
 
 export const MERCHANT = () => route('merchant.show')
 export const LOGO = () => route('merchant.logo.show')
@@ -23,9 +18,7 @@ export const integrationKey = (keyType: string) =>
 
 /** Another member of the session's merchant, signed in through the same Portal client. */
 export async function teammate(session: Session, role: 'administrator' | 'developer') {
-  const { user, password } = await createMerchantWithUser({ role, merchant: session.merchant })
-  const pat = await issuePat(user, session.client)
-  return { ...session, user, password, pat, bearer: `Bearer ${pat}` }
+  return { ...session, ...(await addMember(session.merchant, session.client, role)) }
 }
 
 export function uploadLogo(

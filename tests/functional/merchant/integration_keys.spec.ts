@@ -7,20 +7,19 @@ import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import encryption from '@adonisjs/core/services/encryption'
 import { resetState, setNow } from '#tests/helpers/database'
-import { setEnv } from '#tests/helpers/env'
+import { liftLimit } from '#tests/helpers/limits'
+import { route } from '#tests/helpers/routes'
 import { captureLogs } from '#tests/helpers/logs'
 import { signedInMember } from '#tests/helpers/portal'
 import {
   INTEGRATION_KEYS,
   integrationKey,
   LOGO,
-  route,
   teammate,
   uploadLogo,
 } from '#tests/helpers/merchant'
 import { tinyPng } from '#tests/helpers/images'
-import { LIMITS } from '#limits/limits'
-import { integrationKeyPurpose } from '#services/merchant/integration_keys'
+import { integrationKeyPurpose } from '#services/merchants/integration_keys'
 import type { IntegrationKeyType } from '#validators/merchant'
 
 type Session = Awaited<ReturnType<typeof signedInMember>>
@@ -36,7 +35,7 @@ const remove = (client: ApiClient, session: Session, keyType: string, body: obje
 const putValue = (client: ApiClient, session: Session, keyType: string, value: unknown) =>
   put(client, session, keyType, { value, current_password: session.password, reason: REASON })
 
-const liftKeyLimit = () => setEnv(LIMITS.integrationKeyMutation.env, 10_000)
+const liftKeyLimit = () => liftLimit('integrationKeyMutation')
 
 async function storedValue(merchantId: number, keyType: IntegrationKeyType) {
   const row = await db.from('merchant_integrations').where('merchant_id', merchantId).first()

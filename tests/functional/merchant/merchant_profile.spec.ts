@@ -7,7 +7,7 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { MERCHANT, teammate } from '#tests/helpers/merchant'
-import { assignService } from '#services/merchant_service'
+import { assignService } from '#services/merchants/create_merchant'
 
 const patch = (client: ApiClient, session: { bearer: string }, body: unknown) =>
   client

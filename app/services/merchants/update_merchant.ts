@@ -7,9 +7,9 @@ import db from '@adonisjs/lucid/services/db'
 import Merchant from '#models/merchant'
 import type { UserActor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
-import { ensureActorStillAdministrator } from '#services/team_locks'
+import { ensureActorStillAdministrator } from '#services/team/team_locks'
 import type { MerchantUpdate } from '#validators/merchant'
-import { showMerchant, type MerchantView } from '#services/merchant/show_merchant'
+import { showMerchant, type MerchantView } from '#services/merchants/show_merchant'
 
 const COLUMNS = {
   name: 'name',

@@ -8,7 +8,7 @@ import { ulid } from 'ulid'
 import drive from '@adonisjs/drive/services/main'
 import logger from '@adonisjs/core/services/logger'
 import { PRESIGNED_URLS } from '#config/drive'
-import { LOGO_FORMATS, type LogoFormat } from '#services/merchant/logo_image'
+import { LOGO_FORMATS, type LogoFormat } from '#services/merchants/logo_image'
 
 export const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 

@@ -8,9 +8,9 @@ import db from '@adonisjs/lucid/services/db'
 import Merchant from '#models/merchant'
 import type { Actor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
-import { ensureActorStillAdministrator } from '#services/team_locks'
-import type { NormalizedLogo } from '#services/merchant/logo_image'
-import { newLogoKey, removeLogo, urlOfLogo, writeLogo } from '#services/merchant/logo_storage'
+import { ensureActorStillAdministrator } from '#services/team/team_locks'
+import type { NormalizedLogo } from '#services/merchants/logo_image'
+import { newLogoKey, removeLogo, urlOfLogo, writeLogo } from '#services/merchants/logo_storage'
 
 type MerchantActor = Actor & { merchantId: number }
 

@@ -6,7 +6,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import Merchant from '#models/merchant'
 import type { Actor } from '#auth/actor'
-import { currentLogoUrl } from '#services/merchant/logo_storage'
+import { currentLogoUrl } from '#services/merchants/logo_storage'
 
 export interface MerchantServiceItem {
   id: number

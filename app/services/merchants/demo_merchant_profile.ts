@@ -6,10 +6,10 @@
 import sharp from 'sharp'
 import Merchant from '#models/merchant'
 import { SYSTEM_ACTOR } from '#auth/actor'
-import { assignService } from '#services/merchant_service'
-import { normalizeLogo } from '#services/merchant/logo_image'
-import { currentLogoUrl } from '#services/merchant/logo_storage'
-import { uploadLogo } from '#services/merchant/merchant_logo'
+import { assignService } from '#services/merchants/create_merchant'
+import { normalizeLogo } from '#services/merchants/logo_image'
+import { currentLogoUrl } from '#services/merchants/logo_storage'
+import { uploadLogo } from '#services/merchants/merchant_logo'
 
 const DEMO_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
   <rect width="256" height="256" rx="48" fill="#0b5fff"/>

@@ -9,13 +9,11 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import hash from '@adonisjs/core/services/hash'
 import encryption from '@adonisjs/core/services/encryption'
-import ApiError from '#exceptions/api_error'
-import User from '#models/user'
 import type { UserActor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
-import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
+import { requireCurrentPassword } from '#services/users/current_password'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
 import type { IntegrationKeyType } from '#validators/merchant'
 
 const COLUMN: Record<IntegrationKeyType, string> = {
@@ -54,24 +52,6 @@ export async function integrationKeysPresence(
   }
 }
 
-/** Refuses (422 on `current_password`, audited as a failure) unless the password is the actor's. */
-async function requireCurrentPassword(
-  actor: UserActor,
-  password: string,
-  event: { action: string; keyType: IntegrationKeyType; reason: string }
-) {
-  const user = await User.find(actor.userId)
-  if (user && (await hash.verify(user.password, password))) return
-  await audit(undefined, actor, {
-    action: event.action,
-    outcome: 'failure',
-    target: { type: 'integration_key', id: event.keyType },
-    reason: event.reason,
-    metadata: { failure: 'current_password_incorrect' },
-  })
-  throw ApiError.field('current_password', 'The current password is incorrect.')
-}
-
 /**
  * Takes the merchant lock team mutations take, then re-checks the caller: a demotion
  * or removal that committed since authentication wins (403).
@@ -90,8 +70,7 @@ export async function putIntegrationKey(
   const action = 'integration_key.put'
   await requireCurrentPassword(actor, input.current_password, {
     action,
-    keyType,
-    reason: input.reason,
+    target: { type: 'integration_key', id: keyType },
   })
   const column = COLUMN[keyType]
   const encrypted = encryption.encrypt(
@@ -140,8 +119,7 @@ export async function deleteIntegrationKey(
   const action = 'integration_key.delete'
   await requireCurrentPassword(actor, input.current_password, {
     action,
-    keyType,
-    reason: input.reason,
+    target: { type: 'integration_key', id: keyType },
   })
   const column = COLUMN[keyType]
   await db.transaction(async (trx) => {
