@@ -58,7 +58,7 @@ export async function integrationKeysPresence(
  */
 async function lockedAsAdministrator(trx: TransactionClientContract, actor: UserActor) {
   await lockMerchantTeam(trx, actor.merchantId)
-  await ensureActorStillAdministrator(trx, actor.merchantId, { id: actor.userId })
+  await ensureActorStillAdministrator(trx, actor)
 }
 
 /** PUT /portal/merchant/integration-keys/{keyType}: sets (or replaces) one key. */

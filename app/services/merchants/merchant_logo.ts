@@ -6,7 +6,7 @@
 */
 import db from '@adonisjs/lucid/services/db'
 import Merchant from '#models/merchant'
-import type { Actor } from '#auth/actor'
+import type { Actor, UserActor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
 import { ensureActorStillAdministrator } from '#services/team/team_locks'
 import type { NormalizedLogo } from '#services/merchants/logo_image'
@@ -28,9 +28,7 @@ async function replaceLogoKey(
       .firstOrFail()
     // A user is re-checked under the merchant lock team mutations take (a demotion
     // committed since authentication wins); operator commands act as the system.
-    if (actor.userId !== null) {
-      await ensureActorStillAdministrator(trx, actor.merchantId, { id: actor.userId })
-    }
+    if (actor.kind === 'user') await ensureActorStillAdministrator(trx, actor as UserActor)
     const previous = merchant.logoPath
     if (previous !== key) {
       merchant.logoPath = key

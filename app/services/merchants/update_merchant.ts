@@ -32,7 +32,7 @@ export async function updateMerchant(
       .firstOrFail()
     // Under the merchant lock that team mutations take: a demotion that committed
     // since authentication wins (403).
-    await ensureActorStillAdministrator(trx, actor.merchantId, { id: actor.userId })
+    await ensureActorStillAdministrator(trx, actor)
     const changed: string[] = []
     for (const [field, attribute] of Object.entries(COLUMNS) as Array<
       [keyof typeof COLUMNS, (typeof COLUMNS)[keyof typeof COLUMNS]]

@@ -1,6 +1,6 @@
 /*
 | Merchant mutations under concurrency: they serialize on the merchant row with the
-| team mutations (app/services/team_locks.ts), so an administrator demoted while the
+| team mutations (app/services/team/team_locks.ts), so an administrator demoted while the
 | request waits is refused 403 and changes nothing; first writes of the integration
 | record never collide.
 */
