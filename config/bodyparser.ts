@@ -25,7 +25,8 @@ const bodyParserConfig = defineConfig({
     autoProcess: true,
     convertEmptyStringsToNull: false,
     trimWhitespaces: false,
-    processManually: [],
+    // The logo upload streams its one file itself (app/http/single_file_upload.ts).
+    processManually: ['/api/v1/portal/merchant/logo'],
     limit: '3mb',
     types: ['multipart/form-data'],
   },

@@ -1,14 +1,62 @@
+/*
+| Logo storage (portal-api.md › Merchant and logo; decisions.md §3 DRIVE_DISK).
+| - `fs` (default): files under storage/, served by this service at
+|   APP_URL/media/<key> (app/controllers/merchant_logo_files_controller.ts sets the
+|   content type, nosniff and the immutable cache). Drive's own file server is not
+|   used: it serves any key, without those headers.
+| - `s3`: any S3-compatible store (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+|   AWS_REGION, S3_BUCKET; S3_ENDPOINT and S3_FORCE_PATH_STYLE for MinIO, R2 and the
+|   like). Objects are private; URLs are presigned unless S3_CDN_URL names a public
+|   base URL.
+*/
 import app from '@adonisjs/core/services/app'
 import { defineConfig, services } from '@adonisjs/drive'
+import { FSDriver } from 'flydrive/drivers/fs'
+import env from '#start/env'
+import { appUrl } from '#config/app'
+
+/** Where the fs disk's files are served (the route in start/routes.ts). */
+export const MEDIA_ROUTE_PREFIX = '/media'
+
+const disk = env.get('DRIVE_DISK') ?? 'fs'
+
+/** Private S3 objects are reached through presigned URLs unless a public base URL is set. */
+export const PRESIGNED_URLS = disk === 's3' && !env.get('S3_CDN_URL')
+
+if (disk === 's3') {
+  const missing = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'S3_BUCKET'].filter(
+    (name) => !env.get(name as any)
+  )
+  if (missing.length > 0) {
+    throw new Error(`DRIVE_DISK=s3 needs ${missing.join(', ')}`)
+  }
+}
 
 const driveConfig = defineConfig({
-  default: 'fs',
+  default: disk,
   services: {
-    fs: services.fs({
-      location: app.makePath('storage'),
-      serveFiles: true,
-      routeBasePath: '/uploads',
-      visibility: 'public',
+    fs: () =>
+      new FSDriver({
+        location: app.makePath('storage'),
+        visibility: 'public',
+        urlBuilder: {
+          async generateURL(key) {
+            return `${appUrl}${MEDIA_ROUTE_PREFIX}/${key}`
+          },
+        },
+      }),
+    s3: services.s3({
+      credentials: {
+        accessKeyId: env.get('AWS_ACCESS_KEY_ID') ?? '',
+        secretAccessKey: env.get('AWS_SECRET_ACCESS_KEY') ?? '',
+      },
+      region: env.get('AWS_REGION') ?? 'us-east-1',
+      bucket: env.get('S3_BUCKET') ?? '',
+      endpoint: env.get('S3_ENDPOINT') || undefined,
+      forcePathStyle: env.get('S3_FORCE_PATH_STYLE') ?? false,
+      cdnUrl: env.get('S3_CDN_URL') || undefined,
+      visibility: 'private',
+      supportsACL: false,
     }),
   },
 })

@@ -156,6 +156,27 @@ export class ExchangeEvidenceSchema extends BaseModel {
   declare transactionId: number
 }
 
+export class MerchantIntegrationSchema extends BaseModel {
+  static $columns = ['createdAt', 'encryptedAuthenticationToken', 'encryptedSecretKey', 'encryptedXToken', 'id', 'merchantId', 'updatedAt', 'webhookUrl'] as const
+  $columns = MerchantIntegrationSchema.$columns
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+  @column()
+  declare encryptedAuthenticationToken: string | null
+  @column()
+  declare encryptedSecretKey: string | null
+  @column()
+  declare encryptedXToken: string | null
+  @column({ isPrimary: true })
+  declare id: number
+  @column()
+  declare merchantId: number
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+  @column()
+  declare webhookUrl: string | null
+}
+
 export class MerchantOauthClientSchema extends BaseModel {
   static $columns = ['createdAt', 'id', 'isActive', 'issuedByUserId', 'label', 'lastUsedAt', 'merchantId', 'oauthClientId', 'reason', 'replacesMerchantOauthClientId', 'revokedAt', 'rotationDeadlineAt', 'updatedAt'] as const
   $columns = MerchantOauthClientSchema.$columns

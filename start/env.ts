@@ -28,6 +28,13 @@ export default await Env.create(new URL('../', import.meta.url), {
   SMTP_PASSWORD: Env.schema.string.optional(),
 
   DRIVE_DISK: Env.schema.enum.optional(['fs', 's3'] as const),
+  AWS_ACCESS_KEY_ID: Env.schema.string.optional(),
+  AWS_SECRET_ACCESS_KEY: Env.schema.string.optional(),
+  AWS_REGION: Env.schema.string.optional(),
+  S3_BUCKET: Env.schema.string.optional(),
+  S3_ENDPOINT: Env.schema.string.optional({ format: 'url', tld: false }),
+  S3_FORCE_PATH_STYLE: Env.schema.boolean.optional(),
+  S3_CDN_URL: Env.schema.string.optional({ format: 'url', tld: false }),
 
   PAT_TTL_MINUTES: Env.schema.number.optional(),
   MACHINE_API_ENABLED: Env.schema.boolean.optional(),

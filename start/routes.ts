@@ -11,6 +11,7 @@ import { middleware } from '#start/kernel'
 import { adminStack, appClientStack, portalStack, publicStack } from '#start/route_stacks'
 import { routeIds } from '#validators/rules/route_ids'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
+import { MEDIA_ROUTE_PREFIX } from '#config/drive'
 
 const SessionController = () => import('#controllers/session_controller')
 const ProfileController = () => import('#controllers/profile_controller')
@@ -24,6 +25,9 @@ const PasswordResetController = () => import('#controllers/password_reset_contro
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
 const OpenapiController = () => import('#controllers/openapi_controller')
+const MerchantController = () => import('#controllers/merchant_controller')
+const IntegrationKeysController = () => import('#controllers/integration_keys_controller')
+const MerchantLogoFilesController = () => import('#controllers/merchant_logo_files_controller')
 
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
@@ -121,9 +125,65 @@ router
       .prefix('/portal/me')
       .as('profile')
 
-    // portal/merchant: machine clients and credential deliveries
+    // portal/merchant: profile, logo, integration keys, machine clients and credential
+    // deliveries
     router
       .group(() => {
+        router.get('/', [MerchantController, 'show']).as('show').use(portalStack())
+        router.patch('/', [MerchantController, 'update']).as('update').use(adminStack())
+        router.get('/logo', [MerchantController, 'showLogo']).as('logo.show').use(portalStack())
+        // The multipart body is read by the controller (config/bodyparser.ts
+        // processManually), after authentication and the role check.
+        router
+          .post('/logo', [MerchantController, 'storeLogo'])
+          .as('logo.store')
+          .use([
+            middleware.portalAuth(),
+            middleware.role({ role: 'administrator' }),
+            middleware.limit({ name: 'api', key: ['user'] }),
+            middleware.body({ types: ['multipart'] }),
+            middleware.merchantScope(),
+          ])
+        router
+          .delete('/logo', [MerchantController, 'destroyLogo'])
+          .as('logo.destroy')
+          .use(adminStack())
+        router
+          .get('/integration-keys', [IntegrationKeysController, 'show'])
+          .as('integration_keys.show')
+          .use([middleware.privateCache(), ...portalStack()])
+        router
+          .put('/integration-keys/:keyType', [IntegrationKeysController, 'update'])
+          .as('integration_keys.update')
+          .use([
+            middleware.privateCache(),
+            ...adminStack(),
+            middleware.limit({
+              name: 'integrationKeyMutation',
+              key: ['user', 'merchant', 'op:put', 'param:keyType'],
+              audit: {
+                action: 'integration_key.put',
+                target: 'integration_key',
+                targetParam: 'keyType',
+              },
+            }),
+          ])
+        router
+          .delete('/integration-keys/:keyType', [IntegrationKeysController, 'destroy'])
+          .as('integration_keys.destroy')
+          .use([
+            middleware.privateCache(),
+            ...adminStack(),
+            middleware.limit({
+              name: 'integrationKeyMutation',
+              key: ['user', 'merchant', 'op:delete', 'param:keyType'],
+              audit: {
+                action: 'integration_key.delete',
+                target: 'integration_key',
+                targetParam: 'keyType',
+              },
+            }),
+          ])
         router
           .get('/machine-clients', [MachineClientsController, 'index'])
           .as('machine_clients.index')
@@ -310,6 +370,15 @@ router
   .post('/oauth/token', [OAuthTokenController, 'issue'])
   .as('oauth.token')
   .use([middleware.limit({ name: 'oauthToken', key: ['ip'] }), middleware.rawBody()])
+
+// media (outside /api/v1): logos of the fs drive disk, public like any <img> source;
+// names are unguessable (ULID) and change with every upload.
+router
+  .get(`${MEDIA_ROUTE_PREFIX}/logos/:merchant/:file`, [MerchantLogoFilesController, 'show'])
+  .where('merchant', routeIds.numeric)
+  .where('file', { match: /^[0-9a-z]{26}\.(?:png|jpg|webp)$/ })
+  .as('media.logo')
+  .use(middleware.limit({ name: 'public', key: ['ip'] }))
 
 // signed links (outside /api/v1). GET only: `router.get` would also answer HEAD, and
 // a mail scanner's HEAD must not use the link up (HEAD → 405).

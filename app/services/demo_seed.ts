@@ -13,6 +13,7 @@ import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import User, { ROLES, type RoleName } from '#models/user'
 import { assignService } from '#services/merchants/create_merchant'
+import { seedDemoMerchantProfile } from '#services/merchants/demo_merchant_profile'
 import { seedDemoCollections } from '#services/collections/demo_collections'
 
 const DEMO_MERCHANT_EMAIL = 'payments@demo-merchant.test'
@@ -69,6 +70,7 @@ export async function seedDemoData() {
     isActive: true,
     isProduction: false,
   })
+  await seedDemoMerchantProfile(merchant.id)
 
   const administrator = await upsertDemoUser(
     merchant,

@@ -1,0 +1,141 @@
+/*
+| portal-api.md › Integration keys and Integration keys presence. The two keys are
+| write-only: stored encrypted with the application's encryption (purpose-bound to
+| merchant and key type, so a ciphertext cannot be moved to another slot), never
+| returned, logged or audited. Presence reads never create the integration record.
+| A wrong current password changes nothing and is audited as a failure; a change and
+| its audit record commit together.
+*/
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import encryption from '@adonisjs/core/services/encryption'
+import type { UserActor } from '#auth/actor'
+import { audit } from '#services/audit/audit_trail'
+import { requireCurrentPassword } from '#services/users/current_password'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
+import type { IntegrationKeyType } from '#validators/merchant'
+
+const COLUMN: Record<IntegrationKeyType, string> = {
+  authentication_token: 'encrypted_authentication_token',
+  secret_key: 'encrypted_secret_key',
+}
+
+export interface IntegrationKeysPresence {
+  hasAuthenticationToken: boolean
+  hasSecretKey: boolean
+  updatedAt: DateTime | null
+}
+
+/** Encryption purpose of a stored key: its merchant and slot (the signer decrypts with it). */
+export const integrationKeyPurpose = (merchantId: number, keyType: IntegrationKeyType) =>
+  `integration-key:${merchantId}:${keyType}`
+
+/** GET /portal/merchant/integration-keys */
+export async function integrationKeysPresence(
+  actor: UserActor,
+  client = db.connection()
+): Promise<IntegrationKeysPresence> {
+  const row = await client
+    .from('merchant_integrations')
+    .where('merchant_id', actor.merchantId)
+    .select(
+      db.raw('encrypted_authentication_token is not null as has_authentication_token'),
+      db.raw('encrypted_secret_key is not null as has_secret_key'),
+      'updated_at'
+    )
+    .first()
+  return {
+    hasAuthenticationToken: row?.has_authentication_token ?? false,
+    hasSecretKey: row?.has_secret_key ?? false,
+    updatedAt: row ? DateTime.fromJSDate(row.updated_at) : null,
+  }
+}
+
+/**
+ * Takes the merchant lock team mutations take, then re-checks the caller: a demotion
+ * or removal that committed since authentication wins (403).
+ */
+async function lockedAsAdministrator(trx: TransactionClientContract, actor: UserActor) {
+  await lockMerchantTeam(trx, actor.merchantId)
+  await ensureActorStillAdministrator(trx, actor)
+}
+
+/** PUT /portal/merchant/integration-keys/{keyType}: sets (or replaces) one key. */
+export async function putIntegrationKey(
+  actor: UserActor,
+  keyType: IntegrationKeyType,
+  input: { value: string; current_password: string; reason: string }
+): Promise<IntegrationKeysPresence> {
+  const action = 'integration_key.put'
+  await requireCurrentPassword(actor, input.current_password, {
+    action,
+    target: { type: 'integration_key', id: keyType },
+  })
+  const column = COLUMN[keyType]
+  const encrypted = encryption.encrypt(
+    input.value,
+    undefined,
+    integrationKeyPurpose(actor.merchantId, keyType)
+  )
+  return db.transaction(async (trx) => {
+    await lockedAsAdministrator(trx, actor)
+    const now = DateTime.now().toJSDate()
+    const previous = await trx
+      .from('merchant_integrations')
+      .where('merchant_id', actor.merchantId)
+      .forUpdate()
+      .select(db.raw(`${column} is not null as present`))
+      .first()
+    // One statement whether or not the record exists yet: concurrent first writes
+    // cannot both insert.
+    await trx.rawQuery(
+      `insert into merchant_integrations (merchant_id, ${column}, created_at, updated_at)
+       values (?, ?, ?, ?)
+       on conflict (merchant_id) do update set ${column} = excluded.${column}, updated_at = excluded.updated_at`,
+      [actor.merchantId, encrypted, now, now]
+    )
+    await audit(trx, actor, {
+      action,
+      outcome: 'success',
+      target: { type: 'integration_key', id: keyType },
+      reason: input.reason,
+      metadata: { replaced: previous?.present === true },
+    })
+    return integrationKeysPresence(actor, trx)
+  })
+}
+
+/**
+ * DELETE /portal/merchant/integration-keys/{keyType}: clears one key. Idempotent: no
+ * record or no key is a success that changes nothing. The other key and every other
+ * setting of the record stay as they are.
+ */
+export async function deleteIntegrationKey(
+  actor: UserActor,
+  keyType: IntegrationKeyType,
+  input: { current_password: string; reason: string }
+): Promise<void> {
+  const action = 'integration_key.delete'
+  await requireCurrentPassword(actor, input.current_password, {
+    action,
+    target: { type: 'integration_key', id: keyType },
+  })
+  const column = COLUMN[keyType]
+  await db.transaction(async (trx) => {
+    await lockedAsAdministrator(trx, actor)
+    const cleared = await trx
+      .from('merchant_integrations')
+      .where('merchant_id', actor.merchantId)
+      .whereNotNull(column)
+      .update({ [column]: null, updated_at: DateTime.now().toJSDate() })
+      .returning('id')
+    await audit(trx, actor, {
+      action,
+      outcome: 'success',
+      target: { type: 'integration_key', id: keyType },
+      reason: input.reason,
+      metadata: { removed: cleared.length > 0 },
+    })
+  })
+}

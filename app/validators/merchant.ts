@@ -1,0 +1,166 @@
+/*
+| portal-api.md › Merchant and logo, Integration keys: request bodies.
+| - PATCH /portal/merchant (strict): at least one field; none but `website` may be
+|   null or empty; `website` "" becomes null. Read-only fields (id, reference_id,
+|   currency, is_active, is_production, services, timestamps, fees, settlement,
+|   provider settings, credentials) are unlisted, so the strict check names them in
+|   the 422.
+| - PUT/DELETE /portal/merchant/integration-keys/{keyType} (strict): `value` keeps its
+|   exact characters (never trimmed: app/validators/rules/input.ts); DELETE does not
+|   list it, so sending one is a 422.
+| Lengths count characters (code points), as the contract and PostgreSQL do.
+*/
+import vine from '@vinejs/vine'
+import type { HttpContext } from '@adonisjs/core/http'
+import ApiError, { type FieldErrors } from '#exceptions/api_error'
+import { defineInput, isPlainObject, validateBody } from '#validators/rules/input'
+import { currentPassword } from '#validators/rules/password_policy'
+
+const characters = (value: string) => [...value].length
+
+/** Between `min` and `max` characters (code points, not UTF-16 units). */
+const lengthBetween = vine.createRule<{ min: number; max: number }>((value, options, field) => {
+  if (typeof value !== 'string') return
+  const length = characters(value)
+  if (length < options.min || length > options.max) {
+    field.report(
+      options.min === 1
+        ? `The ${field.name} field must not be empty and must have at most ${options.max} characters.`
+        : `The ${field.name} field must have between ${options.min} and ${options.max} characters.`,
+      'length',
+      field
+    )
+  }
+})
+
+// Single-line text: no control characters (line breaks included).
+const line = (max: number) =>
+  vine
+    .string()
+    .use(lengthBetween({ min: 1, max }))
+    .regex(/^[^\p{Cc}]*$/u)
+
+// An address may span lines; other control characters are refused.
+const multiline = (max: number) =>
+  vine
+    .string()
+    .use(lengthBetween({ min: 1, max }))
+    .regex(/^(?:[^\p{Cc}]|\r?\n|\t)*$/u)
+
+const lowercase = vine.createRule((value, _options, field) => {
+  if (typeof value === 'string') field.mutate(value.toLowerCase(), field)
+})
+
+export const WEBSITE_MAX_LENGTH = 2048
+
+/** "" (null after transform), or an absolute https:// URL with a host and no credentials. */
+const httpsWebsite = vine.createRule((value, _options, field) => {
+  if (typeof value !== 'string' || value === '') return
+  const invalid = () =>
+    field.report(
+      `The ${field.name} field must be an HTTPS URL of at most ${WEBSITE_MAX_LENGTH} characters, or null.`,
+      'https_url',
+      field
+    )
+  if (characters(value) > WEBSITE_MAX_LENGTH || !/^https:\/\/[^\s\p{Cc}]+$/iu.test(value)) {
+    return invalid()
+  }
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return invalid()
+  }
+  if (url.protocol !== 'https:' || url.hostname === '' || url.username || url.password) invalid()
+})
+
+const MERCHANT_FIELDS = [
+  'name',
+  'contact_person',
+  'email',
+  'dial_code',
+  'phone',
+  'address',
+  'website',
+] as const
+
+/** PATCH /portal/merchant (strict). */
+export const merchantUpdateInput = defineInput(
+  {
+    name: line(150).optional(),
+    contact_person: line(100).optional(),
+    // Lowercased before the bounds: lowercasing can lengthen a string.
+    email: vine.string().use(lowercase()).maxLength(255).email().optional(),
+    dial_code: line(8).optional(),
+    phone: line(30).optional(),
+    address: multiline(500).optional(),
+    website: vine
+      .string()
+      .use(httpsWebsite())
+      .transform((value) => (value === '' ? null : value))
+      .nullable()
+      .optional(),
+  },
+  { strict: true }
+)
+
+/**
+ * Validates PATCH /portal/merchant. VineJS's optional() drops a null silently, so
+ * nulls of the fields that cannot be null are refused here, and `{}` (or only nulls
+ * dropped) is refused for want of a field.
+ */
+export async function validateMerchantUpdate(ctx: HttpContext) {
+  const raw = ctx.request.body()
+  const errors: FieldErrors = {}
+  const atLeastOne = `Provide at least one of ${MERCHANT_FIELDS.join(', ')}.`
+  if (isPlainObject(raw)) {
+    for (const name of MERCHANT_FIELDS) {
+      if (name !== 'website' && Object.hasOwn(raw, name) && raw[name] === null) {
+        errors[name] = [`The ${name} field cannot be null.`]
+      }
+    }
+    if (!MERCHANT_FIELDS.some((name) => Object.hasOwn(raw, name))) errors.body = [atLeastOne]
+  }
+  try {
+    const input = await validateBody(ctx, merchantUpdateInput)
+    if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
+    return input
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422 && Object.keys(errors).length > 0) {
+      throw ApiError.validation({ ...error.fieldErrors, ...errors })
+    }
+    throw error
+  }
+}
+
+export type MerchantUpdate = Awaited<ReturnType<typeof validateMerchantUpdate>>
+
+export const INTEGRATION_KEY_MAX_LENGTH = 4096
+
+const reason = () => vine.string().use(lengthBetween({ min: 10, max: 500 }))
+
+/**
+ * A key value, exactly as sent: not empty, not only whitespace, at most 4,096
+ * characters. Messages never quote the value.
+ */
+const keyValue = () =>
+  vine
+    .string()
+    .use(lengthBetween({ min: 1, max: INTEGRATION_KEY_MAX_LENGTH }))
+    .regex(/\S/u)
+
+/** PUT /portal/merchant/integration-keys/{keyType} (strict). */
+export const integrationKeyPutInput = defineInput(
+  { value: keyValue(), current_password: currentPassword(), reason: reason() },
+  { strict: true }
+)
+
+/** DELETE /portal/merchant/integration-keys/{keyType} (strict; `value` is not accepted). */
+export const integrationKeyDeleteInput = defineInput(
+  { current_password: currentPassword(), reason: reason() },
+  { strict: true }
+)
+
+/** The two key types of the route (`{keyType}`; any other spelling does not match: 404). */
+export const INTEGRATION_KEY_TYPES = ['authentication_token', 'secret_key'] as const
+export type IntegrationKeyType = (typeof INTEGRATION_KEY_TYPES)[number]

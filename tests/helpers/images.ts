@@ -1,0 +1,112 @@
+/*
+| Image bytes for the logo tests, made with sharp in the test run (no binary
+| fixtures): valid PNG, JPEG and WebP, and each kind of refused upload.
+*/
+import { crc32 } from 'node:zlib'
+import sharp from 'sharp'
+
+const solid = (width = 8, height = 8) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 60 } } })
+
+export const tinyPng = () => solid().png().toBuffer()
+export const tinyJpeg = () => solid().jpeg().toBuffer()
+export const tinyWebp = () => solid().webp().toBuffer()
+export const tinyGif = () => solid().gif().toBuffer()
+
+/** A JPEG whose EXIF carries GPS coordinates and an orientation, as a phone photo would. */
+export const jpegWithGps = () =>
+  solid(16, 8)
+    .jpeg()
+    .withExif({
+      IFD0: { Make: 'PhoneMaker', Model: 'Phone 15' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '14/1 35/1 2/1',
+        GPSLongitudeRef: 'E',
+        GPSLongitude: '120/1 58/1 4/1',
+      },
+    })
+    .toBuffer()
+
+/** A PNG cut short: its last chunks (IDAT end, IEND) are missing. */
+export async function truncatedPng() {
+  const png = await solid(64, 64).png({ compressionLevel: 0 }).toBuffer()
+  return png.subarray(0, Math.floor(png.length / 2))
+}
+
+/** Rewrites a PNG chunk's data (same length) and fixes its CRC. */
+function patchChunk(png: Buffer, type: string, patch: (data: Buffer) => void) {
+  const copy = Buffer.from(png)
+  let offset = 8
+  while (offset < copy.length) {
+    const length = copy.readUInt32BE(offset)
+    if (copy.toString('latin1', offset + 4, offset + 8) === type) {
+      patch(copy.subarray(offset + 8, offset + 8 + length))
+      copy.writeUInt32BE(crc32(copy.subarray(offset + 4, offset + 8 + length)), offset + 8 + length)
+      return copy
+    }
+    offset += 12 + length
+  }
+  throw new Error(`no ${type} chunk`)
+}
+
+/** A structurally valid PNG whose header says it is 0 pixels wide. */
+export async function zeroWidthPng() {
+  return patchChunk(await tinyPng(), 'IHDR', (data) => data.writeUInt32BE(0, 0))
+}
+
+/** Inserts a chunk before IEND. */
+function withChunk(png: Buffer, type: string, data: Buffer) {
+  const chunk = Buffer.alloc(12 + data.length)
+  chunk.writeUInt32BE(data.length, 0)
+  chunk.write(type, 4, 'latin1')
+  data.copy(chunk, 8)
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length)
+  return Buffer.concat([png.subarray(0, png.length - 12), chunk, png.subarray(png.length - 12)])
+}
+
+const SCRIPT = '<html><body><script>alert(document.cookie)</script></body></html>'
+
+/** A PNG with an HTML page appended after IEND. */
+export async function pngThenHtml() {
+  return Buffer.concat([await tinyPng(), Buffer.from(SCRIPT)])
+}
+
+/** A JPEG with an archive appended after its End Of Image marker (a GIFAR-style polyglot). */
+export async function jpegThenZip() {
+  const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(64, 1)])
+  return Buffer.concat([await tinyJpeg(), zip])
+}
+
+/** A WebP whose file goes on past its RIFF size. */
+export async function webpThenHtml() {
+  return Buffer.concat([await tinyWebp(), Buffer.from(SCRIPT)])
+}
+
+/** A well-formed PNG with an HTML page hidden in a text chunk. */
+export async function pngWithHtmlChunk() {
+  return withChunk(await tinyPng(), 'tEXt', Buffer.from(`Comment\0${SCRIPT}`, 'latin1'))
+}
+
+export const svgLogo = () =>
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>alert(1)</script></svg>'
+  )
+export const htmlPage = () => Buffer.from(`<!DOCTYPE html>${SCRIPT}`)
+export const textFile = () => Buffer.from('this is not an image, whatever its name says\n')
+
+/** 2,049 KB starting like a PNG (size is judged before content). */
+export const oversizeFile = () => {
+  const bytes = Buffer.alloc(2049 * 1024, 0x41)
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes)
+  return bytes
+}
+
+/** A small PNG (tens of KB) that decodes to 25 million pixels. */
+let bomb: Promise<Buffer> | undefined
+export function decompressionBomb() {
+  bomb ??= sharp({ create: { width: 5000, height: 5000, channels: 3, background: '#ffffff' } })
+    .png({ compressionLevel: 9 })
+    .toBuffer()
+  return bomb
+}

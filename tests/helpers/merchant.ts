@@ -1,0 +1,47 @@
+/*
+| Building blocks of the merchant tests (portal-api.md › Merchant and logo,
+| Integration keys): route URLs by name, uploads, and the logo storage.
+*/
+import { rm } from 'node:fs/promises'
+import type { ApiClient } from '@japa/api-client'
+import app from '@adonisjs/core/services/app'
+import { addMember, type signedInMember } from '#tests/helpers/portal'
+import { route } from '#tests/helpers/routes'
+
+type Session = Awaited<ReturnType<typeof signedInMember>>
+
+export const MERCHANT = () => route('merchant.show')
+export const LOGO = () => route('merchant.logo.show')
+export const INTEGRATION_KEYS = () => route('merchant.integration_keys.show')
+export const integrationKey = (keyType: string) =>
+  route('merchant.integration_keys.update', { keyType })
+
+/** Another member of the session's merchant, signed in through the same Portal client. */
+export async function teammate(session: Session, role: 'administrator' | 'developer') {
+  return { ...session, ...(await addMember(session.merchant, session.client, role)) }
+}
+
+export function uploadLogo(
+  client: ApiClient,
+  session: { bearer: string },
+  bytes: Buffer,
+  options: { filename?: string; contentType?: string; fields?: Record<string, string> } = {}
+) {
+  const request = client
+    .post(LOGO())
+    .header('Authorization', session.bearer)
+    .file('file', bytes, {
+      filename: options.filename ?? 'logo.png',
+      contentType: options.contentType ?? 'image/png',
+    })
+  for (const [name, value] of Object.entries(options.fields ?? {})) request.field(name, value)
+  return request
+}
+
+/** Empties the fs disk's logos (storage/logos) between tests. */
+export async function clearLogoStorage() {
+  await rm(app.makePath('storage', 'logos'), { recursive: true, force: true })
+}
+
+/** The path part of an absolute logo URL, to fetch it from the test server. */
+export const pathOf = (url: string) => new URL(url).pathname
