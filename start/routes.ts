@@ -22,6 +22,7 @@ const MerchantApiController = () => import('#controllers/merchant_api_controller
 const TeamMembersController = () => import('#controllers/team_members_controller')
 const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
 const PasswordResetController = () => import('#controllers/password_reset_controller')
+const CollectionsController = () => import('#controllers/collections_controller')
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
 
@@ -136,7 +137,29 @@ router
       .delete('/portal/team/invitations/:invitation', [TeamInvitationsController, 'destroy'])
       .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
 
-    // portal/collections
+    // portal/collections (Both; read-only; API-wide limit of portalStack)
+    router
+      .get('/portal/collections/transactions', [CollectionsController, 'index'])
+      .as('collections.transactions.index')
+      .use(portalStack())
+    router
+      .get('/portal/collections/transactions/:transaction', [CollectionsController, 'show'])
+      .as('collections.transactions.show')
+      .use(portalStack())
+    router
+      .get('/portal/collections/transactions/:transaction/history', [
+        CollectionsController,
+        'history',
+      ])
+      .as('collections.history.index')
+      .use(portalStack())
+    router
+      .get('/portal/collections/transactions/:transaction/history/:history', [
+        CollectionsController,
+        'historyItem',
+      ])
+      .as('collections.history.show')
+      .use(portalStack())
   })
   .prefix('/api/v1')
 
