@@ -71,17 +71,16 @@ export function listConditions(merchantId: number, filters: TransactionFilters) 
   return { where: conditions.join(' AND '), bindings }
 }
 
-export async function listTransactions(
-  actor: UserActor,
+/** The two statements of a list request: the page (deferred join) and the exact count. */
+export function listQueries(
+  merchantId: number,
   filters: TransactionFilters,
   page: { page: number; perPage: number }
-): Promise<TransactionPage> {
-  const connection = readConnection()
-  const { where, bindings } = listConditions(actor.merchantId, filters)
-  const offset = (page.page - 1) * page.perPage
-  const [rows, count] = await Promise.all([
-    connection.rawQuery(
-      `SELECT ${TRANSACTION_COLUMNS}
+) {
+  const { where, bindings } = listConditions(merchantId, filters)
+  return {
+    page: {
+      sql: `SELECT ${TRANSACTION_COLUMNS}
        FROM (
          SELECT id FROM transactions WHERE ${where}
          ORDER BY created_at DESC NULLS LAST, id DESC
@@ -89,9 +88,22 @@ export async function listTransactions(
        ) page
        JOIN transactions t ON t.id = page.id
        ORDER BY t.created_at DESC NULLS LAST, t.id DESC`,
-      [...bindings, page.perPage, offset]
-    ),
-    connection.rawQuery(`SELECT count(*) AS total FROM transactions WHERE ${where}`, bindings),
+      bindings: [...bindings, page.perPage, (page.page - 1) * page.perPage],
+    },
+    count: { sql: `SELECT count(*) AS total FROM transactions WHERE ${where}`, bindings },
+  }
+}
+
+export async function listTransactions(
+  actor: UserActor,
+  filters: TransactionFilters,
+  page: { page: number; perPage: number }
+): Promise<TransactionPage> {
+  const connection = readConnection()
+  const queries = listQueries(actor.merchantId, filters, page)
+  const [rows, count] = await Promise.all([
+    connection.rawQuery(queries.page.sql, queries.page.bindings),
+    connection.rawQuery(queries.count.sql, queries.count.bindings),
   ])
   return { items: rows.rows as TransactionRow[], total: Number(count.rows[0].total) }
 }

@@ -122,29 +122,46 @@ export interface HistoryPage {
   coverage: Record<HistoryEventType, CoverageState>
 }
 
+/**
+ * The three statements of a history page, run concurrently: the transaction's
+ * existence in scope, the page, and the per-kind counts (coverage and total).
+ */
+export function historyQueries(
+  merchantId: number,
+  transactionId: string,
+  input: { environment: Environment; page: number; perPage: number }
+) {
+  const scope = [transactionId, merchantId, input.environment]
+  return {
+    transaction: {
+      sql: `SELECT 1 FROM transactions WHERE id = ? AND merchant_id = ? AND environment = ?`,
+      bindings: scope,
+    },
+    page: {
+      sql: `SELECT ${EVIDENCE_COLUMNS} FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE}
+       ORDER BY ${CHRONOLOGICAL} LIMIT ? OFFSET ?`,
+      bindings: [...scope, input.perPage, (input.page - 1) * input.perPage],
+    },
+    coverage: {
+      sql: `SELECT e.kind, count(*)::int AS total,
+              count(*) FILTER (WHERE e.purged_at IS NULL)::int AS unpurged
+       FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE} GROUP BY e.kind`,
+      bindings: scope,
+    },
+  }
+}
+
 export async function listTransactionHistory(
   actor: UserActor,
   transactionId: string,
   input: { environment: Environment; page: number; perPage: number }
 ): Promise<HistoryPage> {
   const connection = readConnection()
-  const scope = [transactionId, actor.merchantId, input.environment]
+  const queries = historyQueries(actor.merchantId, transactionId, input)
   const [transaction, rows, counts] = await Promise.all([
-    connection.rawQuery(
-      `SELECT 1 FROM transactions WHERE id = ? AND merchant_id = ? AND environment = ?`,
-      scope
-    ),
-    connection.rawQuery(
-      `SELECT ${EVIDENCE_COLUMNS} FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE}
-       ORDER BY ${CHRONOLOGICAL} LIMIT ? OFFSET ?`,
-      [...scope, input.perPage, (input.page - 1) * input.perPage]
-    ),
-    connection.rawQuery(
-      `SELECT e.kind, count(*)::int AS total,
-              count(*) FILTER (WHERE e.purged_at IS NULL)::int AS unpurged
-       FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE} GROUP BY e.kind`,
-      scope
-    ),
+    connection.rawQuery(queries.transaction.sql, queries.transaction.bindings),
+    connection.rawQuery(queries.page.sql, queries.page.bindings),
+    connection.rawQuery(queries.coverage.sql, queries.coverage.bindings),
   ])
   if (transaction.rows.length === 0) throw ApiError.notFound()
 
