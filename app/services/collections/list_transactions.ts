@@ -90,8 +90,35 @@ export function listQueries(
        ORDER BY t.created_at DESC NULLS LAST, t.id DESC`,
       bindings: [...bindings, page.perPage, (page.page - 1) * page.perPage],
     },
-    count: { sql: `SELECT count(*) AS total FROM transactions WHERE ${where}`, bindings },
+    count: countQuery(merchantId, filters, where, bindings),
   }
+}
+
+/**
+ * The exact total: from the maintained counts (migration 0503) when the list is
+ * filtered by environment and at most status, else `count(*)` of the same conditions.
+ */
+function countQuery(
+  merchantId: number,
+  filters: TransactionFilters,
+  where: string,
+  bindings: Array<string | number>
+) {
+  const onlyStatus =
+    !filters.from &&
+    !filters.to &&
+    filters.merchant_transaction_id === undefined &&
+    filters.query === undefined &&
+    filters.currency === undefined &&
+    filters.payment_brand === undefined
+  if (onlyStatus) {
+    return {
+      sql: `SELECT coalesce(sum(total), 0) AS total FROM transaction_counts
+            WHERE merchant_id = ? AND environment = ?${filters.status ? ' AND status = ?' : ''}`,
+      bindings: [merchantId, filters.environment, ...(filters.status ? [filters.status] : [])],
+    }
+  }
+  return { sql: `SELECT count(*) AS total FROM transactions WHERE ${where}`, bindings }
 }
 
 export async function listTransactions(

@@ -393,6 +393,74 @@ test.group('GET /portal/collections/transactions', (group) => {
     assert.equal(response.body().meta.total, 1)
   })
 
+  test('meta.total stays exact through imports, re-imports, status changes and deletions', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await collectionsMember()
+    const other = await signedInMember()
+    const totals = async () => {
+      const result: Record<string, number> = {}
+      for (const qs of [{}, { status: 'PAID' }, { status: 'PENDING' }, { environment: 'test' }]) {
+        const response = await list(client, admin, qs)
+        result[JSON.stringify(qs)] = response.body().meta.total
+      }
+      return result
+    }
+    const counted = async () => {
+      const count = async (environment: string, status?: string) => {
+        const query = db.from('transactions').where({ merchant_id: admin.merchant.id, environment })
+        if (status) query.where('status', status)
+        const row = await query.count('* as total').first()
+        return Number(row.total)
+      }
+      return {
+        '{}': await count('live'),
+        '{"status":"PAID"}': await count('live', 'PAID'),
+        '{"status":"PENDING"}': await count('live', 'PENDING'),
+        '{"environment":"test"}': await count('test'),
+      }
+    }
+    await importTransactions([
+      line(admin, 'A', { payment_status: 'PAID' }),
+      line(admin, 'B', { payment_status: 'PAID' }),
+      line(admin, 'C', { payment_status: 'PENDING' }),
+      line(admin, 'T', { environment: 'test' }),
+      line(other, 'X'),
+    ])
+    assert.deepEqual(await totals(), {
+      '{}': 3,
+      '{"status":"PAID"}': 2,
+      '{"status":"PENDING"}': 1,
+      '{"environment":"test"}': 1,
+    })
+    // Re-import: B resolves to PENDING, A unchanged, D new.
+    await importTransactions([
+      line(admin, 'A', { payment_status: 'PAID' }),
+      line(admin, 'B', { payment_status: 'PENDING' }),
+      line(admin, 'D', { payment_status: null, legacy_status: 'S' }),
+    ])
+    assert.deepEqual(await totals(), await counted())
+    assert.deepEqual(await totals(), {
+      '{}': 4,
+      '{"status":"PAID"}': 2,
+      '{"status":"PENDING"}': 2,
+      '{"environment":"test"}': 1,
+    })
+    await db.from('transactions').where('merchant_transaction_id', 'C').delete()
+    await db
+      .from('transactions')
+      .where('merchant_transaction_id', 'T')
+      .update({ environment: 'live' })
+    assert.deepEqual(await totals(), await counted())
+    assert.deepEqual(await totals(), {
+      '{}': 4,
+      '{"status":"PAID"}': 3,
+      '{"status":"PENDING"}': 1,
+      '{"environment":"test"}': 0,
+    })
+  })
+
   test('history_available: unpurged evidence of a permitted kind exists', async ({
     client,
     assert,
