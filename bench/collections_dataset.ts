@@ -36,7 +36,7 @@ const numberFlag = (name: string, fallback: number) => {
   return value
 }
 
-const TRANSACTION_COLUMNS = [
+export const TRANSACTION_COLUMNS = [
   'id',
   'merchant_id',
   'environment',
@@ -52,7 +52,7 @@ const TRANSACTION_COLUMNS = [
   'updated_at',
 ]
 
-const EVIDENCE_COLUMNS = [
+export const EVIDENCE_COLUMNS = [
   'id',
   'merchant_id',
   'transaction_id',

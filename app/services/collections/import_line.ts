@@ -250,12 +250,18 @@ export function encodeUlid(millis: number, entropy: Uint8Array): string {
     time = CROCKFORD[rest % 32] + time
     rest = Math.floor(rest / 32)
   }
-  let bits = 0n
-  for (const byte of entropy.subarray(0, 10)) bits = (bits << 8n) | BigInt(byte)
+  // 80 bits = 16 groups of 5, read from the first 10 bytes, most significant first.
   let random = ''
-  for (let index = 0; index < 16; index++) {
-    random = CROCKFORD[Number(bits & 31n)] + random
-    bits >>= 5n
+  let buffer = 0
+  let bits = 0
+  for (let index = 0; index < 10; index++) {
+    buffer = (buffer << 8) | entropy[index]
+    bits += 8
+    while (bits >= 5) {
+      bits -= 5
+      random += CROCKFORD[(buffer >> bits) & 31]
+    }
+    buffer &= (1 << bits) - 1
   }
   return time + random
 }

@@ -304,9 +304,18 @@ class StagingSession {
   private async copy(table: string, columns: string[], rows: string[]) {
     if (rows.length === 0) return
     const stream = this.client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`))
+    // Rows go out in chunks of about 256 KiB: one CopyData message per row would dominate.
     await pipeline(
       (function* () {
-        yield* rows
+        let chunk = ''
+        for (const row of rows) {
+          chunk += row
+          if (chunk.length >= 256 * 1024) {
+            yield chunk
+            chunk = ''
+          }
+        }
+        if (chunk) yield chunk
       })(),
       stream
     )
@@ -321,13 +330,13 @@ class StagingSession {
       await client.query(`SET LOCAL statement_timeout = '10min'`)
       await this.copy(STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
       await this.copy(STAGE_EVENTS, EVENT_COLUMNS, batch.events)
-      const distinct = await client.query(
-        `SELECT count(*)::int AS total FROM (SELECT DISTINCT merchant_id, environment, merchant_transaction_id FROM ${STAGE_TRANSACTIONS}) d`
-      )
       const merged = await client.query(MERGE_TRANSACTIONS)
       const created = merged.rows.filter((row) => row.created).length
       const inserted = await client.query(MERGE_EVENTS, [months])
-      const foreign = await client.query(FOREIGN_EVENT_IDS)
+      const eventsCreated = inserted.rowCount ?? 0
+      // Only events not inserted can belong to another transaction.
+      const foreign =
+        eventsCreated < batch.eventCount ? await client.query(FOREIGN_EVENT_IDS) : { rows: [] }
       if (foreign.rows.length > 0) {
         const { line, position, id } = foreign.rows[0]
         throw new ImportLineError(
@@ -336,8 +345,10 @@ class StagingSession {
         )
       }
       await client.query('COMMIT')
-      const transactions = distinct.rows[0].total as number
-      const eventsCreated = inserted.rowCount ?? 0
+      // Distinct transaction keys of the batch: a row starts with line, merchant, environment, reference.
+      const transactions = new Set(
+        batch.transactions.map((row) => row.slice(row.indexOf('\t') + 1, nthTab(row, 4)))
+      ).size
       return {
         transactionsCreated: created,
         transactionsUpdated: merged.rows.length - created,
@@ -367,6 +378,12 @@ class StagingSession {
       return { counts: await this.write(kept, months), error }
     }
   }
+}
+
+function nthTab(row: string, n: number) {
+  let at = -1
+  for (let index = 0; index < n; index++) at = row.indexOf('\t', at + 1)
+  return at
 }
 
 /** The part of a batch before `line` (rows start with their line number). */
@@ -550,6 +567,8 @@ export async function importJsonLines(
       `${error.reason} (lines before ${error.line} were imported; nothing from line ${error.line} on)`
     )
   } finally {
+    // A batch still being merged (the import stopped on another failure) ends first.
+    if (writing) await (writing as Promise<unknown>).catch(() => {})
     await session.close()
   }
   options.onProgress?.({ lines: result.lines, bytes: result.bytes })
