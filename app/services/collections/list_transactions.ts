@@ -95,8 +95,9 @@ export function listQueries(
 }
 
 /**
- * The exact total: from the maintained counts (migration 0503) when the list is
- * filtered by environment and at most status, else `count(*)` of the same conditions.
+ * The exact total: summed from the maintained counts (migration 0503) when the list is
+ * filtered by environment and any of status, currency and brand; else `count(*)` of
+ * the same conditions.
  */
 function countQuery(
   merchantId: number,
@@ -104,21 +105,30 @@ function countQuery(
   where: string,
   bindings: Array<string | number>
 ) {
-  const onlyStatus =
+  const countable =
     !filters.from &&
     !filters.to &&
     filters.merchant_transaction_id === undefined &&
-    filters.query === undefined &&
-    filters.currency === undefined &&
-    filters.payment_brand === undefined
-  if (onlyStatus) {
-    return {
-      sql: `SELECT coalesce(sum(total), 0) AS total FROM transaction_counts
-            WHERE merchant_id = ? AND environment = ?${filters.status ? ' AND status = ?' : ''}`,
-      bindings: [merchantId, filters.environment, ...(filters.status ? [filters.status] : [])],
-    }
+    filters.query === undefined
+  if (!countable) {
+    return { sql: `SELECT count(*) AS total FROM transactions WHERE ${where}`, bindings }
   }
-  return { sql: `SELECT count(*) AS total FROM transactions WHERE ${where}`, bindings }
+  const conditions = ['merchant_id = ?', 'environment = ?']
+  const values: Array<string | number> = [merchantId, filters.environment]
+  for (const [column, value] of [
+    ['status', filters.status],
+    ['currency', filters.currency],
+    ['payment_brand', filters.payment_brand],
+  ] as const) {
+    if (value === undefined) continue
+    conditions.push(`${column} = ?`)
+    values.push(value)
+  }
+  return {
+    sql: `SELECT coalesce(sum(total), 0) AS total FROM transaction_counts
+          WHERE ${conditions.join(' AND ')}`,
+    bindings: values,
+  }
 }
 
 export async function listTransactions(
