@@ -379,12 +379,16 @@ export class TeamInvitationSchema extends BaseModel {
 }
 
 export class TransactionCountSchema extends BaseModel {
-  static $columns = ['environment', 'merchantId', 'status', 'total'] as const
+  static $columns = ['currency', 'environment', 'merchantId', 'paymentBrand', 'status', 'total'] as const
   $columns = TransactionCountSchema.$columns
+  @column()
+  declare currency: string
   @column()
   declare environment: string
   @column()
   declare merchantId: number
+  @column()
+  declare paymentBrand: string
   @column()
   declare status: string
   @column()
