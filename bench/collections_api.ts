@@ -114,6 +114,10 @@ const scenarios: Scenario[] = [
   list('list, query (substring "50%OFF")', '&query=50%25OFF', { query: '50%OFF' }),
   list('list, query matching most rows ("-0")', '&query=-0', { query: '-0' }),
   list('list, status REJECTED', '&status=REJECTED', { status: 'REJECTED' }),
+  list('list, brand + currency (rarest pair)', '&payment_brand=bpi_online&currency=USD', {
+    payment_brand: 'bpi_online',
+    currency: 'USD',
+  }),
   list('list, page 2,000', '&page=2000', {}, { page: 2000, perPage: 25 }),
   {
     name: 'detail',
