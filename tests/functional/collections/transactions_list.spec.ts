@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { colleague, liftLimit } from '#tests/helpers/machine'
+import { setEnv } from '#tests/helpers/env'
 import {
   TRANSACTIONS,
   collectionsMember,
@@ -545,6 +546,32 @@ test.group('GET /portal/collections/transactions', (group) => {
     const response = await list(client, admin, { merchant_id: other.merchant.id })
     response.assertStatus(403)
     assert.equal(response.body().error_code, 'MERCHANT_SCOPE_MISMATCH')
+  })
+
+  test('the API-wide limit applies per user to every collections route (429 + Retry-After)', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const admin = await collectionsMember()
+    const [stored] = await importTransactions([line(admin, 'R1')])
+    cleanup(setEnv('RATE_LIMIT_API_PER_MINUTE', 4))
+    const paths = [
+      `${TRANSACTIONS}?environment=live`,
+      `${TRANSACTIONS}/${stored.id}?environment=live`,
+      `${TRANSACTIONS}/${stored.id}/history?environment=live`,
+      `${TRANSACTIONS}/${stored.id}/history/01JNB8Q3M4ZC8Y6B2W9XK5T7RA?environment=live`,
+    ]
+    const statuses = []
+    for (const path of paths) {
+      const response = await client.get(path).header('Authorization', admin.bearer)
+      statuses.push(response.status())
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 404])
+    const refused = await client.get(paths[0]).header('Authorization', admin.bearer)
+    refused.assertStatus(429)
+    assert.equal(refused.body().error_code, 'RATE_LIMITED')
+    assert.match(refused.header('retry-after') ?? '', /^[1-9][0-9]*$/)
   })
 
   test('without a PAT: 401', async ({ client, assert }) => {
