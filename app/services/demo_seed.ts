@@ -12,7 +12,7 @@ import db from '@adonisjs/lucid/services/db'
 import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import User, { ROLES, type RoleName } from '#models/user'
-import { assignService } from '#services/merchant_service'
+import { assignService } from '#services/merchants/create_merchant'
 import { seedDemoCollections } from '#services/collections/demo_collections'
 
 const DEMO_MERCHANT_EMAIL = 'payments@demo-merchant.test'

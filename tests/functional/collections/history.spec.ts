@@ -3,7 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import { ulid } from 'ulid'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
-import { colleague, liftLimit } from '#tests/helpers/machine'
+import { colleague } from '#tests/helpers/machine'
+import { liftLimit } from '#tests/helpers/limits'
 import {
   collectionsMember,
   historyAuditRows,

@@ -1,7 +1,8 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
-import { colleague, liftLimit } from '#tests/helpers/machine'
+import { colleague } from '#tests/helpers/machine'
+import { liftLimit } from '#tests/helpers/limits'
 import {
   collectionsMember,
   importTransactions,

@@ -2,7 +2,8 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
-import { colleague, liftLimit } from '#tests/helpers/machine'
+import { colleague } from '#tests/helpers/machine'
+import { liftLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import {
   TRANSACTIONS,
