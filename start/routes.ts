@@ -22,6 +22,7 @@ const MerchantApiController = () => import('#controllers/merchant_api_controller
 const TeamMembersController = () => import('#controllers/team_members_controller')
 const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
 const PasswordResetController = () => import('#controllers/password_reset_controller')
+const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
 
@@ -137,6 +138,14 @@ router
       .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
 
     // portal/collections
+    router
+      .get('/portal/collections/metrics', [CollectionMetricsController, 'summary'])
+      .as('collections.metrics')
+      .use(portalStack())
+    router
+      .get('/portal/collections/charts', [CollectionMetricsController, 'chart'])
+      .as('collections.charts')
+      .use(portalStack())
   })
   .prefix('/api/v1')
 
