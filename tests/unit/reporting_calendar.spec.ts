@@ -242,7 +242,7 @@ test.group('Reporting calendar: months, years, leap years, clipping', () => {
       'month'
     )
     assert.deepEqual(
-      months.map((month) => [month[0], month[4] / 24]),
+      months.map((month) => [month[0], (month[4] as number) / 24]),
       [
         ['2024-01', 31],
         ['2024-02', 29],
