@@ -16,7 +16,7 @@
 | - a local date that never happens (Pacific/Apia, 2011-12-30) starts and ends at the
 |   same instant: it has no instants, so it has no bucket.
 */
-import { DateTime, FixedOffsetZone, IANAZone } from 'luxon'
+import { DateTime, IANAZone } from 'luxon'
 
 export type Interval = 'day' | 'month' | 'year'
 export const INTERVALS = ['day', 'month', 'year'] as const
@@ -89,8 +89,14 @@ export function zoneOffsetMs(zoneName: string, ms: number): number {
 export function formatInstant(micros: bigint, zoneName: string): string {
   const { ms, subMs } = splitMicros(micros)
   const offsetMinutes = Math.round(zoneOffsetMs(zoneName, ms) / 60_000)
-  const local = DateTime.fromMillis(ms, { zone: FixedOffsetZone.instance(offsetMinutes) })
-  return `${local.toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS")}${String(subMs).padStart(3, '0')}${local.toFormat('ZZ')}`
+  const wall = new Date(ms + offsetMinutes * 60_000)
+  const absolute = Math.abs(offsetMinutes)
+  const offset = `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`
+  return (
+    `${pad(wall.getUTCFullYear(), 4)}-${pad(wall.getUTCMonth() + 1)}-${pad(wall.getUTCDate())}` +
+    `T${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}:${pad(wall.getUTCSeconds())}` +
+    `.${pad(wall.getUTCMilliseconds(), 3)}${pad(subMs, 3)}${offset}`
+  )
 }
 
 /** An instant as a PostgreSQL timestamptz literal, exact to the microsecond, in UTC. */
@@ -170,8 +176,9 @@ function shiftPeriod(period: LocalDate, interval: Interval, steps: number): Loca
   return { year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate() }
 }
 
-const pad = (value: number, width = 2) =>
-  value < 0 ? `-${String(-value).padStart(width, '0')}` : String(value).padStart(width, '0')
+function pad(value: number, width = 2) {
+  return value < 0 ? `-${String(-value).padStart(width, '0')}` : String(value).padStart(width, '0')
+}
 
 export function periodLabel(period: LocalDate, interval: Interval): string {
   const year = pad(period.year, 4)

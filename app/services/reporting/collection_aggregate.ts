@@ -9,15 +9,12 @@
 import ApiError from '#exceptions/api_error'
 import type { Environment } from '#validators/rules/environment'
 import { readConnection } from '#support/read_connection'
-import { sqlInstant } from '#reporting/calendar'
+import { aggregateStatement, type AggregateScope } from '#reporting/aggregate_statement'
 import { parseCents } from '#reporting/money'
-import { planReads, type BucketRange } from '#reporting/query_plan'
+import { planReads } from '#reporting/query_plan'
 
-export interface ReportingScope {
-  merchantId: number
+export interface ReportingScope extends AggregateScope {
   environment: Environment
-  currency: string
-  paymentBrand?: string
 }
 
 /** Exact totals of one bucket (or of a whole summary). */
@@ -46,16 +43,6 @@ export function addTotals(into: StatusTotals, other: StatusTotals) {
   into.collectionCents += other.collectionCents
 }
 
-/** `{"…","…"}`: a PostgreSQL array literal of the ranges' bucket indexes, starts and ends. */
-function arrays(ranges: BucketRange[]) {
-  const quoted = (values: string[]) => `{${values.map((value) => `"${value}"`).join(',')}}`
-  return [
-    `{${ranges.map((range) => range.bucket).join(',')}}`,
-    quoted(ranges.map((range) => sqlInstant(range.from))),
-    quoted(ranges.map((range) => sqlInstant(range.to))),
-  ]
-}
-
 interface AggregateRow {
   bucket: number
   status: string
@@ -73,40 +60,7 @@ export async function aggregateBuckets(
   scope: ReportingScope,
   buckets: ReadonlyArray<{ from: bigint; to: bigint }>
 ): Promise<StatusTotals[]> {
-  const plan = planReads(buckets)
-  const brand = scope.paymentBrand !== undefined
-  const key = [scope.merchantId, scope.environment, scope.currency]
-  const keyOf = (alias: string) =>
-    `${alias}.merchant_id = ? AND ${alias}.environment = ? AND ${alias}.currency = ?` +
-    (brand ? ` AND ${alias}.payment_brand = ?` : '')
-  const keyBindings = brand ? [...key, scope.paymentBrand!] : key
-
-  const rollup = (grain: 'day' | 'month') => `
-    SELECT r.bucket, s.status, sum(s.transaction_count) AS transaction_count,
-           sum(s.amount_total) AS amount_total, sum(s.null_amount_count) AS null_amount_count
-      FROM unnest(?::int[], ?::timestamptz[], ?::timestamptz[]) AS r (bucket, lo, hi)
-      JOIN transaction_totals AS s
-        ON ${keyOf('s')} AND s.grain = '${grain}'
-       AND s.period_start >= r.lo AND s.period_start < r.hi
-     GROUP BY 1, 2`
-  const sql = `
-    SELECT r.bucket, t.status, count(*) AS transaction_count,
-           coalesce(sum(t.amount), 0) AS amount_total,
-           count(*) - count(t.amount) AS null_amount_count
-      FROM unnest(?::int[], ?::timestamptz[], ?::timestamptz[]) AS r (bucket, lo, hi)
-      JOIN transactions AS t
-        ON ${keyOf('t')} AND t.created_at >= r.lo AND t.created_at < r.hi
-     GROUP BY 1, 2
-    UNION ALL ${rollup('day')}
-    UNION ALL ${rollup('month')}`
-  const bindings = [
-    ...arrays(plan.raw),
-    ...keyBindings,
-    ...arrays(plan.day),
-    ...keyBindings,
-    ...arrays(plan.month),
-    ...keyBindings,
-  ]
+  const { sql, bindings } = aggregateStatement(scope, planReads(buckets))
   const result = await readConnection().rawQuery(sql, bindings)
 
   const totals = buckets.map(() => emptyTotals())
