@@ -99,6 +99,13 @@ export function formatInstant(micros: bigint, zoneName: string): string {
   )
 }
 
+/** The year an instant reads in `zoneName` (wall clock at the offset shown by formatInstant). */
+export function localYear(micros: bigint, zoneName: string): number {
+  const { ms } = splitMicros(micros)
+  const offsetMinutes = Math.round(zoneOffsetMs(zoneName, ms) / 60_000)
+  return new Date(ms + offsetMinutes * 60_000).getUTCFullYear()
+}
+
 /** An instant as a PostgreSQL timestamptz literal, exact to the microsecond, in UTC. */
 export function sqlInstant(micros: bigint): string {
   const { ms, subMs } = splitMicros(micros)

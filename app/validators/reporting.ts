@@ -14,7 +14,13 @@ import { environmentField, type Environment } from '#validators/rules/environmen
 import { timestampField, type Timestamp } from '#validators/rules/timestamp'
 import { defineInput, type InputSchema } from '#validators/rules/input'
 import { requireSupportedCurrency } from '#services/collections/currency_catalogue'
-import { INTERVALS, RANGE_LIMIT_YEARS, isIanaTimezone, rangeLimit } from '#reporting/calendar'
+import {
+  INTERVALS,
+  RANGE_LIMIT_YEARS,
+  isIanaTimezone,
+  localYear,
+  rangeLimit,
+} from '#reporting/calendar'
 import type { Interval } from '#reporting/calendar'
 
 export const DEFAULT_REPORTING_TIMEZONE = 'Asia/Manila'
@@ -78,10 +84,22 @@ type Validated = {
 export async function completeReportingQuery(input: Validated): Promise<ReportingQuery> {
   const timezone = input.timezone ?? defaultReportingTimezone()
   const errors: FieldErrors = Object.create(null)
-  if (input.from.epochMicros >= input.to.epochMicros) {
-    errors.to = ['The to field must be after from.']
-  } else if (input.to.epochMicros > rangeLimit(input.from.epochMicros, timezone)) {
-    errors.to = [`The range must not exceed ${RANGE_LIMIT_YEARS} calendar years.`]
+  // Echoes and bucket labels are written with four-digit years in the reporting
+  // timezone: a bound that reads year 0 or 10000 there cannot be shown.
+  for (const field of ['from', 'to'] as const) {
+    const year = localYear(input[field].epochMicros, timezone)
+    if (year < 1 || year > 9999) {
+      errors[field] = [
+        `The ${field} field must fall within years 0001-9999 in the reporting timezone.`,
+      ]
+    }
+  }
+  if (!errors.from && !errors.to) {
+    if (input.from.epochMicros >= input.to.epochMicros) {
+      errors.to = ['The to field must be after from.']
+    } else if (input.to.epochMicros > rangeLimit(input.from.epochMicros, timezone)) {
+      errors.to = [`The range must not exceed ${RANGE_LIMIT_YEARS} calendar years.`]
+    }
   }
   try {
     await requireSupportedCurrency('currency', input.currency)

@@ -415,11 +415,14 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     assert.property(nested.body().errors, 'timezone')
   })
 
-  test('extreme years of the grammar answer 200, not 500', async ({ client }) => {
+  test('extreme years of the grammar: 200 when the reporting timezone reads years 1-9999, else 422, never 500', async ({
+    client,
+    assert,
+  }) => {
     const member = await reportingMember()
     for (const [from, to, timezone] of [
-      ['0001-01-01T00:00:00+14:00', '0001-02-01T00:00:00+14:00', 'Pacific/Kiritimati'],
-      ['9999-06-01T00:00:00-12:00', '9999-12-31T23:59:59.999999-12:00', 'Pacific/Kiritimati'],
+      ['0001-01-01T00:00:00+14:00', '0001-02-01T00:00:00+14:00', 'Etc/GMT-14'],
+      ['9999-06-01T00:00:00-12:00', '9999-12-31T23:59:59.999999-12:00', 'Etc/GMT+12'],
     ]) {
       const summary = await getMetrics(client, member.bearer, { ...MARCH, from, to, timezone })
       summary.assertStatus(200)
@@ -432,5 +435,25 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
       })
       chart.assertStatus(200)
     }
+    // 0001-01-01T00:00+14:00 is 0000-12-31 in UTC; 9999-12-31T23:59-12:00 is year 10000 at +14:00.
+    await expect422(
+      client,
+      assert,
+      member.bearer,
+      { ...MARCH, from: '0001-01-01T00:00:00+14:00', to: '0001-02-01T00:00:00Z', timezone: 'UTC' },
+      ['from']
+    )
+    await expect422(
+      client,
+      assert,
+      member.bearer,
+      {
+        ...MARCH,
+        from: '9999-12-01T00:00:00Z',
+        to: '9999-12-31T23:59:59-12:00',
+        timezone: 'Pacific/Kiritimati',
+      },
+      ['to']
+    )
   })
 })
