@@ -99,7 +99,12 @@ function statementOf(dataset: DatasetName, from: string, to: string, interval?: 
     return { text: text.replace(/\?/g, () => `$${++index}`), values: bindings }
   }
   const rawPlan: ReadPlan = {
-    raw: buckets.map((bucket, index) => ({ bucket: index, from: bucket.from, to: bucket.to })),
+    raw: buckets.map((bucket, index) => ({
+      bucket: index,
+      sign: 1 as const,
+      from: bucket.from,
+      to: bucket.to,
+    })),
     day: [],
     month: [],
   }

@@ -14,11 +14,12 @@ export interface AggregateScope {
   paymentBrand?: string
 }
 
-/** A PostgreSQL array literal of the ranges' bucket indexes, starts and ends. */
+/** PostgreSQL array literals of the ranges' bucket indexes, signs, starts and ends. */
 function arrays(ranges: BucketRange[]) {
   const quoted = (values: string[]) => `{${values.map((value) => `"${value}"`).join(',')}}`
   return [
     `{${ranges.map((range) => range.bucket).join(',')}}`,
+    `{${ranges.map((range) => range.sign).join(',')}}`,
     quoted(ranges.map((range) => sqlInstant(range.from))),
     quoted(ranges.map((range) => sqlInstant(range.to))),
   ]
@@ -32,19 +33,21 @@ export function aggregateStatement(scope: AggregateScope, plan: ReadPlan) {
   const keyOf = (alias: string) =>
     `${alias}.merchant_id = ? AND ${alias}.environment = ? AND ${alias}.currency = ?` +
     (brand ? ` AND ${alias}.payment_brand = ?` : '')
-  const ranges = `unnest(?::int[], ?::timestamptz[], ?::timestamptz[]) AS r (bucket, lo, hi)`
+  const ranges = `unnest(?::int[], ?::int[], ?::timestamptz[], ?::timestamptz[]) AS r (bucket, sign, lo, hi)`
+  // Each part is added or subtracted (r.sign): see app/reporting/query_plan.ts.
   const rollup = (grain: 'day' | 'month') => `
-    SELECT r.bucket, s.status, sum(s.transaction_count) AS transaction_count,
-           sum(s.amount_total) AS amount_total, sum(s.null_amount_count) AS null_amount_count
+    SELECT r.bucket, s.status, sum(r.sign * s.transaction_count) AS transaction_count,
+           sum(r.sign * s.amount_total) AS amount_total,
+           sum(r.sign * s.null_amount_count) AS null_amount_count
       FROM ${ranges}
       JOIN transaction_totals AS s
         ON ${keyOf('s')} AND s.grain = '${grain}'
        AND s.period_start >= r.lo AND s.period_start < r.hi
      GROUP BY 1, 2`
   const sql = `
-    SELECT r.bucket, t.status, count(*) AS transaction_count,
-           coalesce(sum(t.amount), 0) AS amount_total,
-           count(*) - count(t.amount) AS null_amount_count
+    SELECT r.bucket, t.status, sum(r.sign) AS transaction_count,
+           coalesce(sum(r.sign * t.amount), 0) AS amount_total,
+           coalesce(sum(r.sign) FILTER (WHERE t.amount IS NULL), 0) AS null_amount_count
       FROM ${ranges}
       JOIN transactions AS t
         ON ${keyOf('t')} AND t.created_at >= r.lo AND t.created_at < r.hi

@@ -69,38 +69,47 @@ test.group('Reporting success rate: successful / total × 100, half-up to 2 plac
   })
 })
 
-test.group('Reporting read plan: rollup months and days plus raw edges tile each bucket', () => {
+test.group('Reporting read plan: signed rollup months and days plus raw edges', () => {
   const DAY = 86_400_000_000n
-  test('a bucket holding no whole UTC day is read raw; whole months come from month rows', ({
-    assert,
-  }) => {
-    const manilaDay = {
-      from: 1772294400000000n - 8n * 3_600_000_000n,
-      to: 1772294400000000n + 16n * 3_600_000_000n,
-    }
+  const HOUR = 3_600_000_000n
+  const at = (iso: string) => BigInt(Date.parse(iso)) * 1000n
+
+  test('a bucket holding no whole UTC day is read raw', ({ assert }) => {
+    const manilaDay = { from: at('2026-02-28T16:00:00Z'), to: at('2026-03-01T16:00:00Z') }
     assert.deepEqual(planReads([manilaDay]), {
-      raw: [{ bucket: 0, ...manilaDay }],
+      raw: [{ bucket: 0, sign: 1, ...manilaDay }],
       day: [],
       month: [],
     })
-    const from = Date.parse('2016-11-21T16:00:00Z') * 1000
-    const to = Date.parse('2026-11-21T16:00:00Z') * 1000
-    const plan = planReads([{ from: BigInt(from), to: BigInt(to) }])
-    const at = (iso: string) => BigInt(Date.parse(iso)) * 1000n
-    assert.deepEqual(plan.raw, [
-      { bucket: 0, from: BigInt(from), to: at('2016-11-22T00:00:00Z') },
-      { bucket: 0, from: at('2026-11-21T00:00:00Z'), to: BigInt(to) },
-    ])
-    assert.deepEqual(plan.day, [
-      { bucket: 0, from: at('2016-11-22T00:00:00Z'), to: at('2016-12-01T00:00:00Z') },
-      { bucket: 0, from: at('2026-11-01T00:00:00Z'), to: at('2026-11-21T00:00:00Z') },
-    ])
-    assert.deepEqual(plan.month, [
-      { bucket: 0, from: at('2016-12-01T00:00:00Z'), to: at('2026-11-01T00:00:00Z') },
-    ])
   })
 
-  test('property: the parts of each bucket are disjoint, aligned, and cover it exactly', ({
+  test('a Manila month is the whole UTC month, plus the hours before it, minus the hours at its end', ({
+    assert,
+  }) => {
+    const plan = planReads([{ from: at('2026-02-28T16:00:00Z'), to: at('2026-03-31T16:00:00Z') }])
+    assert.deepEqual(plan, {
+      raw: [
+        { bucket: 0, sign: 1, from: at('2026-02-28T16:00:00Z'), to: at('2026-03-01T00:00:00Z') },
+        { bucket: 0, sign: -1, from: at('2026-03-31T16:00:00Z'), to: at('2026-04-01T00:00:00Z') },
+      ],
+      day: [],
+      month: [
+        { bucket: 0, sign: 1, from: at('2026-03-01T00:00:00Z'), to: at('2026-04-01T00:00:00Z') },
+      ],
+    })
+  })
+
+  test('a ten-year summary reads month rows, a few day rows and at most two days of raw rows', ({
+    assert,
+  }) => {
+    const plan = planReads([{ from: at('2016-11-21T16:00:00Z'), to: at('2026-11-21T16:00:00Z') }])
+    const rawMicros = plan.raw.reduce((total, part) => total + (part.to - part.from), 0n)
+    assert.isTrue(rawMicros <= 2n * DAY)
+    const days = plan.day.reduce((total, part) => total + (part.to - part.from) / DAY, 0n)
+    assert.isTrue(days <= 62n, String(days))
+  })
+
+  test('property: the signed parts of each bucket cover exactly its instants, and rollup parts are aligned', ({
     assert,
   }) => {
     fc.assert(
@@ -110,33 +119,44 @@ test.group('Reporting read plan: rollup months and days plus raw edges tile each
             fc.bigInt({ min: -(10n ** 16n), max: 10n ** 16n }),
             fc.bigInt({ min: 1n, max: 800n * DAY })
           ),
-          { minLength: 1, maxLength: 5 }
+          { minLength: 1, maxLength: 4 }
         ),
-        (ranges) => {
+        fc.array(fc.bigInt({ min: -HOUR * 24n * 40n, max: 900n * DAY }), {
+          minLength: 20,
+          maxLength: 20,
+        }),
+        (ranges, probes) => {
           const buckets = ranges.map(([from, length]) => ({ from, to: from + length }))
           const plan = planReads(buckets)
+          const parts = [...plan.raw, ...plan.day, ...plan.month]
           buckets.forEach((bucket, index) => {
-            const parts = [...plan.raw, ...plan.day, ...plan.month]
-              .filter((part) => part.bucket === index)
-              .sort((a, b) => (a.from < b.from ? -1 : 1))
-            assert.equal(parts[0].from, bucket.from)
-            assert.equal(parts[parts.length - 1].to, bucket.to)
-            parts.forEach((part, at) => {
-              assert.isTrue(part.from < part.to)
-              if (at > 0) assert.equal(part.from, parts[at - 1].to)
-            })
-            for (const part of plan.day.filter((p) => p.bucket === index)) {
-              assert.equal(((part.from % DAY) + DAY) % DAY, 0n)
-              assert.equal(((part.to % DAY) + DAY) % DAY, 0n)
-            }
-            for (const part of plan.month.filter((p) => p.bucket === index)) {
-              for (const edge of [part.from, part.to]) {
-                const date = new Date(Number(edge / 1000n))
-                assert.equal(date.getUTCDate(), 1)
-                assert.equal(((edge % DAY) + DAY) % DAY, 0n)
-              }
+            // Probe instants in and around the bucket, its edges included.
+            const points = [
+              bucket.from,
+              bucket.to - 1n,
+              bucket.to,
+              bucket.from - 1n,
+              ...probes.map((probe) => bucket.from + probe),
+            ]
+            for (const point of points) {
+              const coverage = parts
+                .filter((part) => part.bucket === index && part.from <= point && point < part.to)
+                .reduce((total, part) => total + part.sign, 0)
+              const inside = point >= bucket.from && point < bucket.to ? 1 : 0
+              assert.equal(coverage, inside, `bucket ${index} at ${point}`)
             }
           })
+          for (const part of parts) assert.isTrue(part.from < part.to)
+          for (const part of plan.day) {
+            assert.equal(((part.from % DAY) + DAY) % DAY, 0n)
+            assert.equal(((part.to % DAY) + DAY) % DAY, 0n)
+          }
+          for (const part of plan.month) {
+            for (const edge of [part.from, part.to]) {
+              assert.equal(new Date(Number(edge / 1000n)).getUTCDate(), 1)
+              assert.equal(((edge % DAY) + DAY) % DAY, 0n)
+            }
+          }
         }
       )
     )

@@ -46,9 +46,9 @@ export function addTotals(into: StatusTotals, other: StatusTotals) {
 interface AggregateRow {
   bucket: number
   status: string
-  transaction_count: string
-  amount_total: string
-  null_amount_count: string
+  transaction_count: string | number
+  amount_total: string | number
+  null_amount_count: string | number
 }
 
 /**
@@ -63,25 +63,28 @@ export async function aggregateBuckets(
   const { sql, bindings } = aggregateStatement(scope, planReads(buckets))
   const result = await readConnection().rawQuery(sql, bindings)
 
+  // Parts are signed (a whole month minus its overhang): sum per bucket and status
+  // first, judge the missing PAID amounts on the sums.
   const totals = buckets.map(() => emptyTotals())
+  const paidWithoutAmount = buckets.map(() => 0n)
   for (const row of result.rows as AggregateRow[]) {
     const bucket = totals[row.bucket]
     const count = BigInt(row.transaction_count)
-    if (count === 0n) continue // a rollup row whose transactions were all deleted
     bucket.transactionCount += count
     if (row.status === 'PAID') {
-      if (BigInt(row.null_amount_count) > 0n) {
-        throw ApiError.serviceUnavailable(
-          'The metrics cannot be computed: a paid transaction in the range has no amount.'
-        )
-      }
       bucket.successfulCount += count
-      bucket.collectionCents += parseCents(row.amount_total)
+      bucket.collectionCents += parseCents(String(row.amount_total))
+      paidWithoutAmount[row.bucket] += BigInt(row.null_amount_count)
     } else if (row.status === 'REJECTED') {
       bucket.rejectedCount += count
     } else {
       bucket.pendingCount += count
     }
+  }
+  if (paidWithoutAmount.some((count) => count > 0n)) {
+    throw ApiError.serviceUnavailable(
+      'The metrics cannot be computed: a paid transaction in the range has no amount.'
+    )
   }
   return totals
 }
