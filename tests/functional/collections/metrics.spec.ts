@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
 import { setEnv } from '#tests/helpers/env'
 import { createMerchantWithUser } from '#tests/helpers/portal'
@@ -260,6 +261,23 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     await expect422(client, assert, member.bearer, { ...MARCH, currency: 'php' }, ['currency'])
     await expect422(client, assert, member.bearer, { ...MARCH, currency: 'ZZZ' }, ['currency'])
     await expect422(client, assert, member.bearer, { ...MARCH, currency: '' }, ['currency'])
+  })
+
+  test('an unreadable currency catalogue is 503 SERVICE_UNAVAILABLE for metrics and charts', async ({
+    client,
+    assert,
+  }) => {
+    const member = await reportingMember()
+    await db.rawQuery('ALTER TABLE currencies RENAME TO currencies_hidden')
+    try {
+      const summary = await getMetrics(client, member.bearer, MARCH)
+      summary.assertStatus(503)
+      assert.equal(summary.body().error_code, 'SERVICE_UNAVAILABLE')
+      const chart = await getChart(client, member.bearer, { ...MARCH, interval: 'day' })
+      chart.assertStatus(503)
+    } finally {
+      await db.rawQuery('ALTER TABLE currencies_hidden RENAME TO currencies')
+    }
   })
 
   test('from and to follow the transactions timestamp grammar', async ({ client, assert }) => {
