@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import fc from 'fast-check'
 import db from '@adonisjs/lucid/services/db'
-import { resetState } from '#tests/helpers/database'
+import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
 import {
   getChart,
   getMetrics,
@@ -280,6 +280,47 @@ test.group('Metrics and charts: properties over random populations, zones and ra
     const rebuilt = await rollupVersusFresh(member.merchant.id)
     assert.deepEqual(rebuilt.kept, rebuilt.fresh)
   }).timeout(180_000)
+
+  test('two concurrent writers of the same rollup rows both count: the second waits for the first', async ({
+    assert,
+  }) => {
+    const member = await reportingMember()
+    const row = (reference: string, amount: string) => ({
+      merchant_id: member.merchant.id,
+      environment: 'live',
+      merchant_transaction_id: reference,
+      amount,
+      currency: 'PHP',
+      payment_status: 'PAID',
+      payment_brand: 'gcash',
+      created_at: '2026-03-01T10:00:00Z',
+      updated_at: '2026-03-01T10:00:00Z',
+    })
+    const first = await db.transaction()
+    const second = await db.transaction()
+    try {
+      await first.table('transactions').insert(row('C-1', '1.10'))
+      // Same day, month and key: blocks on the first writer's rollup rows.
+      // (Query builders run when awaited: start this one without waiting for it.)
+      const pending = (async () => second.table('transactions').insert(row('C-2', '2.20')))()
+      await untilSomeBackendWaitsForALock({ query: '%insert into "transactions"%' })
+      await first.commit()
+      await pending
+      await second.commit()
+    } finally {
+      if (!first.isCompleted) await first.rollback()
+      if (!second.isCompleted) await second.rollback()
+    }
+    const { kept, fresh } = await rollupVersusFresh(member.merchant.id)
+    assert.deepEqual(kept, fresh)
+    assert.deepEqual(
+      kept.map((total: any) => [total.grain, total.transaction_count, total.amount_total]),
+      [
+        ['day', '2', '3.30'],
+        ['month', '2', '3.30'],
+      ]
+    )
+  })
 
   test('TRUNCATE of transactions empties the rollup; deleting a merchant removes its rows', async ({
     assert,
