@@ -1,5 +1,5 @@
 import { OperatorCommand } from '#console/operator_command'
-import { pruneExpiredCredentials } from '#services/expired_credentials'
+import { pruneExpiredCredentials } from '#services/sessions/expired_credentials'
 
 export default class AuthPrune extends OperatorCommand {
   static commandName = 'auth:prune'

@@ -1,7 +1,7 @@
 import { flags } from '@adonisjs/core/ace'
 import { OperatorCommand } from '#console/operator_command'
 import { createMerchantInput } from '#validators/operator'
-import { createMerchant } from '#services/merchant_service'
+import { createMerchant } from '#services/merchants/create_merchant'
 
 export default class MerchantCreate extends OperatorCommand {
   static commandName = 'merchant:create'

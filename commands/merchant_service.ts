@@ -1,7 +1,7 @@
 import { flags } from '@adonisjs/core/ace'
 import { OperatorCommand } from '#console/operator_command'
 import { assignServiceInput } from '#validators/operator'
-import { assignService } from '#services/merchant_service'
+import { assignService } from '#services/merchants/create_merchant'
 
 export default class MerchantServiceAssign extends OperatorCommand {
   static commandName = 'merchant:service'

@@ -1,7 +1,7 @@
 import { flags } from '@adonisjs/core/ace'
 import { OperatorCommand, OperatorInputError } from '#console/operator_command'
 import { createPortalClientInput } from '#validators/operator'
-import { createPortalClient } from '#services/portal_client_service'
+import { createPortalClient } from '#auth/portal_clients'
 
 export default class PortalClientCreate extends OperatorCommand {
   static commandName = 'portal-client:create'

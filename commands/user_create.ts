@@ -1,7 +1,7 @@
 import { flags } from '@adonisjs/core/ace'
 import { OperatorCommand } from '#console/operator_command'
 import { createUserInput } from '#validators/operator'
-import { createUser } from '#services/user_service'
+import { createUser } from '#services/users/create_user'
 
 export default class UserCreate extends OperatorCommand {
   static commandName = 'user:create'

@@ -2,7 +2,7 @@
 | Machine token endpoint (portal-api.md › Machine token endpoint): the registered
 | scopes a client may request, and the scopes granted when `scope` is omitted.
 | Lifetime (MACHINE_TOKEN_TTL_SECONDS) and the kill switch (MACHINE_API_ENABLED) are
-| read from the environment at request time (app/services/machine_access_tokens.ts).
+| read from the environment at request time (app/auth/machine_access_tokens.ts).
 */
 import { appUrl } from '#config/app'
 

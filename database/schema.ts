@@ -437,7 +437,7 @@ export class TransactionSchema extends BaseModel {
 }
 
 export class UserSchema extends BaseModel {
-  static $columns = ['createdAt', 'email', 'emailVerifiedAt', 'firstName', 'id', 'isActive', 'lastName', 'merchantId', 'password', 'pendingEmail', 'pendingEmailExpiresAt', 'pendingEmailFailedAttempts', 'pendingEmailOtpHash', 'pendingEmailProofHash', 'pendingEmailVerificationId', 'referenceId', 'rememberMeToken', 'role', 'updatedAt', 'username'] as const
+  static $columns = ['createdAt', 'email', 'emailVerifiedAt', 'firstName', 'id', 'isActive', 'lastName', 'merchantId', 'password', 'pendingEmail', 'pendingEmailExpiresAt', 'pendingEmailFailedAttempts', 'pendingEmailOtpHash', 'pendingEmailProofHash', 'pendingEmailVerificationId', 'referenceId', 'rememberMeToken', 'role', 'updatedAt', 'username', 'usernameNormalized'] as const
   $columns = UserSchema.$columns
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
@@ -479,4 +479,6 @@ export class UserSchema extends BaseModel {
   declare updatedAt: DateTime
   @column()
   declare username: string
+  @column()
+  declare usernameNormalized: string
 }

@@ -25,4 +25,6 @@ export const middleware = router.named({
   limit: () => import('#middleware/limit_middleware'),
   // The body is parsed only after authentication and role checks have passed.
   body: () => import('#middleware/body_middleware'),
+  // The token endpoint's form body, parsed as it comes (its own errors are OAuth ones).
+  rawBody: () => import('@adonisjs/core/bodyparser_middleware'),
 })

@@ -1,15 +1,14 @@
 /*
-| Every route of the service, as portal-api.md's Endpoints index shows them: path,
-| method, who may call it (middleware), and which limit applies.
-|
-| Middleware order on every API route: authentication (app client or PAT), role,
-| merchant scope, limits, then body parsing, so that credentials and roles are
-| judged before a body is read.
+| Every route of the service, grouped as portal-api.md's Endpoints index groups
+| them. Each line shows the whole request path before the controller: who may call
+| it (start/route_stacks.ts: authentication, role, API or public limit, body
+| parsing, merchant scope), then the route's own limit from the contract's Limits
+| table (`middleware.limit`, with its key parts and whether refusals are audited).
+| Names (`.as`) are what signed URLs and tests use.
 */
 import router from '@adonisjs/core/services/router'
-import type { HttpContext } from '@adonisjs/core/http'
 import { middleware } from '#start/kernel'
-import { throttle } from '#limits/limits'
+import { adminStack, appClientStack, portalStack, publicStack } from '#start/route_stacks'
 import { routeIds } from '#validators/rules/route_ids'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
 
@@ -26,12 +25,6 @@ const CollectionMetricsController = () => import('#controllers/collection_metric
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
 
-/** Audits a throttled public mutation (portal-api.md › Events): no actor, the IP only. */
-const auditThrottledPublic = (action: string) => async (ctx: HttpContext) => {
-  const { default: AuditLogService } = await import('#services/audit_log_service')
-  await AuditLogService.throttled(ctx, action)()
-}
-
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
 router.where('transaction', routeIds.numeric)
@@ -40,136 +33,299 @@ router.where('invitation', routeIds.uuid)
 router.where('history', routeIds.ulid)
 router.where('keyType', routeIds.keyType)
 
-router.get('/health/live', [HealthController, 'live'])
-router.get('/health/ready', [HealthController, 'ready'])
-
-/** Portal application credentials (HTTP Basic + X-Service-Application). */
-export const appClientStack = () => [middleware.appClient(), throttle('api'), middleware.body()]
-/** No credentials. `onThrottled` audits a throttled public mutation. */
-export const publicStack = (onThrottled?: (ctx: HttpContext) => Promise<void>) => [
-  throttle('public', onThrottled),
-  middleware.body(),
-]
-/** Portal user PAT, either role. */
-export const portalStack = () => [
-  middleware.portalAuth(),
-  throttle('api'),
-  middleware.body(),
-  middleware.merchantScope(),
-]
-/** Portal user PAT, administrators only (403 FORBIDDEN before validation). */
-export const adminStack = () => [
-  middleware.portalAuth(),
-  middleware.role({ role: 'administrator' }),
-  throttle('api'),
-  middleware.body(),
-  middleware.merchantScope(),
-]
+router.get('/health/live', [HealthController, 'live']).as('health.live')
+router.get('/health/ready', [HealthController, 'ready']).as('health.ready')
 
 router
   .group(() => {
     // auth
-    router.post('/auth/login', [SessionController, 'login']).use(appClientStack())
-    router.post('/auth/logout', [SessionController, 'logout']).use(portalStack())
     router
-      .post('/auth/reset-password/reset-link', [PasswordResetController, 'sendLink'])
-      .use(publicStack(auditThrottledPublic('user.password.reset_link')))
-    router
-      .post('/auth/reset-password/new-password', [PasswordResetController, 'reset'])
-      .use(publicStack(auditThrottledPublic('user.password.reset')))
+      .group(() => {
+        router
+          .post('/login', [SessionController, 'login'])
+          .as('login')
+          .use([
+            ...appClientStack(),
+            middleware.limit({ name: 'login', key: ['application', 'body:username', 'ip'] }),
+          ])
+        router.post('/logout', [SessionController, 'logout']).as('logout').use(portalStack())
+        router
+          .post('/reset-password/reset-link', [PasswordResetController, 'sendLink'])
+          .as('reset_link')
+          .use(publicStack({ action: 'user.password.reset_link' }))
+        router
+          .post('/reset-password/new-password', [PasswordResetController, 'reset'])
+          .as('new_password')
+          .use(publicStack({ action: 'user.password.reset' }))
+      })
+      .prefix('/auth')
+      .as('auth')
 
     // portal/me
-    router.get('/portal/me', [ProfileController, 'show']).use(portalStack())
-    // limits in the controller (audited when throttled): profileUpdate, otpVerify,
-    // emailResend, passwordChange, each per user
-    router.patch('/portal/me', [ProfileController, 'update']).use(portalStack())
-    router.post('/portal/me/email/verify', [ProfileController, 'verifyEmail']).use(portalStack())
-    router.post('/portal/me/email/resend', [ProfileController, 'resendEmail']).use(portalStack())
-    router.put('/portal/me/password', [ProfileController, 'changePassword']).use(portalStack())
+    router
+      .group(() => {
+        router.get('/', [ProfileController, 'show']).as('show').use(portalStack())
+        router
+          .patch('/', [ProfileController, 'update'])
+          .as('update')
+          .use([
+            ...portalStack(),
+            middleware.limit({
+              name: 'profileUpdate',
+              key: ['user'],
+              audit: { action: 'user.profile.update', target: 'user', targetUser: true },
+            }),
+          ])
+        router
+          .post('/email/verify', [ProfileController, 'verifyEmail'])
+          .as('email.verify')
+          .use([
+            ...portalStack(),
+            middleware.limit({
+              name: 'otpVerify',
+              key: ['user'],
+              audit: { action: 'user.email.verify', target: 'user', targetUser: true },
+            }),
+          ])
+        router
+          .post('/email/resend', [ProfileController, 'resendEmail'])
+          .as('email.resend')
+          .use([
+            ...portalStack(),
+            middleware.limit({
+              name: 'emailResend',
+              key: ['user'],
+              audit: { action: 'user.email.resend', target: 'user', targetUser: true },
+            }),
+          ])
+        router
+          .put('/password', [ProfileController, 'changePassword'])
+          .as('password')
+          .use([
+            ...portalStack(),
+            middleware.limit({
+              name: 'passwordChange',
+              key: ['user'],
+              audit: { action: 'user.password.change', target: 'user', targetUser: true },
+            }),
+          ])
+      })
+      .prefix('/portal/me')
+      .as('profile')
 
-    // portal/merchant
-
-    // portal/merchant/machine-clients and credential deliveries
-    // Limits: machineClientMutation per actor+merchant+operation, credentialConsume per
-    // actor+delivery (enforced in the controller so refusals are audited).
+    // portal/merchant: machine clients and credential deliveries
     router
-      .get('/portal/merchant/machine-clients', [MachineClientsController, 'index'])
-      .use([...portalStack(), middleware.privateCache()])
-    router
-      .post('/portal/merchant/machine-clients', [MachineClientsController, 'store'])
-      .use([...adminStack(), middleware.privateCache()])
-    router
-      .post('/portal/merchant/machine-clients/:client/rotate', [MachineClientsController, 'rotate'])
-      .use([...adminStack(), middleware.privateCache()])
-    router
-      .post('/portal/merchant/machine-clients/:client/revoke', [MachineClientsController, 'revoke'])
-      .use([...adminStack(), middleware.privateCache()])
-    router
-      .post('/portal/merchant/credential-deliveries/:delivery/consume', [
-        MachineClientsController,
-        'consume',
-      ])
-      .use(adminStack())
+      .group(() => {
+        router
+          .get('/machine-clients', [MachineClientsController, 'index'])
+          .as('machine_clients.index')
+          .use([...portalStack(), middleware.privateCache()])
+        router
+          .post('/machine-clients', [MachineClientsController, 'store'])
+          .as('machine_clients.store')
+          .use([
+            ...adminStack(),
+            middleware.privateCache(),
+            middleware.limit({
+              name: 'machineClientMutation',
+              key: ['user', 'merchant', 'op:issue'],
+              audit: { action: 'machine_client.issue', target: 'merchant_oauth_client' },
+            }),
+          ])
+        router
+          .post('/machine-clients/:client/rotate', [MachineClientsController, 'rotate'])
+          .as('machine_clients.rotate')
+          .use([
+            ...adminStack(),
+            middleware.privateCache(),
+            middleware.limit({
+              name: 'machineClientMutation',
+              key: ['user', 'merchant', 'op:rotate'],
+              audit: {
+                action: 'machine_client.rotate',
+                target: 'merchant_oauth_client',
+                targetParam: 'client',
+              },
+            }),
+          ])
+        router
+          .post('/machine-clients/:client/revoke', [MachineClientsController, 'revoke'])
+          .as('machine_clients.revoke')
+          .use([
+            ...adminStack(),
+            middleware.privateCache(),
+            middleware.limit({
+              name: 'machineClientMutation',
+              key: ['user', 'merchant', 'op:revoke'],
+              audit: {
+                action: 'machine_client.revoke',
+                target: 'merchant_oauth_client',
+                targetParam: 'client',
+              },
+            }),
+          ])
+        router
+          .post('/credential-deliveries/:delivery/consume', [MachineClientsController, 'consume'])
+          .as('credential_deliveries.consume')
+          .use([
+            ...adminStack(),
+            middleware.limit({
+              name: 'credentialConsume',
+              key: ['user', 'param:delivery'],
+              audit: {
+                action: 'credential_delivery.consume',
+                target: 'credential_delivery',
+                targetParam: 'delivery',
+              },
+            }),
+          ])
+      })
+      .prefix('/portal/merchant')
+      .as('merchant')
 
     // portal/team (every response `no-store, private`: member and team-list data)
     router
-      .get('/portal/team/members', [TeamMembersController, 'index'])
-      .use([middleware.privateCache(), ...portalStack()])
-    router
-      .patch('/portal/team/members/:member/role', [TeamMembersController, 'updateRole'])
-      .use([middleware.privateCache(), ...adminStack()]) // limit teamMutation (role)
-    router
-      .delete('/portal/team/members/:member', [TeamMembersController, 'destroy'])
-      .use([middleware.privateCache(), ...adminStack()]) // limit teamMutation (remove)
-    router
-      .get('/portal/team/invitations', [TeamInvitationsController, 'index'])
-      .use([middleware.privateCache(), ...adminStack()])
-    router
-      .post('/portal/team/invitations', [TeamInvitationsController, 'store'])
-      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
-    router
-      .post('/portal/team/invitations/accept', [TeamInvitationsController, 'accept'])
-      .use([middleware.privateCache(), ...appClientStack()]) // limits invitationAcceptance(+Ip)
-    router
-      .post('/portal/team/invitations/:invitation/resend', [TeamInvitationsController, 'resend'])
-      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
-    router
-      .delete('/portal/team/invitations/:invitation', [TeamInvitationsController, 'destroy'])
-      .use([middleware.privateCache(), ...adminStack()]) // limit invitationMutation
+      .group(() => {
+        router
+          .get('/members', [TeamMembersController, 'index'])
+          .as('members.index')
+          .use([middleware.privateCache(), ...portalStack()])
+        router
+          .patch('/members/:member/role', [TeamMembersController, 'updateRole'])
+          .as('members.role')
+          .use([
+            middleware.privateCache(),
+            ...adminStack(),
+            middleware.limit({
+              name: 'teamMutation',
+              key: ['user', 'merchant', 'op:role'],
+              audit: { action: 'team.member.role_change', target: 'user', targetParam: 'member' },
+            }),
+          ])
+        router
+          .delete('/members/:member', [TeamMembersController, 'destroy'])
+          .as('members.destroy')
+          .use([
+            middleware.privateCache(),
+            ...adminStack(),
+            middleware.limit({
+              name: 'teamMutation',
+              key: ['user', 'merchant', 'op:remove'],
+              audit: { action: 'team.member.remove', target: 'user', targetParam: 'member' },
+            }),
+          ])
+        router
+          .get('/invitations', [TeamInvitationsController, 'index'])
+          .as('invitations.index')
+          .use([middleware.privateCache(), ...adminStack()])
+        // create, resend and revoke share one bucket per administrator and merchant
+        router
+          .post('/invitations', [TeamInvitationsController, 'store'])
+          .as('invitations.store')
+          .use([
+            middleware.privateCache(),
+            ...adminStack(),
+            middleware.limit({
+              name: 'invitationMutation',
+              key: ['user', 'merchant'],
+              audit: { action: 'team.invitation.create', target: 'team_invitation' },
+            }),
+          ])
+        router
+          .post('/invitations/accept', [TeamInvitationsController, 'accept'])
+          .as('invitations.accept')
+          .use([
+            middleware.privateCache(),
+            ...appClientStack(),
+            middleware.limit({
+              name: 'invitationAcceptanceIp',
+              key: ['ip'],
+              audit: { action: 'team.invitation.accept' },
+            }),
+            middleware.limit({
+              name: 'invitationAcceptance',
+              key: ['body:token', 'ip'],
+              audit: { action: 'team.invitation.accept' },
+            }),
+          ])
+        router
+          .post('/invitations/:invitation/resend', [TeamInvitationsController, 'resend'])
+          .as('invitations.resend')
+          .use([
+            middleware.privateCache(),
+            ...adminStack(),
+            middleware.limit({
+              name: 'invitationMutation',
+              key: ['user', 'merchant'],
+              audit: {
+                action: 'team.invitation.resend',
+                target: 'team_invitation',
+                targetParam: 'invitation',
+              },
+            }),
+          ])
+        router
+          .delete('/invitations/:invitation', [TeamInvitationsController, 'destroy'])
+          .as('invitations.destroy')
+          .use([
+            middleware.privateCache(),
+            ...adminStack(),
+            middleware.limit({
+              name: 'invitationMutation',
+              key: ['user', 'merchant'],
+              audit: {
+                action: 'team.invitation.revoke',
+                target: 'team_invitation',
+                targetParam: 'invitation',
+              },
+            }),
+          ])
+      })
+      .prefix('/portal/team')
+      .as('team')
 
     // portal/collections
     router
-      .get('/portal/collections/metrics', [CollectionMetricsController, 'summary'])
-      .as('collections.metrics')
-      .use(portalStack())
+      .group(() => {
+        router
+          .get('/metrics', [CollectionMetricsController, 'summary'])
+          .as('metrics')
+          .use(portalStack())
+        router
+          .get('/charts', [CollectionMetricsController, 'chart'])
+          .as('charts')
+          .use(portalStack())
+      })
+      .prefix('/portal/collections')
+      .as('collections')
+
+    // merchant-api: machine tokens only (its API limit, per machine client, is taken
+    // by machine authentication once the client is known). One read-only endpoint to
+    // verify machine credentials end to end.
     router
-      .get('/portal/collections/charts', [CollectionMetricsController, 'chart'])
-      .as('collections.charts')
-      .use(portalStack())
+      .get('/merchant-api/whoami', [MerchantApiController, 'whoami'])
+      .as('merchant_api.whoami')
+      .use([middleware.machineAuth({ scope: MERCHANT_API_SCOPE })])
   })
   .prefix('/api/v1')
 
-// oauth (outside /api/v1)
-// Machine token endpoint: no Portal credentials. Its own limit (oauthToken, per IP) and
-// the form body parsing run inside the controller, so that every failure, 429 and
-// body errors included, is answered in OAuth form rather than the Portal envelope.
-router.post('/oauth/token', [OAuthTokenController, 'issue'])
-// Merchant integration API (under /api/v1/merchant-api, machine tokens only): one
-// read-only endpoint to verify machine credentials end to end. Kept in this section
-// because it belongs to the machine-token flow, not to the Portal.
+// oauth (outside /api/v1): every failure in OAuth form, 429 and body errors included
+// (the exception handler knows this route by name).
 router
-  .get('/api/v1/merchant-api/whoami', [MerchantApiController, 'whoami'])
-  .use([middleware.machineAuth({ scope: MERCHANT_API_SCOPE })])
+  .post('/oauth/token', [OAuthTokenController, 'issue'])
+  .as('oauth.token')
+  .use([middleware.limit({ name: 'oauthToken', key: ['ip'] }), middleware.rawBody()])
 
-// signed links (outside /api/v1)
+// signed links (outside /api/v1). GET only: `router.get` would also answer HEAD, and
+// a mail scanner's HEAD must not use the link up (HEAD → 405).
 router
-  // EMAIL_VERIFICATION_PATH of app/services/email_change_service.ts (the mailed link).
-  // GET only: `router.get` would also answer HEAD, and a mail scanner's HEAD must not
-  // use the link up (HEAD → 405).
   .route(
     '/portal/profile/email/verify/:verification',
     ['GET'],
     [EmailVerificationLinkController, 'verify']
   )
   .where('verification', routeIds.uuid)
-  .use(throttle('public', auditThrottledPublic('user.email.verify_link')))
+  .as('profile.email.verify_link')
+  .use(
+    middleware.limit({ name: 'public', key: ['ip'], audit: { action: 'user.email.verify_link' } })
+  )

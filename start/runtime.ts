@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import type { ApplicationService } from '@adonisjs/core/types'
-import { startEmbeddedPostgres } from '#services/embedded_postgres'
+import { startEmbeddedPostgres } from '#start/embedded_postgres'
 
 const EMBEDDED_PORTS = { development: 54320, test: 54321 } as const
 

@@ -28,6 +28,12 @@ export interface UserActor extends Actor {
   role: RoleName
 }
 
+/** The Portal application acting without a user (invitation acceptance). */
+export interface ApplicationActor extends Actor {
+  kind: 'portal_application'
+  portalClientId: number
+}
+
 /** Operator commands and background clean-ups. */
 export const SYSTEM_ACTOR: Actor = Object.freeze({
   kind: 'system',
@@ -62,6 +68,14 @@ export function userActor(
     role,
     ip: ctx.request.ip(),
     requestId: ctx.request.id() ?? null,
+  }
+}
+
+export function applicationActor(ctx: HttpContext, portalClientId: number): ApplicationActor {
+  return {
+    ...anonymousActor(ctx, 'portal_application'),
+    kind: 'portal_application',
+    portalClientId,
   }
 }
 

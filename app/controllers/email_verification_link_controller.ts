@@ -1,8 +1,9 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { DateTime } from 'luxon'
 import ApiError from '#exceptions/api_error'
-import { requirePortalOrigin, portalLink } from '#services/portal_url'
-import { EMAIL_VERIFICATION_PURPOSE, verifyEmailLink } from '#services/email_change_service'
+import { actorOf } from '#auth/actor'
+import { requirePortalOrigin, portalLink } from '#support/portal_url'
+import { EMAIL_VERIFICATION_PURPOSE, verifyEmailLink } from '#services/profile/email_change'
 
 /**
  * portal-api.md › GET {web_url}/portal/profile/email/verify/{verification}: the
@@ -28,7 +29,7 @@ export default class EmailVerificationLinkController {
       )
     }
     const origin = requirePortalOrigin()
-    const outcome = await verifyEmailLink(ctx.params.verification, proof, ctx)
+    const outcome = await verifyEmailLink(ctx.params.verification, proof, actorOf(ctx))
     response.header('Cache-Control', 'no-store')
     response.redirect(portalLink(origin, '/', { query: { email_verification: outcome } }))
   }

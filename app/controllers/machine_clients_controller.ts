@@ -1,6 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta, respond } from '#http/responses'
-import { enforceLimit } from '#limits/limits'
 import { validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
 import {
@@ -10,17 +9,14 @@ import {
   revokeMachineClientInput,
   rotateMachineClientInput,
 } from '#validators/machine_clients'
-import MachineClientService from '#services/machine_client_service'
-import AuditLogService from '#services/audit_log_service'
+import MachineClientService from '#services/machine_clients/machine_clients'
 import MachineClientTransformer, {
   IssuedMachineClientTransformer,
 } from '#transformers/machine_client_transformer'
 
 /**
  * portal-api.md › Machine clients and credential delivery. Mutations: Admin (403
- * before validation, in the route's stack), then the limit (5 per minute per actor,
- * merchant and operation; consume 10 per actor and delivery; refusals audited),
- * then the resource, the strict body, `current_password`, and the service's
+ * before validation) and the limit are on the route line; then the resource, the strict body, `current_password`, and the service's
  * transaction with its audit record.
  */
 export default class MachineClientsController {
@@ -29,7 +25,12 @@ export default class MachineClientsController {
     const input = await validateQuery(ctx, listMachineClientsInput)
     const { page, perPage } = pageOf(input)
     const { user, merchant, role } = ctx.portal!
-    const list = await MachineClientService.list({ user, merchant, role }, page, perPage, ctx)
+    const list = await MachineClientService.list(
+      { user, merchant, role },
+      page,
+      perPage,
+      ctx.actor!
+    )
     return respond(ctx, 'Success', MachineClientTransformer.transform(list.items), {
       meta: { ...pageMeta(page, perPage, list.total) },
     })
@@ -38,16 +39,8 @@ export default class MachineClientsController {
   /** POST /portal/merchant/machine-clients (Admin) */
   async store(ctx: HttpContext) {
     const { user, merchant } = ctx.portal!
-    await enforceLimit(
-      'machineClientMutation',
-      `${user.id}:${merchant.id}:issue`,
-      AuditLogService.throttled(ctx, 'machine_client.issue', {
-        type: 'merchant_oauth_client',
-        id: null,
-      })
-    )
     const input = await validateBody(ctx, issueMachineClientInput)
-    const issued = await MachineClientService.issue({ user, merchant }, input, ctx)
+    const issued = await MachineClientService.issue({ user, merchant }, input, ctx.actor!)
     return respond(
       ctx,
       'Machine client issued. Consume the credential delivery within five minutes; the secret is shown only once.',
@@ -60,14 +53,9 @@ export default class MachineClientsController {
   async rotate(ctx: HttpContext) {
     const { user, merchant } = ctx.portal!
     const id = String(ctx.params.client)
-    await enforceLimit(
-      'machineClientMutation',
-      `${user.id}:${merchant.id}:rotate`,
-      AuditLogService.throttled(ctx, 'machine_client.rotate', { type: 'merchant_oauth_client', id })
-    )
     await MachineClientService.findManaged(merchant, id)
     const input = await validateBody(ctx, rotateMachineClientInput)
-    const issued = await MachineClientService.rotate({ user, merchant }, id, input, ctx)
+    const issued = await MachineClientService.rotate({ user, merchant }, id, input, ctx.actor!)
     return respond(
       ctx,
       'Machine client rotated. Consume the new credential delivery within five minutes; the secret is shown only once.',
@@ -80,14 +68,9 @@ export default class MachineClientsController {
   async revoke(ctx: HttpContext) {
     const { user, merchant } = ctx.portal!
     const id = String(ctx.params.client)
-    await enforceLimit(
-      'machineClientMutation',
-      `${user.id}:${merchant.id}:revoke`,
-      AuditLogService.throttled(ctx, 'machine_client.revoke', { type: 'merchant_oauth_client', id })
-    )
     await MachineClientService.findManaged(merchant, id)
     const input = await validateBody(ctx, revokeMachineClientInput)
-    const revoked = await MachineClientService.revoke({ user, merchant }, id, input, ctx)
+    const revoked = await MachineClientService.revoke({ user, merchant }, id, input, ctx.actor!)
     return respond(
       ctx,
       'Machine client and its access tokens revoked.',
@@ -101,23 +84,17 @@ export default class MachineClientsController {
     ctx.response.header('Pragma', 'no-cache')
     ctx.response.header('X-Content-Type-Options', 'nosniff')
     const { user, merchant } = ctx.portal!
-    const id = String(ctx.params.delivery).toLowerCase()
-    await enforceLimit(
-      'credentialConsume',
-      `${user.id}:${id}`,
-      AuditLogService.throttled(ctx, 'credential_delivery.consume', {
-        type: 'credential_delivery',
-        id,
-      })
+    const delivery = await MachineClientService.findConsumable(
+      { user, merchant },
+      String(ctx.params.delivery),
+      ctx.actor!
     )
+    const input = await validateBody(ctx, consumeDeliveryInput)
     const credential = await MachineClientService.consume(
       { user, merchant },
-      id,
-      async () => {
-        const input = await validateBody(ctx, consumeDeliveryInput)
-        return input.current_password
-      },
-      ctx
+      delivery,
+      input.current_password,
+      ctx.actor!
     )
     return respond(ctx, 'Credential delivered. Store the secret now; it cannot be shown again.', {
       oauth_client_id: credential.oauth_client_id,

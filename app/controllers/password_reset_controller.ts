@@ -1,10 +1,11 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiError from '#exceptions/api_error'
+import { actorOf } from '#auth/actor'
 import { respond } from '#http/responses'
 import { validateBody } from '#validators/rules/input'
 import { newPasswordInput, resetLinkInput } from '#validators/password'
-import { isPortalPageUrl, requirePortalOrigin } from '#services/portal_url'
-import { requestPasswordResetInBackground, resetPassword } from '#services/password_service'
+import { isPortalPageUrl, requirePortalOrigin } from '#support/portal_url'
+import { requestPasswordResetInBackground, resetPassword } from '#services/profile/passwords'
 
 /** portal-api.md › POST /auth/reset-password/reset-link and /new-password (public). */
 export default class PasswordResetController {
@@ -28,7 +29,10 @@ export default class PasswordResetController {
   /** POST /auth/reset-password/new-password */
   async reset(ctx: HttpContext) {
     const input = await validateBody(ctx, newPasswordInput)
-    await resetPassword({ email: input.email, token: input.token, password: input.password }, ctx)
+    await resetPassword(
+      { email: input.email, token: input.token, password: input.password },
+      actorOf(ctx)
+    )
     return respond(ctx, 'Your password has been reset. Log in with your new password.')
   }
 }

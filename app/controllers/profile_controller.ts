@@ -1,27 +1,15 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { enforceLimit, type LimitName } from '#limits/limits'
 import { NO_BODY, validateBody } from '#validators/rules/input'
 import { emailOtpInput, validateProfileUpdate } from '#validators/profile'
 import { changePasswordInput } from '#validators/password'
 import ProfileTransformer from '#transformers/profile_transformer'
-import AuditLogService from '#services/audit_log_service'
-import { changePassword } from '#services/password_service'
+import { changePassword } from '#services/profile/passwords'
 import {
   resendEmailVerification,
   updateProfile,
   verifyEmailOtp,
-} from '#services/email_change_service'
-
-/** Counts one request of `limit` for the signed-in user; a refusal is audited. */
-function limitPerUser(ctx: HttpContext, limit: LimitName, action: string) {
-  const { user } = ctx.portal!
-  return enforceLimit(
-    limit,
-    `${user.id}`,
-    AuditLogService.throttled(ctx, action, { type: 'user', id: user.id })
-  )
-}
+} from '#services/profile/email_change'
 
 /** portal-api.md › Profile. */
 export default class ProfileController {
@@ -33,7 +21,6 @@ export default class ProfileController {
 
   /** PATCH /portal/me (strict) */
   async update(ctx: HttpContext) {
-    await limitPerUser(ctx, 'profileUpdate', 'user.profile.update')
     const input = await validateProfileUpdate(ctx)
     const { user, emailChangeStarted } = await updateProfile(ctx.portal!.user.id, input)
     const message = emailChangeStarted
@@ -48,9 +35,8 @@ export default class ProfileController {
 
   /** POST /portal/me/email/verify (strict) */
   async verifyEmail(ctx: HttpContext) {
-    await limitPerUser(ctx, 'otpVerify', 'user.email.verify')
     const input = await validateBody(ctx, emailOtpInput)
-    const user = await verifyEmailOtp(ctx.portal!.user.id, input.otp, ctx)
+    const user = await verifyEmailOtp(ctx.portal!.user.id, input.otp, ctx.actor!)
     return respond(
       ctx,
       'Email verified.',
@@ -60,7 +46,6 @@ export default class ProfileController {
 
   /** POST /portal/me/email/resend (no body) */
   async resendEmail(ctx: HttpContext) {
-    await limitPerUser(ctx, 'emailResend', 'user.email.resend')
     await validateBody(ctx, NO_BODY)
     await resendEmailVerification(ctx.portal!.user.id)
     return respond(ctx, 'A new verification code has been sent to the new email address.')
@@ -68,12 +53,11 @@ export default class ProfileController {
 
   /** PUT /portal/me/password (unlisted fields ignored) */
   async changePassword(ctx: HttpContext) {
-    await limitPerUser(ctx, 'passwordChange', 'user.password.change')
     const input = await validateBody(ctx, changePasswordInput)
     await changePassword(
       ctx.portal!.user,
       { currentPassword: input.current_password, password: input.password },
-      ctx
+      ctx.actor!
     )
     return respond(ctx, 'Password changed. Log in again with the new password.', {
       reauthentication_required: true,

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { enforceLimit } from '#limits/limits'
 import { validateBody } from '#validators/rules/input'
 import { loginInput } from '#validators/session'
-import { signIn } from '#services/session_service'
+import { signIn } from '#services/sessions/sign_in'
 import User from '#models/user'
 import LoginUserTransformer from '#transformers/login_user_transformer'
 
@@ -13,12 +11,6 @@ export default class SessionController {
   /** POST /auth/login */
   async login(ctx: HttpContext) {
     const application = ctx.portalClient!
-    const submitted = ctx.request.input('username')
-    const identity = typeof submitted === 'string' ? submitted.trim().toLowerCase() : ''
-    // A digest of the identity: any submitted string fits the limiter's key column.
-    const identityKey = createHash('sha256').update(identity).digest('base64url')
-    await enforceLimit('login', `${application.clientId}:${identityKey}:${ctx.request.ip()}`)
-
     const input = await validateBody(ctx, loginInput)
     const session = await signIn({ ...input, application })
     return respond(ctx, 'Login successful.', {

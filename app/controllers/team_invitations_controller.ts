@@ -1,12 +1,17 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { noContent, pageMeta, respond } from '#http/responses'
-import { enforceLimit } from '#limits/limits'
-import { NO_BODY, isPlainObject, validateBody, validateQuery } from '#validators/rules/input'
+import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
-import { createInvitationInput, listInvitationsInput } from '#validators/team'
-import AuditLogService from '#services/audit_log_service'
-import InvitationService, { hashInvitationProof } from '#services/invitation_service'
-import InvitationAcceptanceService from '#services/invitation_acceptance_service'
+import {
+  acceptAsExistingAccountInput,
+  acceptAsNewAccountInput,
+  acceptanceProofInput,
+  createInvitationInput,
+  listInvitationsInput,
+} from '#validators/team'
+import { applicationActor } from '#auth/actor'
+import InvitationService from '#services/team/invitations'
+import InvitationAcceptanceService from '#services/team/invitation_acceptance'
 import InvitationTransformer, {
   InvitationWithDeliveryTransformer,
 } from '#transformers/invitation_transformer'
@@ -15,24 +20,6 @@ import TeamMemberTransformer from '#transformers/team_member_transformer'
 const SENT = 'Invitation sent.'
 const NOT_SENT =
   'The invitation was saved, but its email could not be sent. Resend the invitation to try again.'
-
-type InvitationOperation = 'create' | 'resend' | 'revoke'
-
-/**
- * Invitation create, resend and revoke share one bucket: 5 per minute per
- * administrator and merchant (Limits). Consumed before validation; refusals audited.
- */
-async function enforceInvitationLimit(ctx: HttpContext, operation: InvitationOperation) {
-  const { user, merchant } = ctx.portal!
-  await enforceLimit(
-    'invitationMutation',
-    `${user.id}:${merchant.id}`,
-    AuditLogService.throttled(ctx, `team.invitation.${operation}`, {
-      type: 'team_invitation',
-      id: (ctx.params.invitation as string | undefined) ?? null,
-    })
-  )
-}
 
 /** portal-api.md › Team (invitations and their acceptance). */
 export default class TeamInvitationsController {
@@ -52,9 +39,8 @@ export default class TeamInvitationsController {
 
   /** POST /portal/team/invitations */
   async store(ctx: HttpContext) {
-    await enforceInvitationLimit(ctx, 'create')
     const input = await validateBody(ctx, createInvitationInput)
-    const result = await InvitationService.create(ctx.portal!, input, ctx)
+    const result = await InvitationService.create(ctx.portal!, input, ctx.actor!)
     return respond(
       ctx,
       result.sent ? SENT : NOT_SENT,
@@ -65,9 +51,8 @@ export default class TeamInvitationsController {
 
   /** POST /portal/team/invitations/{invitation}/resend */
   async resend(ctx: HttpContext) {
-    await enforceInvitationLimit(ctx, 'resend')
     await validateBody(ctx, NO_BODY)
-    const result = await InvitationService.resend(ctx.portal!, ctx.params.invitation, ctx)
+    const result = await InvitationService.resend(ctx.portal!, ctx.params.invitation, ctx.actor!)
     return respond(
       ctx,
       result.sent ? SENT : NOT_SENT,
@@ -77,30 +62,33 @@ export default class TeamInvitationsController {
 
   /** DELETE /portal/team/invitations/{invitation} */
   async destroy(ctx: HttpContext) {
-    await enforceInvitationLimit(ctx, 'revoke')
     await validateBody(ctx, NO_BODY)
-    await InvitationService.revoke(ctx.portal!, ctx.params.invitation, ctx)
+    await InvitationService.revoke(ctx.portal!, ctx.params.invitation, ctx.actor!)
     return noContent(ctx)
   }
 
   /**
    * POST /portal/team/invitations/accept (Portal application credentials, no PAT).
-   * Limits: 5 per minute per IP, and 5 per minute per proof hash and IP; both are
-   * consumed before the body is validated.
+   * The proof is resolved first (404/410/409 before 422): which body is valid
+   * depends on whether an account exists for the invitation email.
    */
   async accept(ctx: HttpContext) {
-    const ip = ctx.request.ip()
-    const body = ctx.request.body()
-    const proof = isPlainObject(body) && typeof body.token === 'string' ? body.token.trim() : ''
-    const proofHash = hashInvitationProof(proof)
-    const onThrottled = AuditLogService.throttled(ctx, 'team.invitation.accept', null, {
-      actorType: 'portal_application',
-      metadata: { portal_client_id: ctx.portalClient?.id ?? null },
-    })
-    await enforceLimit('invitationAcceptanceIp', ip, onThrottled)
-    await enforceLimit('invitationAcceptance', `${proofHash}:${ip}`, onThrottled)
-
-    const member = await InvitationAcceptanceService.accept(ctx)
+    const { token } = await validateBody(ctx, acceptanceProofInput)
+    const { invitation, account } = await InvitationAcceptanceService.resolve(token)
+    const requester = applicationActor(ctx, ctx.portalClient!.id)
+    const member =
+      account === null
+        ? await InvitationAcceptanceService.createAccount(
+            requester,
+            invitation,
+            await validateBody(ctx, acceptAsNewAccountInput)
+          )
+        : await InvitationAcceptanceService.reactivateAccount(
+            requester,
+            invitation,
+            account,
+            await validateBody(ctx, acceptAsExistingAccountInput)
+          )
     return respond(
       ctx,
       'Invitation accepted. Log in to continue.',

@@ -1,30 +1,10 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { noContent, pageMeta, respond } from '#http/responses'
-import { enforceLimit } from '#limits/limits'
 import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
 import { changeRoleInput, listMembersInput } from '#validators/team'
-import AuditLogService from '#services/audit_log_service'
-import TeamMemberService from '#services/team_member_service'
+import TeamMemberService from '#services/team/members'
 import TeamMemberTransformer from '#transformers/team_member_transformer'
-
-/**
- * Team mutations: 5 per minute per actor, merchant and operation (Limits). The
- * limit is consumed before validation (rejected requests count too); a refusal is
- * audited.
- */
-async function enforceTeamMutationLimit(ctx: HttpContext, operation: 'role' | 'remove') {
-  const { user, merchant } = ctx.portal!
-  await enforceLimit(
-    'teamMutation',
-    `${user.id}:${merchant.id}:${operation}`,
-    AuditLogService.throttled(
-      ctx,
-      operation === 'role' ? 'team.member.role_change' : 'team.member.remove',
-      { type: 'user', id: ctx.params.member as string }
-    )
-  )
-}
 
 /** portal-api.md › Team (members). */
 export default class TeamMembersController {
@@ -40,17 +20,20 @@ export default class TeamMembersController {
 
   /** PATCH /portal/team/members/{member}/role */
   async updateRole(ctx: HttpContext) {
-    await enforceTeamMutationLimit(ctx, 'role')
     const { role } = await validateBody(ctx, changeRoleInput)
-    const member = await TeamMemberService.changeRole(ctx.portal!, ctx.params.member, role, ctx)
+    const member = await TeamMemberService.changeRole(
+      ctx.portal!,
+      ctx.params.member,
+      role,
+      ctx.actor!
+    )
     return respond(ctx, 'Member role updated.', TeamMemberTransformer.transform(member))
   }
 
   /** DELETE /portal/team/members/{member} */
   async destroy(ctx: HttpContext) {
-    await enforceTeamMutationLimit(ctx, 'remove')
     await validateBody(ctx, NO_BODY)
-    await TeamMemberService.remove(ctx.portal!, ctx.params.member, ctx)
+    await TeamMemberService.remove(ctx.portal!, ctx.params.member, ctx.actor!)
     return noContent(ctx)
   }
 }

@@ -7,7 +7,15 @@ import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
-import { isDatabaseUnavailable } from '#exceptions/database_unavailable'
+import { isDatabaseUnavailable } from '#support/database_errors'
+import OAuthError from '#exceptions/oauth_error'
+
+/** The token endpoint (start/routes.ts): its failures take RFC 6749 §5.2 form. */
+const OAUTH_TOKEN_ROUTE = 'oauth.token'
+
+function oauthErrorOf(error: unknown, ctx: HttpContext): OAuthError | null {
+  return ctx.route?.name === OAUTH_TOKEN_ROUTE ? OAuthError.from(error) : null
+}
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
@@ -15,6 +23,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = false
 
   async handle(error: unknown, ctx: HttpContext) {
+    const oauthError = oauthErrorOf(error, ctx)
+    if (oauthError) return this.renderOAuth(oauthError, ctx)
     const apiError = this.toApiError(error, ctx)
     const { response } = ctx
     if (!response.getHeader('Cache-Control')) response.header('Cache-Control', 'no-store')
@@ -27,7 +37,15 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     })
   }
 
+  private renderOAuth(error: OAuthError, { response }: HttpContext) {
+    response.header('Cache-Control', 'no-store')
+    response.header('Pragma', 'no-cache')
+    for (const [name, value] of Object.entries(error.headers)) response.header(name, value)
+    response.status(error.status).send({ error: error.code, error_description: error.description })
+  }
+
   async report(error: unknown, ctx: HttpContext) {
+    if (oauthErrorOf(error, ctx)) return
     const apiError = this.toApiError(error, ctx)
     if (apiError.status < 500) return
     // The kind only: driver errors can quote SQL parameters. An unavailable

@@ -5,7 +5,7 @@ import type Merchant from '#models/merchant'
 import type PortalClient from '#models/portal_client'
 import type User from '#models/user'
 import type { RoleName } from '#models/user'
-import type { PortalAccessToken } from '#services/portal_access_tokens'
+import type { PortalAccessToken } from '#auth/portal_access_tokens'
 import type { UserActor } from '#auth/actor'
 
 export interface PortalSession {

@@ -4,8 +4,6 @@
 | RATE_LIMIT_MULTIPLIER. Keys are built by the caller exactly as the table says.
 | Rejected requests consume the limit too (the store counts every attempt).
 */
-import type { HttpContext } from '@adonisjs/core/http'
-import type { NextFn } from '@adonisjs/core/types/http'
 import limiter from '@adonisjs/limiter/services/main'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import env from '#start/env'
@@ -65,21 +63,5 @@ export async function enforceLimit(
       throw ApiError.rateLimited(error.response.availableIn)
     }
     throw error
-  }
-}
-
-/**
- * Route middleware for limits keyed by the caller (user id when signed in, else IP).
- * `onThrottled` runs on a refusal, e.g. to audit a throttled mutation.
- */
-export function throttle(name: LimitName, onThrottled?: (ctx: HttpContext) => Promise<void>) {
-  return async (ctx: HttpContext, next: NextFn) => {
-    const userId = ctx.portal?.user.id
-    await enforceLimit(
-      name,
-      userId ? `user:${userId}` : `ip:${ctx.request.ip()}`,
-      onThrottled && (() => onThrottled(ctx))
-    )
-    return next()
   }
 }

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import ApiError from '#exceptions/api_error'
-import { authenticatePortalClient } from '#services/portal_client_service'
+import { authenticatePortalClient } from '#auth/portal_clients'
 
 /**
  * App-authenticated routes (login, invitation acceptance): any failure is 401

@@ -1,57 +1,96 @@
+import { createHash } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import { actorOf } from '#auth/actor'
+import { actorOf, type Actor } from '#auth/actor'
 import { enforceLimit, type LimitName } from '#limits/limits'
 import { audit } from '#services/audit/audit_trail'
 
 /**
  * One part of a limit's key, as the contract's Limits table names it:
  * - `user`, `merchant`, `ip`: the acting user, their merchant, the client IP;
- * - `param:<name>`: a route parameter (e.g. the delivery id);
+ * - `application`: the authenticated Portal application (login);
+ * - `param:<name>`: a route parameter (e.g. the delivery id), lowercased;
+ * - `body:<name>`: a digest of a body string field, trimmed and lowercased (login
+ *   identity, invitation proof), so any submitted string fits the key column; the
+ *   limit then has to follow body parsing on its route line;
  * - `op:<name>`: a fixed operation name, so each operation has its own bucket.
  */
-export type LimitKeyPart = 'user' | 'merchant' | 'ip' | `param:${string}` | `op:${string}`
+export type LimitKeyPart =
+  'user' | 'merchant' | 'ip' | 'application' | `param:${string}` | `body:${string}` | `op:${string}`
 
 export interface LimitOptions {
   name: LimitName
   key: LimitKeyPart[]
-  /** When set, a refusal is audited (portal-api.md › Events: throttled mutations). */
-  audit?: { action: string; target?: string; targetParam?: string }
+  /**
+   * When set, a refusal is audited (portal-api.md › Events: throttled mutations).
+   * The target id is the route parameter `targetParam`, or the acting user with
+   * `targetUser`.
+   */
+  audit?: { action: string; target?: string; targetParam?: string; targetUser?: boolean }
 }
 
-function keyOf(ctx: HttpContext, parts: LimitKeyPart[]): string {
+function digest(value: unknown): string {
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : ''
+  return createHash('sha256').update(text).digest('base64url')
+}
+
+/** The limiter key of a request; `ip:<ip>` alone is the one authentication failures use. */
+export function limitKey(ctx: HttpContext, parts: LimitKeyPart[]): string {
   const actor = actorOf(ctx)
   return parts
     .map((part) => {
-      if (part === 'user') return `u${actor.userId ?? '-'}`
-      if (part === 'merchant') return `m${actor.merchantId ?? '-'}`
-      if (part === 'ip') return `ip${actor.ip}`
+      if (part === 'user') return `user:${actor.userId ?? '-'}`
+      if (part === 'merchant') return `merchant:${actor.merchantId ?? '-'}`
+      if (part === 'ip') return `ip:${actor.ip}`
+      if (part === 'application') return `app:${ctx.portalClient?.clientId ?? '-'}`
       if (part.startsWith('param:')) return String(ctx.params[part.slice(6)] ?? '').toLowerCase()
+      if (part.startsWith('body:')) return digest(ctx.request.input(part.slice(5)))
       return part.slice(3)
     })
     .join(':')
 }
 
 /**
- * A limit declared on its route line: `middleware.limit({name, key, audit})`. Runs
- * after authentication and the role check, before the body is read; a refused
- * request counts too, and answers 429 RATE_LIMITED with Retry-After.
+ * Who a throttled request is audited as: the signed-in user; on Portal application
+ * routes the application (its id in metadata); else the anonymous caller.
+ */
+function throttledActor(ctx: HttpContext): {
+  actor: Actor
+  metadata: Record<string, unknown> | null
+} {
+  if (!ctx.actor && ctx.portalClient) {
+    return {
+      actor: { ...actorOf(ctx), kind: 'portal_application' },
+      metadata: { portal_client_id: ctx.portalClient.id },
+    }
+  }
+  return { actor: actorOf(ctx), metadata: null }
+}
+
+/**
+ * A limit declared on its route line: `middleware.limit({name, key, audit})`. A
+ * refused request counts too, and answers 429 RATE_LIMITED with Retry-After.
  */
 export default class LimitMiddleware {
   async handle(ctx: HttpContext, next: NextFn, options: LimitOptions) {
     const onThrottled = options.audit
       ? async () => {
-          const { action, target, targetParam } = options.audit!
-          await audit(undefined, actorOf(ctx), {
+          const { action, target, targetParam, targetUser } = options.audit!
+          const { actor, metadata } = throttledActor(ctx)
+          const targetId = targetUser
+            ? actor.userId
+            : targetParam
+              ? String(ctx.params[targetParam] ?? '').toLowerCase() || null
+              : null
+          await audit(undefined, actor, {
             action,
             outcome: 'throttled',
-            target: target
-              ? { type: target, id: targetParam ? String(ctx.params[targetParam]) : null }
-              : null,
+            target: target ? { type: target, id: targetId } : null,
+            metadata,
           })
         }
       : undefined
-    await enforceLimit(options.name, keyOf(ctx, options.key), onThrottled)
+    await enforceLimit(options.name, limitKey(ctx, options.key), onThrottled)
     return next()
   }
 }

@@ -7,7 +7,7 @@ import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import type OauthClient from '#models/oauth_client'
-import { machineApiEnabled } from '#services/machine_access_tokens'
+import { machineApiEnabled } from '#auth/machine_access_tokens'
 import { enforceLimit } from '#limits/limits'
 
 // The scheme name is case-insensitive (RFC 7235 §2.1), as on Portal routes.

@@ -5,7 +5,7 @@ import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import { roleName } from '#models/user'
-import { PORTAL_ABILITY } from '#services/portal_access_tokens'
+import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import { enforceLimit } from '#limits/limits'
 import { userActor } from '#auth/actor'
 

@@ -1,6 +1,6 @@
 import { OauthClientSchema } from '#database/schema'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
-import { MachineAccessTokensProvider } from '#services/machine_access_tokens'
+import { MachineAccessTokensProvider } from '#auth/machine_access_tokens'
 
 /**
  * An OAuth client. Only `machine` clients (confidential, client-credentials only)

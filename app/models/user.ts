@@ -3,8 +3,9 @@ import hash from '@adonisjs/core/services/hash'
 import { beforeCreate, beforeSave, belongsTo, column } from '@adonisjs/lucid/orm'
 import type { BelongsTo } from '@adonisjs/lucid/types/relations'
 import Merchant from '#models/merchant'
-import { PortalAccessTokensProvider, type PortalAccessToken } from '#services/portal_access_tokens'
-import { newReferenceId } from '#services/reference_id'
+import { PortalAccessTokensProvider, type PortalAccessToken } from '#auth/portal_access_tokens'
+import { newReferenceId } from '#support/reference_id'
+import { normalizeIdentity } from '#support/identity'
 
 /** Portal roles as stored (1, 10). Any other stored value is an internal role. */
 export const ROLES = { administrator: 1, developer: 10 } as const
@@ -40,6 +41,18 @@ export default class User extends UserSchema {
   @beforeCreate()
   static assignReferenceId(user: User) {
     user.referenceId ??= newReferenceId('usr')
+  }
+
+  /** Identities are stored normalized and compared as stored (app/support/identity.ts). */
+  @beforeSave()
+  static normalizeIdentities(user: User) {
+    if (user.$dirty.username !== undefined) {
+      user.usernameNormalized = normalizeIdentity(user.username)
+    }
+    if (user.$dirty.email !== undefined) user.email = normalizeIdentity(user.email)
+    if (user.$dirty.pendingEmail && user.pendingEmail !== null) {
+      user.pendingEmail = normalizeIdentity(user.pendingEmail)
+    }
   }
 
   @beforeSave()

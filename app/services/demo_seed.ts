@@ -10,7 +10,7 @@ import db from '@adonisjs/lucid/services/db'
 import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import User, { ROLES, type RoleName } from '#models/user'
-import { assignService } from '#services/merchant_service'
+import { assignService } from '#services/merchants/create_merchant'
 
 const DEMO_MERCHANT_EMAIL = 'payments@demo-merchant.test'
 const DEMO_PORTAL_CLIENT = 'Demo Merchant Portal'

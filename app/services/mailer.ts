@@ -8,12 +8,9 @@
 | change it follows stays committed.
 |
 |   await deliver(new InvitationMail(...))          // after the transaction; true/false
-|   await sendAfterCommit(trx, new SomeMail(...))   // inside: sends once trx commits
-|   deliverInBackground(new PasswordResetMail(...)) // after the response path; not awaited
 |   runInBackground('label', async () => ...)       // any work after the response path
 |   await settleBackgroundDeliveries()              // tests, shutdown: wait for those
 */
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { BaseMail } from '@adonisjs/mail'
 import mailManager from '@adonisjs/mail/services/main'
 import logger from '@adonisjs/core/services/logger'
@@ -42,19 +39,6 @@ export async function deliver(message: BaseMail): Promise<boolean> {
 }
 
 /**
- * Sends `message` once `trx` commits (never if it rolls back: resolves false).
- * Awaiting the result is optional; it never rejects.
- */
-export function sendAfterCommit(trx: TransactionClientContract, message: BaseMail) {
-  return new Promise<boolean>((resolve) => {
-    trx.after('commit', () => {
-      deliver(message).then(resolve)
-    })
-    trx.after('rollback', () => resolve(false))
-  })
-}
-
-/**
  * Runs `work` after the response path, without making the caller wait: the HTTP
  * response depends neither on its duration nor on its outcome (a failure is
  * logged under `label`, never thrown).
@@ -73,14 +57,6 @@ export function runInBackground(label: string, work: () => Promise<unknown>): vo
   )
   inFlight.add(running)
   running.finally(() => inFlight.delete(running))
-}
-
-/**
- * Sends `message` without making the caller wait: the HTTP response does not
- * depend on the transport (no timing or failure difference a client can see).
- */
-export function deliverInBackground(message: BaseMail): void {
-  runInBackground(message.constructor.name, () => deliver(message))
 }
 
 /** Waits until every background delivery started so far has finished. */

@@ -3,13 +3,14 @@
 */
 import vine from '@vinejs/vine'
 import { newPassword } from '#validators/rules/password_policy'
+import { emailField } from '#validators/rules/email'
 
 const id = () => vine.string().regex(/^[1-9][0-9]{0,15}$/)
 
 export const createMerchantInput = vine.create(
   vine.object({
     name: vine.string().trim().minLength(1).maxLength(150),
-    email: vine.string().trim().email().maxLength(255),
+    email: emailField(),
     currency: vine
       .string()
       .trim()
@@ -41,7 +42,7 @@ export const createPortalClientInput = vine.create(
 export const createUserInput = vine.create(
   vine.object({
     merchant: id(),
-    email: vine.string().trim().email().maxLength(255),
+    email: emailField(),
     username: vine.string().trim().minLength(3).maxLength(255).optional(),
     first_name: vine.string().trim().minLength(1).maxLength(50),
     last_name: vine.string().trim().minLength(1).maxLength(50),

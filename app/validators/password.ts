@@ -4,14 +4,13 @@
 */
 import vine from '@vinejs/vine'
 import { defineInput } from '#validators/rules/input'
+import { emailField } from '#validators/rules/email'
 import {
   currentPassword,
   newPassword,
   passwordConfirmation,
 } from '#validators/rules/password_policy'
-import { parseHttpUrl } from '#services/portal_url'
-
-const email = () => vine.string().maxLength(255).email()
+import { parseHttpUrl } from '#support/portal_url'
 
 const absoluteHttpUrl = vine.createRule((value, _options, field) => {
   if (typeof value !== 'string' || !parseHttpUrl(value)) {
@@ -22,7 +21,7 @@ const absoluteHttpUrl = vine.createRule((value, _options, field) => {
 /** POST /auth/reset-password/reset-link */
 export const resetLinkInput = defineInput(
   {
-    email: email(),
+    email: emailField(),
     reset_url: vine.string().maxLength(150).use(absoluteHttpUrl()),
   },
   { strict: false }
@@ -31,7 +30,7 @@ export const resetLinkInput = defineInput(
 /** POST /auth/reset-password/new-password */
 export const newPasswordInput = defineInput(
   {
-    email: email(),
+    email: emailField(),
     token: vine.string().minLength(1).maxLength(255),
     password: newPassword(),
     password_confirmation: passwordConfirmation(),

@@ -6,6 +6,7 @@ import vine from '@vinejs/vine'
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { defineInput, isPlainObject, validateBody } from '#validators/rules/input'
+import { emailField } from '#validators/rules/email'
 
 // Names are trimmed centrally; control characters (line breaks, NUL) are refused.
 const personName = () =>
@@ -15,10 +16,6 @@ const personName = () =>
     .maxLength(50)
     .regex(/^[^\p{Cc}]*$/u)
 
-const lowercase = vine.createRule((value, _options, field) => {
-  if (typeof value === 'string') field.mutate(value.toLowerCase(), field)
-})
-
 const PROFILE_FIELDS = ['first_name', 'last_name', 'email'] as const
 
 /** PATCH /portal/me: at least one of first_name, last_name, email; none null or empty. */
@@ -26,8 +23,7 @@ export const profileUpdateInput = defineInput(
   {
     first_name: personName().optional(),
     last_name: personName().optional(),
-    // Lowercased before the bounds: lowercasing can lengthen a string ("İ" → "i̇").
-    email: vine.string().use(lowercase()).maxLength(255).email().optional(),
+    email: emailField().optional(),
   },
   { strict: true }
 )

@@ -3,6 +3,7 @@
 */
 import vine from '@vinejs/vine'
 import { defineInput } from '#validators/rules/input'
+import { emailField } from '#validators/rules/email'
 import { paginationFields } from '#validators/rules/pagination'
 import {
   currentPassword,
@@ -30,9 +31,7 @@ export const listInvitationsInput = defineInput(
 /** POST /portal/team/invitations (strict). */
 export const createInvitationInput = defineInput(
   {
-    // Lowercased before the bound: lowercasing can lengthen a string ('İ' → 'i̇'),
-    // and the 255 characters apply to the stored address.
-    email: vine.string().toLowerCase().maxLength(255).email(),
+    email: emailField(),
     role: portalRole(),
   },
   { strict: true }

@@ -4,12 +4,10 @@
 */
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
-import { LIMITS, type LimitName } from '#limits/limits'
-import { setEnv } from '#tests/helpers/env'
-import { signedInMember, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
+import { addMember, signedInMember } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import MerchantOauthClient from '#models/merchant_oauth_client'
-import { generateClientSecret, hashClientSecret } from '#services/oauth_client_secrets'
+import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
 
 export const MACHINE_CLIENTS = '/api/v1/portal/merchant/machine-clients'
 export const consumePath = (deliveryId: string) =>
@@ -20,9 +18,7 @@ export type Session = Awaited<ReturnType<typeof signedInMember>>
 
 /** Another member of the same merchant, signed in through the same Portal client. */
 export async function colleague(session: Session, role: 'administrator' | 'developer') {
-  const { user, password } = await createMerchantWithUser({ role, merchant: session.merchant })
-  const pat = await issuePat(user, session.client)
-  return { ...session, user, password, pat, bearer: `Bearer ${pat}` }
+  return { ...session, ...(await addMember(session.merchant, session.client, role)) }
 }
 
 let labelCounter = 0
@@ -134,11 +130,6 @@ export async function auditRows(action?: string) {
   const query = db.from('audit_logs').orderBy('id', 'asc')
   if (action) query.where('action', action)
   return query
-}
-
-/** Lifts one limit of start/limiter.ts for a test (validators' fuzzing, races); returns the undo. */
-export function liftLimit(name: LimitName, perMinute = 10_000) {
-  return setEnv(LIMITS[name].env, perMinute)
 }
 
 /** Awaits a request and asserts its status. */

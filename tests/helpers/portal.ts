@@ -11,7 +11,7 @@ import {
 import type PortalClient from '#models/portal_client'
 import type User from '#models/user'
 import type Merchant from '#models/merchant'
-import { PORTAL_ABILITY } from '#services/portal_access_tokens'
+import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import UserModel from '#models/user'
 
 export const PORTAL_ORIGIN = 'https://portal.example.test'
@@ -32,11 +32,15 @@ export async function createPortalClient(overrides: Partial<PortalClient> = {}) 
 }
 
 export async function createMerchantWithUser(
-  options: { role?: 'administrator' | 'developer'; merchant?: Merchant } = {}
+  options: {
+    role?: 'administrator' | 'developer'
+    merchant?: Merchant
+    overrides?: Partial<User>
+  } = {}
 ) {
   const merchant = options.merchant ?? (await MerchantFactory.create())
   const factory = options.role === 'developer' ? UserFactory.apply('developer') : UserFactory
-  const user = await factory.merge({ merchantId: merchant.id }).create()
+  const user = await factory.merge({ merchantId: merchant.id, ...options.overrides }).create()
   return { merchant, user, password: DEFAULT_TEST_PASSWORD }
 }
 
@@ -54,10 +58,24 @@ export async function issuePat(
   return token.value!.release()
 }
 
+/**
+ * The one way to add a signed-in member: a user of `merchant` with `role` (and any
+ * column `overrides`), and a PAT from `client`.
+ */
+export async function addMember(
+  merchant: Merchant,
+  client: PortalClient,
+  role: 'administrator' | 'developer',
+  overrides: Partial<User> = {}
+) {
+  const { user, password } = await createMerchantWithUser({ role, merchant, overrides })
+  const pat = await issuePat(user, client)
+  return { user, password, pat, bearer: `Bearer ${pat}` }
+}
+
 /** A merchant with one member of `role`, a Portal client, and a PAT for that member. */
 export async function signedInMember(role: 'administrator' | 'developer' = 'administrator') {
   const client = await createPortalClient()
-  const { merchant, user, password } = await createMerchantWithUser({ role })
-  const pat = await issuePat(user, client)
-  return { client, merchant, user, password, pat, bearer: `Bearer ${pat}` }
+  const merchant = await MerchantFactory.create()
+  return { client, merchant, ...(await addMember(merchant, client, role)) }
 }

@@ -8,7 +8,7 @@ import EmailVerificationMail from '#mails/email_verification_mail'
 import PasswordResetMail from '#mails/password_reset_mail'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
-import { overrideEnv, setEnv } from '#tests/helpers/env'
+import { overrideEnv } from '#tests/helpers/env'
 
 /**
  * For one test: PORTAL_URL = PORTAL_ORIGIN, the mail fake, and limits raised a
@@ -25,11 +25,6 @@ export function profileTestSetup() {
       restoreEnv()
     },
   }
-}
-
-/** The contract's limits, for a test of a limit. */
-export function realLimits() {
-  setEnv('RATE_LIMIT_MULTIPLIER', 1)
 }
 
 export function sentVerificationMails(fake: FakeMailer) {

@@ -8,42 +8,22 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import mail from '@adonisjs/mail/services/main'
 import type Merchant from '#models/merchant'
-import type PortalClient from '#models/portal_client'
 import TeamInvitation from '#models/team_invitation'
 import type User from '#models/user'
 import { ROLES } from '#models/user'
-import { UserFactory } from '#database/factories/user_factory'
 import type InvitationMail from '#mails/invitation_mail'
-import { hashInvitationProof, newInvitationProof } from '#services/invitation_service'
-import { createMerchantWithUser, createPortalClient, issuePat } from '#tests/helpers/portal'
+import { hashInvitationProof, newInvitationProof } from '#services/team/invitations'
+import { signedInMember } from '#tests/helpers/portal'
 import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
 import { setEnv } from '#tests/helpers/env'
 
 export const TEST_PORTAL_URL = 'https://portal.example.test'
 export const NEW_PASSWORD = 'Brand-New-Passw0rd!'
 
-/** Another member of `merchant`, with a PAT from `client`. */
-export async function addMember(
-  merchant: Merchant,
-  client: PortalClient,
-  role: 'administrator' | 'developer',
-  overrides: Partial<User> = {}
-) {
-  const user = await UserFactory.merge({
-    merchantId: merchant.id,
-    role: ROLES[role],
-    ...overrides,
-  }).create()
-  const pat = await issuePat(user, client)
-  return { user, pat, bearer: `Bearer ${pat}` }
-}
-
 /** A merchant with an administrator (signed in) and a Portal client. */
 export async function teamWithAdministrator() {
-  const client = await createPortalClient()
-  const { merchant, user, password } = await createMerchantWithUser({ role: 'administrator' })
-  const pat = await issuePat(user, client)
-  return { client, merchant, admin: user, password, bearer: `Bearer ${pat}` }
+  const { client, merchant, user, password, bearer } = await signedInMember('administrator')
+  return { client, merchant, admin: user, password, bearer }
 }
 
 /** An invitation written straight to the database, with its proof. */
@@ -97,11 +77,6 @@ export async function invitationMailSetup() {
     restoreMail()
     restoreUrl()
   }
-}
-
-/** Forgets every consumed limit (for tests that send more requests than a limit allows). */
-export async function clearLimits() {
-  await db.from('rate_limits').delete()
 }
 
 /**

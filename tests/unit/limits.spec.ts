@@ -1,5 +1,5 @@
 /*
-| start/limiter.ts: every limit of the contract's Limits table, each overridable by
+| app/limits/limits.ts: every limit of the contract's Limits table, each overridable by
 | its env variable and scaled by RATE_LIMIT_MULTIPLIER.
 */
 import { test } from '@japa/runner'

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { isPortalPageUrl, parsePortalOrigin, portalLink } from '#services/portal_url'
+import { isPortalPageUrl, parsePortalOrigin, portalLink } from '#support/portal_url'
 
 test.group('PORTAL_URL parsing', () => {
   test('accepts an http(s) origin, with or without a trailing slash and explicit port', ({

@@ -25,6 +25,24 @@ export interface AuditEvent {
   metadata?: Record<string, unknown> | null
 }
 
+/**
+ * The actor a record names when it is not the requester itself: the user a proof
+ * or link acts for, a clean-up acting for the system. Keeps the requester's IP and
+ * request id. Without `kind`: a user when `userId` is set, else the system.
+ */
+export function actorFor(
+  requester: Actor,
+  who: { kind?: Actor['kind']; userId?: number | null; merchantId?: number | null }
+): Actor {
+  const userId = who.userId ?? null
+  return {
+    ...requester,
+    kind: who.kind ?? (userId ? 'user' : 'system'),
+    userId,
+    merchantId: who.merchantId ?? null,
+  }
+}
+
 /** Writes one audit record for `actor`, inside `client` (a transaction) when given. */
 export async function audit(
   client: QueryClientContract | undefined,

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { realLimits } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import type { FakeMailer } from '@adonisjs/mail'
@@ -10,11 +11,11 @@ import {
   issuePat,
   PORTAL_ORIGIN,
 } from '#tests/helpers/portal'
-import { profileTestSetup, realLimits, sentResetMails } from '#tests/helpers/profile'
+import { profileTestSetup, sentResetMails } from '#tests/helpers/profile'
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
-import { sha256Hex } from '#services/one_time_proof'
+import { sha256Hex } from '#support/one_time_proof'
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!'
 const RESET_URL = `${PORTAL_ORIGIN}/reset-password`

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { liftLimit } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
@@ -6,7 +7,6 @@ import {
   auditOutcomes,
   consumePath,
   issueThroughApi,
-  liftLimit,
   machineClientWithSecret,
   MACHINE_CLIENTS,
   tokenRequest,

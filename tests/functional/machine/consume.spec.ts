@@ -3,8 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { appUrl } from '#config/app'
-import type { HttpContext } from '@adonisjs/core/http'
-import MachineClientService from '#services/machine_client_service'
+import { SYSTEM_ACTOR } from '#auth/actor'
+import MachineClientService from '#services/machine_clients/machine_clients'
 import {
   auditOutcomes,
   auditRows,
@@ -162,17 +162,15 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin)
     advanceClock(5 * 60 * 1000 - 1)
-    // The service reads the body after its first expiry check: let the delivery expire then.
-    const readPassword = async () => {
-      advanceClock(1)
-      return admin.password
-    }
-    const consumed = MachineClientService.consume(
-      { user: admin.user, merchant: admin.merchant },
+    // The body is validated after the first expiry check: let the delivery expire then.
+    const actor = { user: admin.user, merchant: admin.merchant }
+    const delivery = await MachineClientService.findConsumable(
+      actor,
       issued.delivery.id,
-      readPassword,
-      undefined as unknown as HttpContext
+      SYSTEM_ACTOR
     )
+    advanceClock(1)
+    const consumed = MachineClientService.consume(actor, delivery, admin.password, SYSTEM_ACTOR)
     const error = await consumed.then(
       () => null,
       (caught) => caught

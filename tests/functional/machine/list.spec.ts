@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { liftLimit } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
@@ -7,7 +8,6 @@ import {
   colleague,
   consumeThroughApi,
   issueThroughApi,
-  liftLimit,
   MACHINE_CLIENTS,
   mappedClientOfKind,
   firstRow,

@@ -1,9 +1,9 @@
 import { test } from '@japa/runner'
+import { liftLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import {
-  liftLimit,
   machineClientWithSecret,
   mappedClientOfKind,
   tokenRequest,
@@ -11,7 +11,7 @@ import {
 } from '#tests/helpers/machine'
 import { signedInMember } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
-import { hashClientSecret } from '#services/oauth_client_secrets'
+import { hashClientSecret } from '#auth/oauth_client_secrets'
 
 function grant(machine: { clientId: string; secret: string }, extra: Record<string, string> = {}) {
   return {

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { realLimits } from '#tests/helpers/limits'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState, setNow, advanceClock } from '#tests/helpers/database'
 import { createMerchantWithUser, signedInMember } from '#tests/helpers/portal'
@@ -6,14 +7,13 @@ import {
   lastVerificationMail,
   pathOf,
   profileTestSetup,
-  realLimits,
   sentVerificationMails,
   startEmailChange,
   wrongOtp,
 } from '#tests/helpers/profile'
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
-import { keyedHash } from '#services/one_time_proof'
+import { keyedHash } from '#support/one_time_proof'
 
 let fake: FakeMailer
 let restore: () => Promise<void>

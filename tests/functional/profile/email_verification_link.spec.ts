@@ -1,14 +1,9 @@
 import { test } from '@japa/runner'
+import { realLimits } from '#tests/helpers/limits'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState, setNow, advanceClock } from '#tests/helpers/database'
 import { createMerchantWithUser, signedInMember } from '#tests/helpers/portal'
-import {
-  pathOf,
-  profileTestSetup,
-  realLimits,
-  startEmailChange,
-  wrongOtp,
-} from '#tests/helpers/profile'
+import { pathOf, profileTestSetup, startEmailChange, wrongOtp } from '#tests/helpers/profile'
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'

@@ -1,13 +1,9 @@
 import { test } from '@japa/runner'
+import { realLimits } from '#tests/helpers/limits'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState, setNow, advanceClock } from '#tests/helpers/database'
 import { createMerchantWithUser, signedInMember } from '#tests/helpers/portal'
-import {
-  profileTestSetup,
-  realLimits,
-  sentVerificationMails,
-  startEmailChange,
-} from '#tests/helpers/profile'
+import { profileTestSetup, sentVerificationMails, startEmailChange } from '#tests/helpers/profile'
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'

@@ -1,11 +1,10 @@
 import { test } from '@japa/runner'
+import { clearLimits } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import {
-  addMember,
-  clearLimits,
   createInvitation,
   fakeMail,
   invitationMailSetup,
@@ -15,7 +14,13 @@ import {
   teamWithAdministrator,
   TEST_PORTAL_URL,
 } from '#tests/helpers/team'
-import { appHeaders, createMerchantWithUser, issuePat, PORTAL_ORIGIN } from '#tests/helpers/portal'
+import {
+  addMember,
+  appHeaders,
+  createMerchantWithUser,
+  issuePat,
+  PORTAL_ORIGIN,
+} from '#tests/helpers/portal'
 import { UserFactory, DEFAULT_TEST_PASSWORD } from '#database/factories/user_factory'
 import AuditLog from '#models/audit_log'
 import TeamInvitation from '#models/team_invitation'

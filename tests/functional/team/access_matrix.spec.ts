@@ -1,10 +1,6 @@
 import { test } from '@japa/runner'
-import {
-  addMember,
-  createInvitation,
-  invitationMailSetup,
-  teamWithAdministrator,
-} from '#tests/helpers/team'
+import { addMember } from '#tests/helpers/portal'
+import { createInvitation, invitationMailSetup, teamWithAdministrator } from '#tests/helpers/team'
 
 /*
 | portal-api.md › Role table: developers may list members and nothing else of the

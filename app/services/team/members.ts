@@ -4,15 +4,15 @@
 | (team_locks.ts) so that two administrators demoting or removing each other at
 | once always leave one active administrator.
 */
-import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
 import type { PortalSession } from '#http/context'
 import User, { ROLES, type RoleName } from '#models/user'
-import AuditLogService from '#services/audit_log_service'
-import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
-import { revokeAllTokensOf } from '#services/token_revocation'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import type { Actor } from '#auth/actor'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
+import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 
 const PORTAL_ROLES = [ROLES.administrator, ROLES.developer]
 
@@ -70,7 +70,7 @@ export default class TeamMemberService {
     session: PortalSession,
     memberId: string,
     role: RoleName,
-    ctx: HttpContext
+    requester: Actor
   ) {
     const { user: actor, merchant } = session
     return db.transaction(async (trx) => {
@@ -86,22 +86,15 @@ export default class TeamMemberService {
       target.role = newRole
       await target.save()
       await revokeAllTokensOf(target, trx)
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'team.member.role_change',
-          outcome: 'success',
-          actorUserId: actor.id,
-          merchantId: merchant.id,
-          targetType: 'user',
-          targetId: target.id,
-          metadata: {
-            from: previous === ROLES.administrator ? 'administrator' : 'developer',
-            to: role,
-          },
+      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
+        action: 'team.member.role_change',
+        outcome: 'success',
+        metadata: {
+          from: previous === ROLES.administrator ? 'administrator' : 'developer',
+          to: role,
         },
-        ctx
-      )
+        target: { type: 'user', id: target.id },
+      })
       return target
     })
   }
@@ -111,7 +104,7 @@ export default class TeamMemberService {
    * deactivates it, clears its remember token and revokes its tokens. The user,
    * its password, transactions and audit records stay.
    */
-  static async remove(session: PortalSession, memberId: string, ctx: HttpContext) {
+  static async remove(session: PortalSession, memberId: string, requester: Actor) {
     const { user: actor, merchant } = session
     await db.transaction(async (trx) => {
       await lockMerchantTeam(trx, merchant.id)
@@ -123,18 +116,11 @@ export default class TeamMemberService {
       target.merge({ merchantId: null, isActive: false, rememberMeToken: null })
       await target.save()
       await revokeAllTokensOf(target, trx)
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'team.member.remove',
-          outcome: 'success',
-          actorUserId: actor.id,
-          merchantId: merchant.id,
-          targetType: 'user',
-          targetId: target.id,
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
+        action: 'team.member.remove',
+        outcome: 'success',
+        target: { type: 'user', id: target.id },
+      })
     })
   }
 }

@@ -1,6 +1,7 @@
 /*
 | Portal sign-in (portal-api.md › POST /auth/login, Authentication rule 1).
 */
+import { normalizeIdentity } from '#support/identity'
 import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import hash from '@adonisjs/core/services/hash'
@@ -9,7 +10,7 @@ import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
 import User, { roleName } from '#models/user'
 import type PortalClient from '#models/portal_client'
-import { PORTAL_ABILITY } from '#services/portal_access_tokens'
+import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 
 export function patLifetimeMinutes() {
   const configured = env.get('PAT_TTL_MINUTES')
@@ -19,13 +20,13 @@ export function patLifetimeMinutes() {
 // Verifying against this when no account matches keeps response time flat.
 let decoyHash: Promise<string> | undefined
 
-/** The account a login identity names: its username or its email, case-insensitively. */
+/** The account a login identity names: its username or its email, compared normalized. */
 export function findByLoginIdentity(identity: string) {
-  const normalized = identity.toLowerCase()
+  const normalized = normalizeIdentity(identity)
   return User.query()
-    .whereRaw('lower(username) = ?', [normalized])
-    .orWhereRaw('lower(email) = ?', [normalized])
-    .orderByRaw('(lower(username) = ?) desc', [normalized])
+    .where('username_normalized', normalized)
+    .orWhere('email', normalized)
+    .orderByRaw('(username_normalized = ?) desc', [normalized])
     .first()
 }
 

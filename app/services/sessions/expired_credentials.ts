@@ -5,7 +5,8 @@
 */
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import AuditLogService from '#services/audit_log_service'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR } from '#auth/actor'
 
 const PRUNE_LOCK_KEY = 7_314_202_611
 
@@ -42,10 +43,9 @@ export async function pruneExpiredCredentials(now = DateTime.now()) {
         pending_email_failed_attempts: 0,
       })
       .then((rows) => (Array.isArray(rows) ? rows.length : Number(rows)))
-    await AuditLogService.record(trx, {
+    await audit(trx, actorFor(SYSTEM_ACTOR, { kind: 'system' }), {
       action: 'auth.prune',
       outcome: 'success',
-      actorType: 'system',
       metadata: { deleted },
     })
     return { skipped: false, deleted }

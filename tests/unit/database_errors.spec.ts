@@ -3,7 +3,7 @@
 | there" (503 SERVICE_UNAVAILABLE) rather than a bug (500).
 */
 import { test } from '@japa/runner'
-import { isDatabaseUnavailable } from '#exceptions/database_unavailable'
+import { isDatabaseUnavailable } from '#support/database_errors'
 
 function withCode(code: string, message = 'failure') {
   return Object.assign(new Error(message), { code })

@@ -5,14 +5,14 @@
 | Portal PAT (`pat_`, auth_access_tokens) never verifies as a machine token and
 | the reverse. Scopes are the token's abilities.
 |
-| Verification and last_used_at: app/services/clocked_access_tokens.ts.
+| Verification and last_used_at: app/auth/clocked_access_tokens.ts.
 */
 import { DateTime } from 'luxon'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import env from '#start/env'
-import { ClockedAccessTokensProvider } from '#services/clocked_access_tokens'
+import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 
 const DEFAULT_TTL_SECONDS = 3600
 

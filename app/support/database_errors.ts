@@ -1,7 +1,15 @@
 /*
-| Which failures mean "the database is not there right now" (503 SERVICE_UNAVAILABLE)
-| rather than a bug (500). Pure, unit-tested.
+| What a database error means for the API: "the database is not there right now"
+| (503 SERVICE_UNAVAILABLE rather than a bug, 500), or a unique index that a
+| concurrent writer won (each caller maps it to its contract conflict). Pure,
+| unit-tested.
 */
+
+/** SQLSTATE 23505: a unique index refused the row. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23505'
+}
+
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

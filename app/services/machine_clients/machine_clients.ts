@@ -12,18 +12,19 @@
 import { randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import hash from '@adonisjs/core/services/hash'
 import encryption from '@adonisjs/core/services/encryption'
-import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
-import AuditLogService from '#services/audit_log_service'
-import { generateClientSecret, hashClientSecret } from '#services/oauth_client_secrets'
+import { isUniqueViolation } from '#support/database_errors'
+import { requireCurrentPassword } from '#services/users/current_password'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR, type Actor as Requester } from '#auth/actor'
+import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
 import CredentialDelivery from '#models/credential_delivery'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import OauthClient from '#models/oauth_client'
 import type Merchant from '#models/merchant'
-import User from '#models/user'
+import type User from '#models/user'
 import oauthConfig from '#config/oauth'
 
 export const DELIVERY_LIFETIME_MINUTES = 5
@@ -47,46 +48,17 @@ export interface DeliveredCredential {
 }
 
 const TARGET_CLIENT = 'merchant_oauth_client'
+
+/** The acting administrator as audit records name it, with the request's IP and id. */
+function asActor(actor: Actor, requester: Requester) {
+  return actorFor(requester, { userId: actor.user.id, merchantId: actor.merchant.id })
+}
 const TARGET_DELIVERY = 'credential_delivery'
 
 /** The encryption purpose binds a ciphertext to its delivery row. */
 const deliveryPurpose = (id: string) => `credential-delivery:${id}`
 
-export const wrongPassword = () =>
-  ApiError.field('current_password', 'The current password is incorrect.')
-
 const gone = () => new ApiError(410, 'GONE', 'The credential delivery is no longer available.')
-
-/** Checks the acting administrator's password against the stored hash (read afresh). */
-export async function currentPasswordMatches(user: User, password: string): Promise<boolean> {
-  const fresh = await User.find(user.id)
-  return fresh !== null && (await hash.verify(fresh.password, password))
-}
-
-async function auditPasswordFailure(
-  actor: Actor,
-  action: string,
-  target: { type: string; id: string | number },
-  ctx: HttpContext
-) {
-  await AuditLogService.record(
-    undefined,
-    {
-      action,
-      outcome: 'failure',
-      actorUserId: actor.user.id,
-      merchantId: actor.merchant.id,
-      targetType: target.type,
-      targetId: target.id,
-      metadata: { failure: 'current_password_incorrect' },
-    },
-    ctx
-  )
-}
-
-function isUniqueViolation(error: unknown) {
-  return (error as { code?: string } | null)?.code === '23505'
-}
 
 const labelTaken = () =>
   ApiError.field('label', 'The label is already used by another machine client of this merchant.')
@@ -117,10 +89,10 @@ export default class MachineClientService {
     actor: Actor & { role: 'administrator' | 'developer' },
     page: number,
     perPage: number,
-    ctx: HttpContext
+    requester: Requester
   ) {
     const now = DateTime.now()
-    await MachineClientService.removeExpiredDeliveries(actor.merchant.id, now, ctx)
+    await MachineClientService.removeExpiredDeliveries(actor.merchant.id, now, requester)
 
     const result = await MerchantOauthClient.query()
       .where('merchant_id', actor.merchant.id)
@@ -156,8 +128,14 @@ export default class MachineClientService {
   }
 
   /** Deletes the merchant's expired deliveries in their own transaction (committed). */
-  static async removeExpiredDeliveries(merchantId: number, now: DateTime, ctx?: HttpContext) {
-    await db.transaction((trx) => MachineClientService.deleteExpired(trx, merchantId, now, ctx))
+  static async removeExpiredDeliveries(
+    merchantId: number,
+    now: DateTime,
+    requester: Requester = SYSTEM_ACTOR
+  ) {
+    await db.transaction((trx) =>
+      MachineClientService.deleteExpired(trx, merchantId, now, requester)
+    )
   }
 
   /** Deletes the merchant's (or one) expired deliveries inside `trx`; one system audit record each. */
@@ -165,7 +143,7 @@ export default class MachineClientService {
     trx: TransactionClientContract,
     merchantId: number,
     now: DateTime,
-    ctx?: HttpContext,
+    requester: Requester = SYSTEM_ACTOR,
     deliveryId?: string
   ) {
     const query = trx
@@ -177,19 +155,12 @@ export default class MachineClientService {
       .delete()
       .returning(['id', 'merchant_oauth_client_id'])
     for (const row of removed) {
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'credential_delivery.expired_removed',
-          outcome: 'success',
-          actorType: 'system',
-          merchantId,
-          targetType: TARGET_DELIVERY,
-          targetId: row.id,
-          metadata: { merchant_oauth_client_id: row.merchant_oauth_client_id },
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { kind: 'system', merchantId }), {
+        action: 'credential_delivery.expired_removed',
+        outcome: 'success',
+        metadata: { merchant_oauth_client_id: row.merchant_oauth_client_id },
+        target: { type: TARGET_DELIVERY, id: row.id },
+      })
     }
   }
 
@@ -197,40 +168,28 @@ export default class MachineClientService {
   static async issue(
     actor: Actor,
     input: { label: string; reason: string; current_password: string },
-    ctx: HttpContext
+    requester: Requester
   ): Promise<IssuedClient & { now: DateTime }> {
-    if (!(await currentPasswordMatches(actor.user, input.current_password))) {
-      await auditPasswordFailure(
-        actor,
-        'machine_client.issue',
-        { type: TARGET_CLIENT, id: 'new' },
-        ctx
-      )
-      throw wrongPassword()
-    }
+    await requireCurrentPassword(asActor(actor, requester), input.current_password, {
+      action: 'machine_client.issue',
+      target: { type: TARGET_CLIENT, id: 'new' },
+    })
     const now = DateTime.now()
     const issued = await MachineClientService.withLabelGuard(() =>
       db.transaction(async (trx) => {
         await MachineClientService.assertLabelFree(trx, actor.merchant.id, input.label)
         const created = await MachineClientService.createClient(trx, actor, input, null, now)
-        await AuditLogService.record(
-          trx,
-          {
-            action: 'machine_client.issue',
-            outcome: 'success',
-            actorUserId: actor.user.id,
-            merchantId: actor.merchant.id,
-            targetType: TARGET_CLIENT,
-            targetId: created.ownership.id,
-            reason: input.reason,
-            metadata: {
-              oauth_client_id: created.client.id,
-              label: input.label,
-              delivery_id: created.delivery.id,
-            },
+        await audit(trx, asActor(actor, requester), {
+          action: 'machine_client.issue',
+          outcome: 'success',
+          reason: input.reason,
+          metadata: {
+            oauth_client_id: created.client.id,
+            label: input.label,
+            delivery_id: created.delivery.id,
           },
-          ctx
-        )
+          target: { type: TARGET_CLIENT, id: created.ownership.id },
+        })
         return created
       })
     )
@@ -242,17 +201,12 @@ export default class MachineClientService {
     actor: Actor,
     ownershipId: string,
     input: { label: string; reason: string; current_password: string; overlap_minutes: number },
-    ctx: HttpContext
+    requester: Requester
   ): Promise<IssuedClient & { now: DateTime }> {
-    if (!(await currentPasswordMatches(actor.user, input.current_password))) {
-      await auditPasswordFailure(
-        actor,
-        'machine_client.rotate',
-        { type: TARGET_CLIENT, id: ownershipId },
-        ctx
-      )
-      throw wrongPassword()
-    }
+    await requireCurrentPassword(asActor(actor, requester), input.current_password, {
+      action: 'machine_client.rotate',
+      target: { type: TARGET_CLIENT, id: ownershipId },
+    })
     const now = DateTime.now()
     const issued = await MachineClientService.withLabelGuard(() =>
       db.transaction(async (trx) => {
@@ -272,28 +226,21 @@ export default class MachineClientService {
         prior.useTransaction(trx)
         prior.rotationDeadlineAt = now.plus({ minutes: input.overlap_minutes })
         await prior.save()
-        await AuditLogService.record(
-          trx,
-          {
-            action: 'machine_client.rotate',
-            outcome: 'success',
-            actorUserId: actor.user.id,
-            merchantId: actor.merchant.id,
-            targetType: TARGET_CLIENT,
-            targetId: prior.id,
-            reason: input.reason,
-            metadata: {
-              oauth_client_id: priorClient.id,
-              replacement_id: created.ownership.id,
-              replacement_oauth_client_id: created.client.id,
-              label: input.label,
-              overlap_minutes: input.overlap_minutes,
-              rotation_deadline_at: prior.rotationDeadlineAt.toUTC().toISO(),
-              delivery_id: created.delivery.id,
-            },
+        await audit(trx, asActor(actor, requester), {
+          action: 'machine_client.rotate',
+          outcome: 'success',
+          reason: input.reason,
+          metadata: {
+            oauth_client_id: priorClient.id,
+            replacement_id: created.ownership.id,
+            replacement_oauth_client_id: created.client.id,
+            label: input.label,
+            overlap_minutes: input.overlap_minutes,
+            rotation_deadline_at: prior.rotationDeadlineAt.toUTC().toISO(),
+            delivery_id: created.delivery.id,
           },
-          ctx
-        )
+          target: { type: TARGET_CLIENT, id: prior.id },
+        })
         return created
       })
     )
@@ -305,17 +252,12 @@ export default class MachineClientService {
     actor: Actor,
     ownershipId: string,
     input: { reason: string; current_password: string },
-    ctx: HttpContext
+    requester: Requester
   ) {
-    if (!(await currentPasswordMatches(actor.user, input.current_password))) {
-      await auditPasswordFailure(
-        actor,
-        'machine_client.revoke',
-        { type: TARGET_CLIENT, id: ownershipId },
-        ctx
-      )
-      throw wrongPassword()
-    }
+    await requireCurrentPassword(asActor(actor, requester), input.current_password, {
+      action: 'machine_client.revoke',
+      target: { type: TARGET_CLIENT, id: ownershipId },
+    })
     const now = DateTime.now()
     return db.transaction(async (trx) => {
       const { ownership, client } = await MachineClientService.lock(
@@ -342,24 +284,17 @@ export default class MachineClientService {
         .where('merchant_oauth_client_id', ownership.id)
         .delete()
 
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'machine_client.revoke',
-          outcome: 'success',
-          actorUserId: actor.user.id,
-          merchantId: actor.merchant.id,
-          targetType: TARGET_CLIENT,
-          targetId: ownership.id,
-          reason: input.reason,
-          metadata: {
-            oauth_client_id: client.id,
-            access_tokens_revoked: Number(tokensRevoked) || 0,
-            deliveries_deleted: Number(deliveriesDeleted) || 0,
-          },
+      await audit(trx, asActor(actor, requester), {
+        action: 'machine_client.revoke',
+        outcome: 'success',
+        reason: input.reason,
+        metadata: {
+          oauth_client_id: client.id,
+          access_tokens_revoked: Number(tokensRevoked) || 0,
+          deliveries_deleted: Number(deliveriesDeleted) || 0,
         },
-        ctx
-      )
+        target: { type: TARGET_CLIENT, id: ownership.id },
+      })
       return { ownership, client, now }
     })
   }
@@ -370,33 +305,43 @@ export default class MachineClientService {
    * committed, then 410; wrong password 422 (delivery kept, failure audited); then
    * the exactly-once handover.
    */
-  static async consume(
+  static async findConsumable(
     actor: Actor,
     deliveryId: string,
-    readPassword: () => Promise<string>,
-    ctx: HttpContext
-  ): Promise<DeliveredCredential> {
-    const id = deliveryId.toLowerCase()
-    const delivery = await CredentialDelivery.find(id)
+    requester: Requester
+  ): Promise<CredentialDelivery> {
+    const delivery = await CredentialDelivery.find(deliveryId.toLowerCase())
     if (!delivery) throw gone()
     if (delivery.merchantId !== actor.merchant.id || delivery.issuedByUserId !== actor.user.id) {
       throw ApiError.notFound()
     }
     if (delivery.expiresAt <= DateTime.now()) {
-      await MachineClientService.removeExpiredDeliveries(actor.merchant.id, DateTime.now(), ctx)
+      await MachineClientService.removeExpiredDeliveries(
+        actor.merchant.id,
+        DateTime.now(),
+        requester
+      )
       throw gone()
     }
+    return delivery
+  }
 
-    const password = await readPassword()
-    if (!(await currentPasswordMatches(actor.user, password))) {
-      await auditPasswordFailure(
-        actor,
-        'credential_delivery.consume',
-        { type: TARGET_DELIVERY, id },
-        ctx
-      )
-      throw wrongPassword()
-    }
+  /**
+   * Hands over the secret of `delivery` (found by findConsumable, then the body
+   * validated) once `password` is proven; re-checked under lock, so an expiry or a
+   * racing consumer since the first look is 410.
+   */
+  static async consume(
+    actor: Actor,
+    delivery: CredentialDelivery,
+    password: string,
+    requester: Requester
+  ): Promise<DeliveredCredential> {
+    const id = delivery.id
+    await requireCurrentPassword(asActor(actor, requester), password, {
+      action: 'credential_delivery.consume',
+      target: { type: TARGET_DELIVERY, id },
+    })
 
     const outcome = await db.transaction(async (trx) => {
       const now = DateTime.now()
@@ -423,25 +368,18 @@ export default class MachineClientService {
       if (!row) {
         // Consumed by a racing caller, or expired since the first look: an expired
         // delivery is removed (committed) before the 410.
-        await MachineClientService.deleteExpired(trx, actor.merchant.id, now, ctx, id)
+        await MachineClientService.deleteExpired(trx, actor.merchant.id, now, requester, id)
         return { secret: null }
       }
 
       const secret = encryption.decrypt<string>(row.encrypted_secret, deliveryPurpose(id))
       if (typeof secret !== 'string') throw new Error('Credential delivery cannot be decrypted.')
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'credential_delivery.consume',
-          outcome: 'success',
-          actorUserId: actor.user.id,
-          merchantId: actor.merchant.id,
-          targetType: TARGET_DELIVERY,
-          targetId: id,
-          metadata: { merchant_oauth_client_id: ownership.id, oauth_client_id: client.id },
-        },
-        ctx
-      )
+      await audit(trx, asActor(actor, requester), {
+        action: 'credential_delivery.consume',
+        outcome: 'success',
+        metadata: { merchant_oauth_client_id: ownership.id, oauth_client_id: client.id },
+        target: { type: TARGET_DELIVERY, id: id },
+      })
       return { secret, oauthClientId: Number(row.oauth_client_id) }
     })
     if (outcome.secret === null) throw gone()

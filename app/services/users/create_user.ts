@@ -1,19 +1,12 @@
 /*
 | Operator-side creation of Portal users (user:create, demo:seed). Usernames and
-| emails share one namespace: neither may equal another account's username or email.
+| emails share one namespace (services/users/identity_availability.ts).
 */
 import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
 import User, { ROLES, type RoleName } from '#models/user'
-
-export async function identityTaken(identity: string, exceptUserId?: number) {
-  const normalized = identity.toLowerCase()
-  const query = User.query().where((q) =>
-    q.whereRaw('lower(username) = ?', [normalized]).orWhereRaw('lower(email) = ?', [normalized])
-  )
-  if (exceptUserId) query.whereNot('id', exceptUserId)
-  return (await query.first()) !== null
-}
+import { identityTaken } from '#services/users/identity_availability'
+import { normalizeIdentity } from '#support/identity'
 
 export async function createUser(input: {
   merchantId: number | string
@@ -27,9 +20,9 @@ export async function createUser(input: {
 }) {
   const merchant = await Merchant.find(input.merchantId)
   if (!merchant) throw ApiError.notFound(`Merchant ${input.merchantId} does not exist.`)
-  const email = input.email.toLowerCase()
+  const email = normalizeIdentity(input.email)
   const username = input.username ?? email
-  for (const identity of new Set([email, username.toLowerCase()])) {
+  for (const identity of new Set([email, normalizeIdentity(username)])) {
     if (await identityTaken(identity)) {
       throw ApiError.conflict('CONFLICT', `${identity} is already used by another account.`)
     }

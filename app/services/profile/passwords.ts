@@ -10,17 +10,19 @@
 |   for known accounts only would otherwise show in the response time).
 | - A successful reset or change revokes every PAT of the user and any reset proof.
 */
+import { normalizeIdentity } from '#support/identity'
+import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import hash from '@adonisjs/core/services/hash'
-import type { HttpContext } from '@adonisjs/core/http'
 import ApiError from '#exceptions/api_error'
 import User, { ROLES } from '#models/user'
 import PasswordResetToken from '#models/password_reset_token'
-import AuditLogService from '#services/audit_log_service'
-import { revokeAllTokensOf } from '#services/token_revocation'
-import { constantTimeEquals, newProof, sha256Hex } from '#services/one_time_proof'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR, type Actor } from '#auth/actor'
+import { revokeAllTokensOf } from '#services/sessions/token_revocation'
+import { constantTimeEquals, newProof, sha256Hex } from '#support/one_time_proof'
 import { deliver, runInBackground } from '#services/mailer'
 import PasswordResetMail from '#mails/password_reset_mail'
 
@@ -53,14 +55,14 @@ export function requestPasswordResetInBackground(input: { email: string; resetUr
  * eligible one) and mails the link. Same queries either way.
  */
 export async function requestPasswordReset(input: { email: string; resetUrl: string }) {
-  const email = input.email.toLowerCase()
+  const email = normalizeIdentity(input.email)
   const proof = newProof()
   const tokenHash = sha256Hex(proof)
   const now = DateTime.now()
   const account = await db
     .from('users')
     .leftJoin('merchants', 'merchants.id', 'users.merchant_id')
-    .whereRaw('lower(users.email) = ?', [email])
+    .where('users.email', email)
     .whereIn('users.role', [ROLES.administrator, ROLES.developer])
     .where('users.is_active', true)
     .where('merchants.is_active', true)
@@ -95,9 +97,9 @@ export async function requestPasswordReset(input: { email: string; resetUrl: str
 /** Sets a new password with a reset proof; 400 RESET_TOKEN_INVALID for any bad proof. */
 export async function resetPassword(
   input: { email: string; token: string; password: string },
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
-  const user = await User.query().whereRaw('lower(email) = ?', [input.email.toLowerCase()]).first()
+  const user = await User.query().where('email', normalizeIdentity(input.email)).first()
   const tokenHash = sha256Hex(input.token)
   const record = user ? await PasswordResetToken.findBy('userId', user.id) : null
   const now = DateTime.now()
@@ -119,7 +121,7 @@ export async function resetPassword(
       .where('expires_at', '>', now.toJSDate())
       .delete()
     if (Number(deleted) !== 1) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.reset', ctx)
+    await replacePassword(trx, user, passwordHash, 'user.password.reset', requester)
     return true
   })
   if (!consumed) throw resetTokenInvalid()
@@ -129,23 +131,17 @@ export async function resetPassword(
 export async function changePassword(
   user: User,
   input: { currentPassword: string; password: string },
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
   const passwordHash = await hash.make(input.password)
   const changed = await db.transaction(async (trx) => {
     // Checked against the locked row: of two racing changes with the same current
     // password, the second sees the first one's new password and is refused.
-    const locked = await trx
-      .from('users')
-      .where('id', user.id)
-      .forUpdate()
-      .select('password')
-      .first()
-    if (!locked || !(await hash.verify(locked.password, input.currentPassword))) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.change', ctx)
+    if (!(await currentPasswordMatches(user.id, input.currentPassword, trx))) return false
+    await replacePassword(trx, user, passwordHash, 'user.password.change', requester)
     return true
   })
-  if (!changed) throw ApiError.field('current_password', 'The current password is incorrect.')
+  if (!changed) throw wrongCurrentPassword()
 }
 
 /**
@@ -157,7 +153,7 @@ async function replacePassword(
   user: User,
   passwordHash: string,
   action: 'user.password.reset' | 'user.password.change',
-  ctx?: HttpContext
+  requester: Actor = SYSTEM_ACTOR
 ) {
   await trx
     .from('users')
@@ -165,16 +161,9 @@ async function replacePassword(
     .update({ password: passwordHash, updated_at: DateTime.now().toJSDate() })
   await trx.from('password_reset_tokens').where('user_id', user.id).delete()
   await revokeAllTokensOf(user, trx)
-  await AuditLogService.record(
-    trx,
-    {
-      action,
-      outcome: 'success',
-      actorUserId: user.id,
-      merchantId: user.merchantId,
-      targetType: 'user',
-      targetId: user.id,
-    },
-    ctx
-  )
+  await audit(trx, actorFor(requester, { userId: user.id, merchantId: user.merchantId }), {
+    action,
+    outcome: 'success',
+    target: { type: 'user', id: user.id },
+  })
 }

@@ -1,6 +1,7 @@
 /*
 | Operator-side merchant management (merchant:create, merchant:service).
 */
+import { normalizeIdentity } from '#support/identity'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
 import Currency from '#models/currency'
@@ -21,7 +22,7 @@ export async function createMerchant(input: {
   }
   return Merchant.create({
     name: input.name,
-    email: input.email.toLowerCase(),
+    email: normalizeIdentity(input.email),
     currency: input.currency,
     contactPerson: input.contactPerson ?? null,
     isProduction: input.isProduction,

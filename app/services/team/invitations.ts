@@ -7,18 +7,19 @@
 */
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { DateTime } from 'luxon'
-import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
 import ApiError from '#exceptions/api_error'
 import type { PortalSession } from '#http/context'
 import TeamInvitation, { type InvitationStatus } from '#models/team_invitation'
 import User, { ROLES, roleName, type RoleName } from '#models/user'
-import AuditLogService from '#services/audit_log_service'
-import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team_locks'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import type { Actor } from '#auth/actor'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
 import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
+import { identityTaken } from '#services/users/identity_availability'
+import { portalLink, requirePortalOrigin, type PortalOrigin } from '#support/portal_url'
 
 export const INVITATION_VALIDITY_HOURS = 48
 export const MAX_FAILED_ACCEPTANCE_ATTEMPTS = 10
@@ -32,35 +33,9 @@ export function hashInvitationProof(proof: string) {
   return createHash('sha256').update(proof, 'utf8').digest('hex')
 }
 
-/**
- * The Portal origin (scheme, host, port) from PORTAL_URL, read at call time; null
- * when missing or not an http(s) URL without credentials.
- */
-export function portalOrigin(): string | null {
-  const raw = env.get('PORTAL_URL')
-  if (typeof raw !== 'string' || raw.trim() === '') return null
-  try {
-    const url = new URL(raw.trim())
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null
-    if (url.username || url.password || !url.hostname) return null
-    return url.origin
-  } catch {
-    return null
-  }
-}
-
-function requirePortalOrigin() {
-  const origin = portalOrigin()
-  if (!origin) {
-    throw ApiError.serviceUnavailable(
-      'Invitations cannot be sent: the Portal URL is not configured.'
-    )
-  }
-  return origin
-}
-
-export function acceptUrl(origin: string, proof: string) {
-  return `${origin}${ACCEPT_PATH}#token=${proof}`
+/** The mailed link: the Portal origin plus /team/invitations/accept#token=<proof>. */
+export function acceptUrl(origin: PortalOrigin, proof: string) {
+  return portalLink(origin, ACCEPT_PATH, { hash: `token=${proof}` })
 }
 
 /**
@@ -73,7 +48,7 @@ export async function accountForInvitationEmail(
   merchantId: number,
   client?: TransactionClientContract
 ): Promise<User | null> {
-  const account = await User.query({ client }).whereRaw('lower(email) = ?', [email]).first()
+  const account = await User.query({ client }).where('email', email).first()
   if (account) {
     if (!roleName(account.role)) {
       throw ApiError.conflict('USER_NOT_ELIGIBLE', 'This account cannot join a merchant team.')
@@ -92,15 +67,7 @@ export async function accountForInvitationEmail(
   // A new account takes the email as its username too: it must not collide with
   // another account's username (login matches username or email), nor with an
   // address another account is verifying (an unexpired pending email change).
-  const collision = await User.query({ client })
-    .whereRaw('lower(username) = ?', [email])
-    .orWhere((query) =>
-      query
-        .where('pending_email', email)
-        .where('pending_email_expires_at', '>', DateTime.now().toJSDate())
-    )
-    .first()
-  if (collision) {
+  if (await identityTaken(email, { client })) {
     throw ApiError.conflict(
       'USER_IDENTITY_CONFLICT',
       'This email is already used as the identity of another account.'
@@ -136,7 +103,7 @@ async function ensureNoOtherLivePendingInvitation(
 function sendInvitationMail(
   invitation: TeamInvitation,
   proof: string,
-  origin: string,
+  origin: PortalOrigin,
   merchantName: string
 ): Promise<boolean> {
   return deliver(
@@ -201,7 +168,7 @@ export default class InvitationService {
   static async create(
     session: PortalSession,
     input: { email: string; role: RoleName },
-    ctx: HttpContext
+    requester: Actor
   ) {
     const origin = requirePortalOrigin()
     const { user: actor, merchant } = session
@@ -227,19 +194,12 @@ export default class InvitationService {
         },
         { client: trx }
       )
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'team.invitation.create',
-          outcome: 'success',
-          actorUserId: actor.id,
-          merchantId: merchant.id,
-          targetType: 'team_invitation',
-          targetId: created.id,
-          metadata: { role: input.role },
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
+        action: 'team.invitation.create',
+        outcome: 'success',
+        metadata: { role: input.role },
+        target: { type: 'team_invitation', id: created.id },
+      })
       return created
     })
     const sent = await sendInvitationMail(invitation, proof, origin, merchant.name)
@@ -247,10 +207,10 @@ export default class InvitationService {
   }
 
   /** POST /portal/team/invitations/{invitation}/resend */
-  static async resend(session: PortalSession, invitationId: string, ctx: HttpContext) {
+  static async resend(session: PortalSession, invitationId: string, requester: Actor) {
     const { user: actor, merchant } = session
     const proof = newInvitationProof()
-    let origin: string | undefined
+    let origin: PortalOrigin | undefined
     const invitation = await db.transaction(async (trx) => {
       await lockMerchantTeam(trx, merchant.id)
       await ensureActorStillAdministrator(trx, merchant.id, actor)
@@ -268,18 +228,11 @@ export default class InvitationService {
         invitedBy: actor.id,
       })
       await found.save()
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'team.invitation.resend',
-          outcome: 'success',
-          actorUserId: actor.id,
-          merchantId: merchant.id,
-          targetType: 'team_invitation',
-          targetId: found.id,
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
+        action: 'team.invitation.resend',
+        outcome: 'success',
+        target: { type: 'team_invitation', id: found.id },
+      })
       return found
     })
     const sent = await sendInvitationMail(invitation, proof, origin!, merchant.name)
@@ -287,7 +240,7 @@ export default class InvitationService {
   }
 
   /** DELETE /portal/team/invitations/{invitation}: repeat-safe; accepted → 410. */
-  static async revoke(session: PortalSession, invitationId: string, ctx: HttpContext) {
+  static async revoke(session: PortalSession, invitationId: string, requester: Actor) {
     const { user: actor, merchant } = session
     await db.transaction(async (trx) => {
       await lockMerchantTeam(trx, merchant.id)
@@ -299,18 +252,11 @@ export default class InvitationService {
       found.useTransaction(trx)
       found.merge({ status: 'revoked', revokedAt: now })
       await found.save()
-      await AuditLogService.record(
-        trx,
-        {
-          action: 'team.invitation.revoke',
-          outcome: 'success',
-          actorUserId: actor.id,
-          merchantId: merchant.id,
-          targetType: 'team_invitation',
-          targetId: found.id,
-        },
-        ctx
-      )
+      await audit(trx, actorFor(requester, { userId: actor.id, merchantId: merchant.id }), {
+        action: 'team.invitation.revoke',
+        outcome: 'success',
+        target: { type: 'team_invitation', id: found.id },
+      })
     })
   }
 }

@@ -11,28 +11,23 @@
 | revocation) is judged on the locked row.
 */
 import { DateTime } from 'luxon'
-import type { HttpContext } from '@adonisjs/core/http'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
+import { isUniqueViolation } from '#support/database_errors'
 import TeamInvitation from '#models/team_invitation'
 import User, { ROLES } from '#models/user'
-import AuditLogService from '#services/audit_log_service'
+import { actorFor, audit } from '#services/audit/audit_trail'
+import type { ApplicationActor } from '#auth/actor'
 import {
   MAX_FAILED_ACCEPTANCE_ATTEMPTS,
   accountForInvitationEmail,
   hashInvitationProof,
   invitationUnavailable,
-} from '#services/invitation_service'
-import { lockMerchantTeam } from '#services/team_locks'
-import { revokeAllTokensOf } from '#services/token_revocation'
-import { validateBody } from '#validators/rules/input'
-import {
-  acceptAsExistingAccountInput,
-  acceptAsNewAccountInput,
-  acceptanceProofInput,
-} from '#validators/team'
+} from '#services/team/invitations'
+import { lockMerchantTeam } from '#services/team/team_locks'
+import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
+import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 
 function identityConflict() {
   return ApiError.conflict(
@@ -88,26 +83,26 @@ async function markAccepted(
   trx: TransactionClientContract,
   invitation: TeamInvitation,
   user: User,
-  ctx: HttpContext,
+  requester: ApplicationActor,
   flow: 'new_account' | 'existing_account'
 ) {
   invitation.useTransaction(trx)
   invitation.merge({ status: 'accepted', acceptedAt: DateTime.now(), acceptedUserId: user.id })
   await invitation.save()
   await revokeAllTokensOf(user, trx)
-  await AuditLogService.record(
+  await audit(
     trx,
+    actorFor(requester, {
+      kind: 'portal_application',
+      userId: user.id,
+      merchantId: invitation.merchantId,
+    }),
     {
       action: 'team.invitation.accept',
       outcome: 'success',
-      actorType: 'portal_application',
-      actorUserId: user.id,
-      merchantId: invitation.merchantId,
-      targetType: 'team_invitation',
-      targetId: invitation.id,
-      metadata: { flow, portal_client_id: ctx.portalClient?.id ?? null },
-    },
-    ctx
+      metadata: { flow, portal_client_id: requester.portalClientId },
+      target: { type: 'team_invitation', id: invitation.id },
+    }
   )
 }
 
@@ -127,27 +122,34 @@ async function lostConcurrentAcceptance(seen: TeamInvitation, error: unknown): P
   throw error
 }
 
-function isUniqueViolation(error: unknown) {
-  return (error as { code?: unknown })?.code === '23505'
+/** The invitation a proof names, and the account its email names (null: none yet). */
+export interface AcceptanceTarget {
+  invitation: TeamInvitation
+  account: User | null
 }
 
 export default class InvitationAcceptanceService {
-  static async accept(ctx: HttpContext): Promise<User> {
-    const { token } = await validateBody(ctx, acceptanceProofInput)
-    const seen = await TeamInvitation.findBy('token_hash', hashInvitationProof(token))
+  /**
+   * Resolves the proof (404 unknown, 410 unavailable, the inviter's and the email's
+   * conflicts) before the rest of the body is validated: which body is valid
+   * depends on whether the account exists.
+   */
+  static async resolve(proof: string): Promise<AcceptanceTarget> {
+    const seen = await TeamInvitation.findBy('token_hash', hashInvitationProof(proof))
     ensureAcceptable(seen)
     await ensureInviterEligible(seen)
     const account = await accountForInvitationEmail(seen.email, seen.merchantId).catch(
       (error: unknown) => lostConcurrentAcceptance(seen, error)
     )
-    return account === null
-      ? this.createAccount(ctx, seen)
-      : this.reactivateAccount(ctx, seen, account)
+    return { invitation: seen, account }
   }
 
   /** New account: the invitation email becomes its username and email. */
-  private static async createAccount(ctx: HttpContext, seen: TeamInvitation) {
-    const input = await validateBody(ctx, acceptAsNewAccountInput)
+  static async createAccount(
+    requester: ApplicationActor,
+    seen: TeamInvitation,
+    input: { first_name: string; last_name: string; password: string }
+  ) {
     try {
       return await db.transaction(async (trx) => {
         const invitation = await relockInvitation(trx, seen)
@@ -168,7 +170,7 @@ export default class InvitationAcceptanceService {
           },
           { client: trx }
         )
-        await markAccepted(trx, invitation, user, ctx, 'new_account')
+        await markAccepted(trx, invitation, user, requester, 'new_account')
         return user
       })
     } catch (error) {
@@ -179,11 +181,15 @@ export default class InvitationAcceptanceService {
   }
 
   /** Existing detached account: reactivated with its password and profile unchanged. */
-  private static async reactivateAccount(ctx: HttpContext, seen: TeamInvitation, account: User) {
-    const input = await validateBody(ctx, acceptAsExistingAccountInput)
-    if (!(await hash.verify(account.password, input.current_password))) {
-      await this.recordWrongPassword(ctx, seen)
-      throw ApiError.field('current_password', 'The current password is incorrect.')
+  static async reactivateAccount(
+    requester: ApplicationActor,
+    seen: TeamInvitation,
+    account: User,
+    input: { current_password: string }
+  ) {
+    if (!(await currentPasswordMatches(account.id, input.current_password))) {
+      await this.recordWrongPassword(requester, seen)
+      throw wrongCurrentPassword()
     }
     return db.transaction(async (trx) => {
       const invitation = await relockInvitation(trx, seen)
@@ -193,7 +199,7 @@ export default class InvitationAcceptanceService {
         user.merchantId !== null ||
         user.role !== account.role ||
         user.password !== account.password ||
-        user.email.toLowerCase() !== invitation.email
+        user.email !== invitation.email
       ) {
         throw identityConflict()
       }
@@ -206,7 +212,7 @@ export default class InvitationAcceptanceService {
       })
       user.emailVerifiedAt ??= DateTime.now()
       await user.save()
-      await markAccepted(trx, invitation, user, ctx, 'existing_account')
+      await markAccepted(trx, invitation, user, requester, 'existing_account')
       return user
     })
   }
@@ -215,7 +221,7 @@ export default class InvitationAcceptanceService {
    * Counts and audits a wrong current password. The count only grows while under
    * the limit: once ten are recorded the invitation answers 410 until resent.
    */
-  private static async recordWrongPassword(ctx: HttpContext, seen: TeamInvitation) {
+  private static async recordWrongPassword(requester: ApplicationActor, seen: TeamInvitation) {
     const attempts = await db.transaction(async (trx) => {
       const rows = await trx
         .from('team_invitations')
@@ -226,22 +232,19 @@ export default class InvitationAcceptanceService {
         .increment('failed_attempts', 1)
         .returning('failed_attempts')
       const counted = rows[0]?.failed_attempts ?? rows[0]
-      await AuditLogService.record(
+      await audit(
         trx,
+        actorFor(requester, { kind: 'portal_application', merchantId: seen.merchantId }),
         {
           action: 'team.invitation.accept',
           outcome: 'failure',
-          actorType: 'portal_application',
-          merchantId: seen.merchantId,
-          targetType: 'team_invitation',
-          targetId: seen.id,
           reason: 'wrong_current_password',
           metadata: {
             failed_attempts: typeof counted === 'number' ? counted : null,
-            portal_client_id: ctx.portalClient?.id ?? null,
+            portal_client_id: requester.portalClientId,
           },
-        },
-        ctx
+          target: { type: 'team_invitation', id: seen.id },
+        }
       )
       return typeof counted === 'number' ? counted : null
     })

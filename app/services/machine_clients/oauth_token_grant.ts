@@ -13,8 +13,8 @@ import OAuthError from '#exceptions/oauth_error'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import OauthClient from '#models/oauth_client'
-import { clientSecretMatches } from '#services/oauth_client_secrets'
-import { machineTokenLifetimeSeconds } from '#services/machine_access_tokens'
+import { clientSecretMatches } from '#auth/oauth_client_secrets'
+import { machineTokenLifetimeSeconds } from '#auth/machine_access_tokens'
 import oauthConfig from '#config/oauth'
 
 const CLIENT_ID = /^[1-9][0-9]{0,15}$/

@@ -2,13 +2,13 @@
 | Portal PATs (portal-api.md › Authentication rules 1-3): tokens of the `portal`
 | type in the auth package's table, prefix `pat_`, recording the issuing Portal
 | application (portal_client_id) so that deactivating it stops its tokens.
-| Verification and last_used_at: app/services/clocked_access_tokens.ts.
+| Verification and last_used_at: app/auth/clocked_access_tokens.ts.
 */
 import { DateTime } from 'luxon'
 import type { Secret } from '@adonisjs/core/helpers'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
-import { ClockedAccessTokensProvider } from '#services/clocked_access_tokens'
+import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 

@@ -1,0 +1,46 @@
+/*
+| The current-password check of every operation that asks for one (machine clients,
+| credential consumption, password change, invitation acceptance by an existing
+| account; integration keys alike). The hash is read afresh, under the caller's row
+| lock when a transaction is given, never from a user loaded earlier in the request.
+*/
+import hash from '@adonisjs/core/services/hash'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import ApiError from '#exceptions/api_error'
+import type { Actor } from '#auth/actor'
+import { audit, type AuditTarget } from '#services/audit/audit_trail'
+
+export const wrongCurrentPassword = () =>
+  ApiError.field('current_password', 'The current password is incorrect.')
+
+/** Whether `password` is the user's current password (locked `FOR UPDATE` within `trx`). */
+export async function currentPasswordMatches(
+  userId: number,
+  password: string,
+  trx?: TransactionClientContract
+): Promise<boolean> {
+  const query = (trx ?? db).from('users').where('id', userId).select('password')
+  if (trx) query.forUpdate()
+  const row: { password: string } | null = await query.first()
+  return row !== null && (await hash.verify(row.password, password))
+}
+
+/**
+ * 422 on `current_password` unless `password` is the actor's current one; a
+ * mismatch is audited as a failure of `action` on `target` (committed on its own).
+ */
+export async function requireCurrentPassword(
+  actor: Actor,
+  password: string,
+  failure: { action: string; target: AuditTarget }
+): Promise<void> {
+  if (actor.userId !== null && (await currentPasswordMatches(actor.userId, password))) return
+  await audit(undefined, actor, {
+    action: failure.action,
+    outcome: 'failure',
+    target: failure.target,
+    metadata: { failure: 'current_password_incorrect' },
+  })
+  throw wrongCurrentPassword()
+}
