@@ -1,8 +1,10 @@
 /*
 | Demo data for a newcomer (`node ace demo:seed`, and the first `npm run dev` on the
 | embedded database): a merchant with an administrator and a developer, and a Portal
-| client. Re-running it keeps the same records and issues fresh passwords and a fresh
-| client secret, printed once (only hashes are stored).
+| client, and a year of collection transactions with their evidence
+| (services/collections/demo_collections.ts, created once). Re-running it keeps the
+| same records and issues fresh passwords and a fresh client secret, printed once
+| (only hashes are stored).
 */
 import { randomBytes } from 'node:crypto'
 import hash from '@adonisjs/core/services/hash'
@@ -11,6 +13,7 @@ import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import User, { ROLES, type RoleName } from '#models/user'
 import { assignService } from '#services/merchants/create_merchant'
+import { seedDemoCollections } from '#services/collections/demo_collections'
 
 const DEMO_MERCHANT_EMAIL = 'payments@demo-merchant.test'
 const DEMO_PORTAL_CLIENT = 'Demo Merchant Portal'
@@ -90,6 +93,8 @@ export async function seedDemoData() {
   })
   await client.save()
 
+  const collections = await seedDemoCollections(merchant.id)
+
   return {
     merchant: { id: merchant.id, reference_id: merchant.referenceId, name: merchant.name },
     administrator: { username: administrator.user.username, password: administrator.password },
@@ -99,6 +104,7 @@ export async function seedDemoData() {
       client_secret: clientSecret,
       origins: DEMO_ORIGINS,
     },
+    collections,
   }
 }
 

@@ -1,0 +1,294 @@
+/*
+| Demo collections (`node ace demo:seed`, first `npm run dev`): a year of transactions
+| for the demo merchant, loaded through the import operation (decisions.md §5) so the
+| demo exercises the same path as production data. What a newcomer can find in it:
+| - both environments, six brands, every status: PAID/PENDING/REJECTED, a lowercase
+|   one, and rows that only have a legacy code (S, R, an unknown one);
+| - PAID amounts in pennies whose sums catch floating point (0.10 + 0.20, 33.33 x 3,
+|   0.01), a null amount, a reference with `%` and `_`, a transaction with no
+|   evidence;
+| - evidence of every kind (the provider and internal ones are never shown), webhook
+|   retries, JSON and text replies, an unsupported schema version, one on legal hold,
+|   one purged (past its retention) and one whose snapshot is corrupt.
+| The data is created once: when the demo merchant already has transactions, the seed
+| leaves them as they are (so re-running demo:seed stays quick and stable).
+*/
+import { Readable } from 'node:stream'
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import { importJsonLines } from '#services/collections/import_transactions'
+
+/** Transactions in the demo year (about two a day). */
+const DEMO_TRANSACTIONS = 730
+
+const BRANDS = ['gcash', 'maya', 'grabpay', 'card_visa', 'card_mastercard', 'shopeepay']
+
+/** [payment_status, legacy_status] in turn: recognized, lowercase and legacy-only rows. */
+const STATUSES: Array<[string | null, string | null]> = [
+  ['PAID', null],
+  ['PAID', null],
+  ['PENDING', null],
+  ['PAID', 'S'],
+  ['REJECTED', null],
+  ['paid', null],
+  [null, 'S'],
+  [null, 'R'],
+  ['PAID', null],
+  [null, 'P'],
+  ['EXPIRED', 'X'],
+  ['PAID', null],
+]
+
+/** Amounts that test exact money: sums of these are wrong in binary floating point. */
+const PENNY_AMOUNTS = ['0.10', '0.20', '0.30', '33.33', '33.33', '33.33', '0.01', '19.99', '1.15']
+
+const iso = (at: DateTime) => at.toISO()!
+
+type Line = Record<string, unknown>
+
+function demoEvents(index: number, tx: Line, createdAt: DateTime, paid: boolean): Line[] {
+  const at = (milliseconds: number) => iso(createdAt.plus({ milliseconds }))
+  const reference = tx.merchant_transaction_id
+  const events: Line[] = [
+    {
+      kind: 'merchant_request.validated',
+      captured_at: at(120),
+      schema_version: index % 17 === 0 ? 1 : 2,
+      capture_format: 'sanitized_snapshot',
+      content_type: 'application/json',
+      body: {
+        merchant_transaction_id: reference,
+        amount: tx.amount ?? '0.00',
+        currency: tx.currency,
+        payment_brand: tx.payment_brand,
+        channel: 1 + (index % 4),
+        is_card_payment: String(tx.payment_brand).startsWith('card_'),
+        success_url: 'https://demo-merchant.test/checkout/ok',
+        failure_url: 'https://demo-merchant.test/checkout/failed',
+        customer: { email: `buyer${index}@mail.test`, mobile: '+639170000000' },
+      },
+    },
+    {
+      kind: 'merchant_response.synchronous',
+      captured_at: at(480),
+      schema_version: index === 5 ? 3 : 2,
+      capture_format: 'sanitized_snapshot',
+      content_type: 'application/json',
+      body_capture_status: 'captured_sanitized',
+      http_status: 201,
+      is_repeated_request: index % 41 === 0,
+      body: {
+        success: true,
+        data: {
+          merchant_transaction_id: reference,
+          amount: tx.amount ?? '0.00',
+          payment_status: 'PENDING',
+          is_card_payment: String(tx.payment_brand).startsWith('card_'),
+          timestamp: at(470),
+          payment_url: `https://pay.demo.test/checkout/${index}`,
+        },
+      },
+    },
+  ]
+  if (index % 9 === 0) {
+    events.push(
+      {
+        kind: 'provider.request',
+        captured_at: at(900),
+        schema_version: 2,
+        capture_format: 'sanitized_snapshot',
+        content_type: 'application/json',
+        body: { reference, amount: tx.amount, api_key: 'sk_demo_never_shown' },
+      },
+      {
+        kind: 'provider.response',
+        captured_at: at(1_900),
+        schema_version: 2,
+        capture_format: 'sanitized_snapshot',
+        content_type: 'application/json',
+        http_status: 200,
+        body: { status: 'SUCCESS', provider_transaction_id: `PRV-${index}` },
+      }
+    )
+  }
+  if (!paid && tx.payment_status !== 'REJECTED') return events
+
+  const eventId = `evt_demo_${index}`
+  if (index % 10 === 3) {
+    // An older flow: only delivery attempts were kept.
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      events.push({
+        kind: 'merchant_notification.delivery_attempt',
+        captured_at: at(60_000 * attempt),
+        schema_version: 1,
+        capture_format: 'legacy_sanitized_snapshot',
+        event_id: eventId,
+        attempt_number: attempt,
+        http_status: attempt === 1 ? 503 : 200,
+        duration_ms: attempt === 1 ? 10_000 : 230,
+        delivery_state: attempt === 1 ? 'failed' : 'delivered',
+      })
+    }
+    return events
+  }
+  events.push({
+    kind: 'merchant_notification.queued',
+    captured_at: at(30_000),
+    schema_version: 2,
+    capture_format: 'sanitized_snapshot',
+    content_type: 'application/json',
+    event_id: eventId,
+    delivery_state: 'delivered',
+    body: {
+      merchant_transaction_id: reference,
+      amount: tx.amount ?? '0.00',
+      currency: tx.currency,
+      payment_brand: tx.payment_brand,
+      payment_status: paid ? 'PAID' : 'REJECTED',
+      provider_reference: `PRV-${index}`,
+    },
+  })
+  const retry = index % 7 === 0
+  if (retry) {
+    events.push({
+      kind: 'merchant_notification.response',
+      captured_at: at(31_000),
+      schema_version: 2,
+      capture_format: 'sanitized_snapshot',
+      event_id: eventId,
+      attempt_number: 1,
+      http_status: 500,
+      duration_ms: 1_250,
+      delivery_state: 'failed',
+      body_capture_status: 'empty',
+    })
+  }
+  const reply: Line = {
+    kind: 'merchant_notification.response',
+    captured_at: at(retry ? 91_000 : 31_000),
+    schema_version: 2,
+    capture_format: 'sanitized_snapshot',
+    event_id: eventId,
+    attempt_number: retry ? 2 : 1,
+    http_status: 200,
+    duration_ms: 180 + (index % 300),
+    delivery_state: 'delivered',
+  }
+  if (index % 3 === 0) {
+    Object.assign(reply, {
+      content_type: 'text/plain',
+      body_capture_status: 'captured',
+      body_text: index % 6 === 0 ? 'OK' : '{oops',
+    })
+    if (index % 6 !== 0) reply.body_capture_status = 'captured_invalid_json_text'
+  } else {
+    Object.assign(reply, {
+      content_type: 'application/json',
+      body_capture_status: 'captured',
+      body: { acknowledged: true, status: 'ok', message: 'thanks, order fulfilled' },
+    })
+  }
+  events.push(reply)
+  if (index % 50 === 1) {
+    events.push({
+      kind: 'internal',
+      captured_at: at(120_000),
+      schema_version: 2,
+      capture_format: 'sanitized_snapshot',
+      body: { note: 'status reconciled with the provider report' },
+    })
+  }
+  return events
+}
+
+/** The demo year as import lines, oldest first, ending now. */
+export function demoCollectionLines(merchantId: number, end = DateTime.utc()): Line[] {
+  const start = end.minus({ years: 1 }).setZone('UTC+8')
+  const step = end.diff(start).as('milliseconds') / DEMO_TRANSACTIONS
+  const lines: Line[] = []
+  for (let index = 0; index < DEMO_TRANSACTIONS; index++) {
+    const createdAt = start.plus({
+      milliseconds: Math.floor(index * step + ((index * 7_919) % 3_600_000)),
+    })
+    const [paymentStatus, legacyStatus] = STATUSES[index % STATUSES.length]
+    const paid =
+      paymentStatus?.toUpperCase() === 'PAID' || (paymentStatus === null && legacyStatus === 'S')
+    let amount: string | null =
+      `${100 + ((index * 137) % 9_900)}.${String((index * 29) % 100).padStart(2, '0')}`
+    if (paid && index % 5 === 0) amount = PENNY_AMOUNTS[(index / 5) % PENNY_AMOUNTS.length]
+    if (index === 2) amount = null
+    const reference =
+      index === 8
+        ? 'DEMO_50%OFF-0008'
+        : `DEMO-${createdAt.toFormat('yyyyMM')}-${String(index + 1).padStart(4, '0')}`
+    const tx: Line = {
+      merchant_id: merchantId,
+      environment: index % 5 === 2 ? 'test' : 'live',
+      merchant_transaction_id: reference,
+      amount,
+      currency: 'PHP',
+      payment_status: paymentStatus,
+      legacy_status: legacyStatus,
+      payment_brand: BRANDS[index % BRANDS.length],
+      archived: index % 23 === 0,
+      created_at: iso(createdAt),
+      updated_at: iso(createdAt.plus({ minutes: 2 + (index % 30) })),
+    }
+    const events = index === 10 ? [] : demoEvents(index, tx, createdAt, paid)
+    if (index === 1) {
+      // Past a short retention and purged: the row stays, the body is gone.
+      const captured = createdAt.plus({ milliseconds: 120 })
+      const request = events[0]
+      delete request.body
+      request.retain_until = iso(captured.plus({ months: 1 }))
+      request.purged_at = iso(captured.plus({ months: 1, days: 1 }))
+    }
+    if (index === 4) events[0].legal_hold = true
+    lines.push({ ...tx, events })
+  }
+  return lines
+}
+
+/** Corrupts one snapshot in place (keeping its size), so history shows it unreadable. */
+async function corruptOneSnapshot(merchantId: number) {
+  const row = await db
+    .from('exchange_evidence')
+    .where('merchant_id', merchantId)
+    .where('kind', 'merchant_notification.queued')
+    .whereNotNull('snapshot_ciphertext')
+    .orderBy('captured_at', 'desc')
+    .orderBy('id')
+    .select('id', 'snapshot_ciphertext')
+    .first()
+  if (!row) return
+  const ciphertext: string = row.snapshot_ciphertext
+  const middle = Math.floor(ciphertext.length / 2)
+  const flipped = ciphertext[middle] === 'A' ? 'B' : 'A'
+  await db
+    .from('exchange_evidence')
+    .where('id', row.id)
+    .update({
+      snapshot_ciphertext: ciphertext.slice(0, middle) + flipped + ciphertext.slice(middle + 1),
+    })
+}
+
+export async function seedDemoCollections(merchantId: number) {
+  const existing = await db
+    .from('transactions')
+    .where('merchant_id', merchantId)
+    .count('* as total')
+    .first()
+  if (Number(existing?.total ?? 0) > 0) {
+    return { transactions: Number(existing?.total), created: false }
+  }
+  const lines = demoCollectionLines(merchantId)
+  const result = await importJsonLines(
+    Readable.from(
+      (function* () {
+        for (const line of lines) yield Buffer.from(JSON.stringify(line) + '\n')
+      })()
+    )
+  )
+  await corruptOneSnapshot(merchantId)
+  return { transactions: result.transactions, events: result.events, created: true }
+}

@@ -1,0 +1,588 @@
+/*
+| The collections import (decisions.md §5; `node ace collections:import`, the demo
+| seed and the benchmarks call it). JSON Lines in, one transaction per line with its
+| exchange evidence.
+|
+| - Streams: lines are read, checked (import_line.ts) and sealed one at a time, and
+|   written in batches through PostgreSQL COPY (pg-copy-streams: the fastest way into
+|   PostgreSQL, one round trip per batch instead of one per row) into two session
+|   temporary staging tables, then merged with plain SQL. Memory is bounded by a batch
+|   (lines and bytes) and the next one being read while the previous is merged.
+| - Re-import (idempotent on merchant_id, environment, merchant_transaction_id): an
+|   existing transaction takes the line's values unless the stored row is newer
+|   (its updated_at is later than the line's); an identical line writes nothing.
+|   Evidence is immutable: an event whose id is already stored is left as it is
+|   (snapshot, retention, hold, purge). Events without an id get one derived from the
+|   transaction key, their position and capture (import_line.ts), so re-imports match.
+| - A bad line stops the import with an error naming it. Every line before it is
+|   imported (each batch commits on its own); nothing of the bad line or after it is.
+|   Since the import is idempotent, the operator fixes the line and runs the same
+|   file again.
+| - retain_until defaults to captured_at + HISTORY_RETENTION_MONTHS (12).
+*/
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { from as copyFrom } from 'pg-copy-streams'
+import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
+import { sealSnapshot } from '#services/collections/evidence_snapshot'
+import {
+  ImportLineError,
+  parseImportLine,
+  type ImportedTransaction,
+} from '#services/collections/import_line'
+import { jsonLines } from '#services/collections/json_lines'
+import { audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR } from '#auth/actor'
+
+export interface ImportProgress {
+  lines: number
+  bytes: number
+}
+
+export interface ImportOptions {
+  onProgress?: (progress: ImportProgress) => void
+  /** Lines per batch (COPY + merge + commit). */
+  batchLines?: number
+}
+
+export interface ImportResult {
+  /** Transaction lines imported (created, updated or already up to date). */
+  transactions: number
+  /** Events on those lines (created or already stored). */
+  events: number
+  transactions_created: number
+  transactions_updated: number
+  transactions_unchanged: number
+  events_created: number
+  events_unchanged: number
+  lines: number
+  bytes: number
+}
+
+/** Bounds of one batch: whichever is reached first. */
+const BATCH_LINES = 2_000
+const BATCH_BYTES = 32 * 1024 * 1024
+const PROGRESS_EVERY_LINES = 1_000
+
+export class ImportError extends Error {}
+
+export function retentionMonths(): number {
+  const months = env.get('HISTORY_RETENTION_MONTHS') ?? 12
+  if (!Number.isInteger(months) || months < 1 || months > 1200) {
+    throw new ImportError(
+      'HISTORY_RETENTION_MONTHS must be a whole number of months from 1 to 1200'
+    )
+  }
+  return months
+}
+
+/** COPY text format: \N for null; backslash, tab, newline and carriage return escaped. */
+function copyValue(value: string | number | boolean | null): string {
+  if (value === null) return '\\N'
+  if (typeof value !== 'string') return String(value)
+  return /[\\\t\n\r]/.test(value)
+    ? value
+        .replaceAll('\\', '\\\\')
+        .replaceAll('\t', '\\t')
+        .replaceAll('\n', '\\n')
+        .replaceAll('\r', '\\r')
+    : value
+}
+
+export const copyRow = (values: Array<string | number | boolean | null>) =>
+  values.map(copyValue).join('\t') + '\n'
+
+const STAGE_TRANSACTIONS = 'collections_import_transactions'
+const STAGE_EVENTS = 'collections_import_events'
+
+const TRANSACTION_COLUMNS = [
+  'line',
+  'merchant_id',
+  'environment',
+  'merchant_transaction_id',
+  'amount',
+  'currency',
+  'payment_status',
+  'legacy_status',
+  'payment_brand',
+  'is_archived',
+  'is_credited',
+  'created_at',
+  'updated_at',
+]
+const EVENT_COLUMNS = [
+  'line',
+  'position',
+  'id',
+  'merchant_id',
+  'environment',
+  'merchant_transaction_id',
+  'kind',
+  'source',
+  'direction',
+  'captured_at',
+  'capture_format',
+  'schema_version',
+  'snapshot_ciphertext',
+  'snapshot_size',
+  'content_type',
+  'body_capture_status',
+  'event_id',
+  'attempt_number',
+  'http_status',
+  'delivery_state',
+  'duration_ms',
+  'is_repeated_request',
+  'retain_until',
+  'legal_hold',
+  'purged_at',
+]
+
+const CREATE_STAGING = `
+CREATE TEMP TABLE IF NOT EXISTS ${STAGE_TRANSACTIONS} (
+  line integer NOT NULL,
+  merchant_id bigint NOT NULL,
+  environment varchar(4) NOT NULL,
+  merchant_transaction_id varchar(100) NOT NULL,
+  amount numeric(14, 2),
+  currency char(3) NOT NULL,
+  payment_status varchar(32),
+  legacy_status varchar(32),
+  payment_brand varchar(100) NOT NULL,
+  is_archived boolean NOT NULL,
+  is_credited boolean NOT NULL,
+  created_at timestamptz,
+  updated_at timestamptz
+) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS ${STAGE_EVENTS} (
+  line integer NOT NULL,
+  position integer NOT NULL,
+  id char(26) NOT NULL,
+  merchant_id bigint NOT NULL,
+  environment varchar(4) NOT NULL,
+  merchant_transaction_id varchar(100) NOT NULL,
+  kind varchar(64) NOT NULL,
+  source varchar(32) NOT NULL,
+  direction varchar(16) NOT NULL,
+  captured_at timestamptz NOT NULL,
+  capture_format varchar(64) NOT NULL,
+  schema_version integer NOT NULL,
+  snapshot_ciphertext text,
+  snapshot_size integer,
+  content_type varchar(255),
+  body_capture_status varchar(64),
+  event_id varchar(128),
+  attempt_number integer,
+  http_status integer,
+  delivery_state varchar(16),
+  duration_ms integer,
+  is_repeated_request boolean,
+  retain_until timestamptz,
+  legal_hold boolean NOT NULL,
+  purged_at timestamptz
+) ON COMMIT DELETE ROWS;`
+
+/**
+ * Upsert of the batch's transactions. Duplicates inside one batch keep the line a
+ * sequential import would keep (newest updated_at, then the later line).
+ */
+const MERGE_TRANSACTIONS = `
+WITH source AS (
+  SELECT DISTINCT ON (merchant_id, environment, merchant_transaction_id) *
+  FROM ${STAGE_TRANSACTIONS}
+  ORDER BY merchant_id, environment, merchant_transaction_id, updated_at DESC NULLS LAST, line DESC
+)
+INSERT INTO transactions AS t (merchant_id, environment, merchant_transaction_id, amount, currency,
+  payment_status, legacy_status, payment_brand, is_archived, is_credited, created_at, updated_at)
+SELECT merchant_id, environment, merchant_transaction_id, amount, currency, payment_status,
+  legacy_status, payment_brand, is_archived, is_credited, created_at, updated_at
+FROM source
+ON CONFLICT (merchant_id, environment, merchant_transaction_id) DO UPDATE SET
+  amount = EXCLUDED.amount, currency = EXCLUDED.currency, payment_status = EXCLUDED.payment_status,
+  legacy_status = EXCLUDED.legacy_status, payment_brand = EXCLUDED.payment_brand,
+  is_archived = EXCLUDED.is_archived, is_credited = EXCLUDED.is_credited,
+  created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+WHERE (t.updated_at IS NULL OR EXCLUDED.updated_at IS NULL OR EXCLUDED.updated_at >= t.updated_at)
+  AND (t.amount, t.currency, t.payment_status, t.legacy_status, t.payment_brand, t.is_archived,
+       t.is_credited, t.created_at, t.updated_at)
+  IS DISTINCT FROM (EXCLUDED.amount, EXCLUDED.currency, EXCLUDED.payment_status,
+       EXCLUDED.legacy_status, EXCLUDED.payment_brand, EXCLUDED.is_archived, EXCLUDED.is_credited,
+       EXCLUDED.created_at, EXCLUDED.updated_at)
+RETURNING (xmax = 0) AS created`
+
+/** New evidence only; stored evidence is never changed by an import. */
+const MERGE_EVENTS = `
+INSERT INTO exchange_evidence (id, merchant_id, transaction_id, environment, kind, source,
+  direction, captured_at, capture_format, schema_version, snapshot_ciphertext, snapshot_size,
+  content_type, body_capture_status, event_id, attempt_number, http_status, delivery_state,
+  duration_ms, is_repeated_request, retain_until, legal_hold, purged_at, created_at)
+SELECT s.id, s.merchant_id, t.id, s.environment, s.kind, s.source, s.direction, s.captured_at,
+  s.capture_format, s.schema_version, s.snapshot_ciphertext, s.snapshot_size, s.content_type,
+  s.body_capture_status, s.event_id, s.attempt_number, s.http_status, s.delivery_state,
+  s.duration_ms, s.is_repeated_request,
+  COALESCE(s.retain_until, s.captured_at + make_interval(months => $1::int)),
+  s.legal_hold, s.purged_at, now()
+FROM ${STAGE_EVENTS} s
+JOIN transactions t ON t.merchant_id = s.merchant_id AND t.environment = s.environment
+  AND t.merchant_transaction_id = s.merchant_transaction_id
+ORDER BY s.line, s.position
+ON CONFLICT (id) DO NOTHING`
+
+/** The first line whose event id is already stored for another transaction. */
+const FOREIGN_EVENT_IDS = `
+SELECT s.line, s.position, s.id
+FROM ${STAGE_EVENTS} s
+JOIN exchange_evidence e ON e.id = s.id
+JOIN transactions t ON t.id = e.transaction_id
+WHERE (t.merchant_id, t.environment, t.merchant_transaction_id)
+  IS DISTINCT FROM (s.merchant_id, s.environment, s.merchant_transaction_id)
+ORDER BY s.line, s.position
+LIMIT 1`
+
+interface Batch {
+  firstLine: number
+  lines: number
+  bytes: number
+  transactions: string[]
+  events: string[]
+  eventCount: number
+}
+
+const newBatch = (): Batch => ({
+  firstLine: 0,
+  lines: 0,
+  bytes: 0,
+  transactions: [],
+  events: [],
+  eventCount: 0,
+})
+
+interface Counts {
+  transactionsCreated: number
+  transactionsUpdated: number
+  transactionsUnchanged: number
+  eventsCreated: number
+  eventsUnchanged: number
+  transactions: number
+  events: number
+}
+
+/** The raw pg client under Lucid's pool: COPY needs it, and it shares the app's settings. */
+interface PgClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>
+  query<T>(submittable: T): T
+}
+
+class StagingSession {
+  private constructor(
+    private knex: any,
+    readonly client: PgClient
+  ) {}
+
+  static async open() {
+    const knex: any = db.connection().getWriteClient()
+    const client: PgClient = await knex.client.acquireConnection()
+    const session = new StagingSession(knex, client)
+    try {
+      await client.query(CREATE_STAGING)
+    } catch (error) {
+      await session.close()
+      throw error
+    }
+    return session
+  }
+
+  async close() {
+    try {
+      await this.client.query(`DROP TABLE IF EXISTS ${STAGE_TRANSACTIONS}, ${STAGE_EVENTS}`)
+    } finally {
+      await this.knex.client.releaseConnection(this.client)
+    }
+  }
+
+  private async copy(table: string, columns: string[], rows: string[]) {
+    if (rows.length === 0) return
+    const stream = this.client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`))
+    // Rows go out in chunks of about 256 KiB: one CopyData message per row would dominate.
+    await pipeline(
+      (function* () {
+        let chunk = ''
+        for (const row of rows) {
+          chunk += row
+          if (chunk.length >= 256 * 1024) {
+            yield chunk
+            chunk = ''
+          }
+        }
+        if (chunk) yield chunk
+      })(),
+      stream
+    )
+  }
+
+  /** COPY, merge and commit one batch; returns what it changed. */
+  async write(batch: Batch, months: number): Promise<Counts> {
+    const { client } = this
+    await client.query('BEGIN')
+    try {
+      // A large batch on a busy database may outlast the per-statement bound of requests.
+      await client.query(`SET LOCAL statement_timeout = '10min'`)
+      await this.copy(STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
+      await this.copy(STAGE_EVENTS, EVENT_COLUMNS, batch.events)
+      const merged = await client.query(MERGE_TRANSACTIONS)
+      const created = merged.rows.filter((row) => row.created).length
+      const inserted = await client.query(MERGE_EVENTS, [months])
+      const eventsCreated = inserted.rowCount ?? 0
+      // Only events not inserted can belong to another transaction.
+      const foreign =
+        eventsCreated < batch.eventCount ? await client.query(FOREIGN_EVENT_IDS) : { rows: [] }
+      if (foreign.rows.length > 0) {
+        const { line, position, id } = foreign.rows[0]
+        throw new ImportLineError(
+          line,
+          `events[${position}].id ${id} is already stored for another transaction`
+        )
+      }
+      await client.query('COMMIT')
+      // Distinct transaction keys of the batch: a row starts with line, merchant, environment, reference.
+      const transactions = new Set(
+        batch.transactions.map((row) => row.slice(row.indexOf('\t') + 1, nthTab(row, 4)))
+      ).size
+      return {
+        transactionsCreated: created,
+        transactionsUpdated: merged.rows.length - created,
+        transactionsUnchanged: transactions - merged.rows.length,
+        eventsCreated,
+        eventsUnchanged: batch.eventCount - eventsCreated,
+        transactions: batch.lines,
+        events: batch.eventCount,
+      }
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error
+    }
+  }
+
+  /**
+   * Writes a batch; when a line of it turns out bad only in the database (an event id
+   * of another transaction), the lines before that one are written and the error
+   * is raised, so an import always keeps exactly the lines before the bad one.
+   */
+  async writeUpTo(batch: Batch, months: number): Promise<{ counts: Counts; error?: Error }> {
+    try {
+      return { counts: await this.write(batch, months) }
+    } catch (error) {
+      if (!(error instanceof ImportLineError) || batch.lines === 0) throw error
+      const kept = keepBefore(batch, error.line)
+      return { counts: await this.write(kept, months), error }
+    }
+  }
+}
+
+function nthTab(row: string, n: number) {
+  let at = -1
+  for (let index = 0; index < n; index++) at = row.indexOf('\t', at + 1)
+  return at
+}
+
+/** The part of a batch before `line` (rows start with their line number). */
+function keepBefore(batch: Batch, line: number): Batch {
+  const before = (row: string) => Number(row.slice(0, row.indexOf('\t'))) < line
+  const transactions = batch.transactions.filter(before)
+  const events = batch.events.filter(before)
+  return {
+    ...batch,
+    lines: transactions.length,
+    transactions,
+    events,
+    eventCount: events.length,
+  }
+}
+
+function stage(batch: Batch, line: number, transaction: ImportedTransaction) {
+  const t = transaction
+  if (batch.lines === 0) batch.firstLine = line
+  batch.lines++
+  const row = copyRow([
+    line,
+    t.merchantId,
+    t.environment,
+    t.merchantTransactionId,
+    t.amount,
+    t.currency,
+    t.paymentStatus,
+    t.legacyStatus,
+    t.paymentBrand,
+    t.archived,
+    t.credited,
+    t.createdAt?.sql ?? null,
+    t.updatedAt?.sql ?? null,
+  ])
+  batch.transactions.push(row)
+  batch.bytes += row.length
+  for (const [position, event] of t.events.entries()) {
+    const sealed = event.snapshot ? sealSnapshot(event.id, event.snapshot) : null
+    const eventRow = copyRow([
+      line,
+      position,
+      event.id,
+      t.merchantId,
+      t.environment,
+      t.merchantTransactionId,
+      event.kind,
+      event.source,
+      event.direction,
+      event.capturedAt.sql,
+      event.captureFormat,
+      event.schemaVersion,
+      sealed?.ciphertext ?? null,
+      sealed?.size ?? null,
+      event.contentType,
+      event.bodyCaptureStatus,
+      event.eventId,
+      event.attemptNumber,
+      event.httpStatus,
+      event.deliveryState,
+      event.durationMs,
+      event.isRepeatedRequest,
+      event.retainUntil?.sql ?? null,
+      event.legalHold,
+      event.purgedAt?.sql ?? null,
+    ])
+    batch.events.push(eventRow)
+    batch.bytes += eventRow.length
+    batch.eventCount++
+  }
+}
+
+/** Merchants named by the file, looked up once each. */
+class MerchantCheck {
+  private known = new Map<number, boolean>()
+
+  async exists(id: number) {
+    let found = this.known.get(id)
+    if (found === undefined) {
+      found = (await db.from('merchants').where('id', id).select('id').first()) !== null
+      this.known.set(id, found)
+    }
+    return found
+  }
+}
+
+async function loadCurrencies() {
+  const rows = await db.from('currencies').select('code')
+  return new Set(rows.map((row: { code: string }) => row.code))
+}
+
+export async function importJsonLines(
+  input: Readable,
+  options: ImportOptions = {}
+): Promise<ImportResult> {
+  const months = retentionMonths()
+  const batchLines = options.batchLines ?? BATCH_LINES
+  const currencies = await loadCurrencies()
+  const merchants = new MerchantCheck()
+  const result: ImportResult = {
+    transactions: 0,
+    events: 0,
+    transactions_created: 0,
+    transactions_updated: 0,
+    transactions_unchanged: 0,
+    events_created: 0,
+    events_unchanged: 0,
+    lines: 0,
+    bytes: 0,
+  }
+  const add = (counts: Counts) => {
+    result.transactions += counts.transactions
+    result.events += counts.events
+    result.transactions_created += counts.transactionsCreated
+    result.transactions_updated += counts.transactionsUpdated
+    result.transactions_unchanged += counts.transactionsUnchanged
+    result.events_created += counts.eventsCreated
+    result.events_unchanged += counts.eventsUnchanged
+  }
+
+  const session = await StagingSession.open()
+  // One batch is merged while the next is read and sealed (two cores at work).
+  let writing: Promise<{ counts: Counts; error?: Error }> | null = null
+  let writeFailed = false
+  const settle = async () => {
+    if (!writing) return
+    const current = writing
+    writing = null
+    const { counts, error } = await current
+    add(counts)
+    if (error) {
+      // Found bad by the database: what follows it (the batch being read) is not written.
+      writeFailed = true
+      throw error
+    }
+  }
+
+  let batch = newBatch()
+  let lastProgressAt = 0
+  try {
+    let badLine: ImportLineError | null = null
+    try {
+      for await (const line of jsonLines(input)) {
+        result.lines = line.number
+        result.bytes = line.bytesRead
+        if (line.text.trim() === '') continue
+        const transaction = parseImportLine(line.number, line.text, currencies)
+        if (!(await merchants.exists(transaction.merchantId))) {
+          throw new ImportLineError(
+            line.number,
+            `merchant ${transaction.merchantId} does not exist`
+          )
+        }
+        stage(batch, line.number, transaction)
+        if (batch.lines >= batchLines || batch.bytes >= BATCH_BYTES) {
+          await settle()
+          writing = session.writeUpTo(batch, months)
+          writing.catch(() => {}) // observed by settle()
+          batch = newBatch()
+        }
+        if (options.onProgress && line.number - lastProgressAt >= PROGRESS_EVERY_LINES) {
+          lastProgressAt = line.number
+          options.onProgress({ lines: line.number, bytes: line.bytesRead })
+        }
+      }
+    } catch (error) {
+      // A line that breaks the format: the lines before it are still written below.
+      if (!(error instanceof ImportLineError) || writeFailed) throw error
+      badLine = error
+    }
+    await settle()
+    if (batch.lines > 0) {
+      writing = session.writeUpTo(batch, months)
+      await settle()
+    }
+    if (badLine) throw badLine
+  } catch (error) {
+    if (!(error instanceof ImportLineError)) throw error
+    throw new ImportLineError(
+      error.line,
+      `${error.reason} (lines before ${error.line} were imported; nothing from line ${error.line} on)`
+    )
+  } finally {
+    // A batch still being merged (the import stopped on another failure) ends first.
+    if (writing) await (writing as Promise<unknown>).catch(() => {})
+    await session.close()
+  }
+  options.onProgress?.({ lines: result.lines, bytes: result.bytes })
+
+  await audit(undefined, SYSTEM_ACTOR, {
+    action: 'collections.import',
+    outcome: 'success',
+    metadata: {
+      transactions: result.transactions,
+      events: result.events,
+      transactions_created: result.transactions_created,
+      transactions_updated: result.transactions_updated,
+      events_created: result.events_created,
+    },
+  })
+  return result
+}

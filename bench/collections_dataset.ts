@@ -1,0 +1,320 @@
+/*
+| Collections dataset generator (never in CI).
+|
+|   node --import=@poppinss/ts-exec bench/collections_dataset.ts \
+|     --transactions=1000000 --events=3000000 [--noise-merchants=4] \
+|     [--noise-transactions=100000] [--merchant=ID] [--seed=1] [--out=FILE|-]
+|
+| Without --out: creates a bench merchant (or uses --merchant=ID) and loads the
+| transactions and their evidence straight into `transactions` and
+| `exchange_evidence` with COPY (pg-copy-streams), plus noise merchants with their own
+| transactions (3 events each) so that queries must scope by merchant. Every line
+| goes through the import's own check (parseImportLine) and snapshot sealing, so the
+| rows are exactly what `collections:import` would store. Prints one JSON object
+| (merchant ids, counts, seconds). Uses DATABASE_URL and APP_KEY like the app (the
+| server must share APP_KEY to open the snapshots).
+|
+| With --out: writes the main merchant's lines as JSON Lines (decisions.md §5) to
+| FILE or standard output instead, for `node ace collections:import`.
+*/
+import { createWriteStream } from 'node:fs'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { DateTime } from 'luxon'
+import { syntheticLines } from './collections_synthetic.js'
+import { bootApp } from './boot_app.js'
+
+export function flag(name: string, fallback?: string): string | undefined {
+  const prefix = `--${name}=`
+  const found = process.argv.find((argument) => argument.startsWith(prefix))
+  return found ? found.slice(prefix.length) : fallback
+}
+
+const numberFlag = (name: string, fallback: number) => {
+  const value = Number(flag(name, String(fallback)))
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`)
+  return value
+}
+
+export const TRANSACTION_COLUMNS = [
+  'id',
+  'merchant_id',
+  'environment',
+  'merchant_transaction_id',
+  'amount',
+  'currency',
+  'payment_status',
+  'legacy_status',
+  'payment_brand',
+  'is_archived',
+  'is_credited',
+  'created_at',
+  'updated_at',
+]
+
+export const EVIDENCE_COLUMNS = [
+  'id',
+  'merchant_id',
+  'transaction_id',
+  'environment',
+  'kind',
+  'source',
+  'direction',
+  'captured_at',
+  'capture_format',
+  'schema_version',
+  'snapshot_ciphertext',
+  'snapshot_size',
+  'content_type',
+  'body_capture_status',
+  'event_id',
+  'attempt_number',
+  'http_status',
+  'delivery_state',
+  'duration_ms',
+  'is_repeated_request',
+  'retain_until',
+  'legal_hold',
+  'purged_at',
+  'created_at',
+]
+
+/**
+ * The app's pieces, loaded after boot (services resolve only once the app is booted).
+ */
+export async function appPieces() {
+  const { default: db } = await import('@adonisjs/lucid/services/db')
+  const { parseImportLine } = await import('#services/collections/import_line')
+  const { sealSnapshot } = await import('#services/collections/evidence_snapshot')
+  const { copyRow, retentionMonths } = await import('#services/collections/import_transactions')
+  const catalogue = await db.from('currencies').select('code')
+  const currencies = new Set(catalogue.map((row: { code: string }) => row.code))
+  const months = retentionMonths()
+  const loadedAt = DateTime.utc().toISO()
+
+  /** COPY rows of the final tables for one line, given the transaction's reserved id. */
+  function finalRows(line: Record<string, unknown>, transactionId: number) {
+    const t = parseImportLine(0, JSON.stringify(line), currencies)
+    const transaction = copyRow([
+      transactionId,
+      t.merchantId,
+      t.environment,
+      t.merchantTransactionId,
+      t.amount,
+      t.currency,
+      t.paymentStatus,
+      t.legacyStatus,
+      t.paymentBrand,
+      t.archived,
+      t.credited,
+      t.createdAt?.sql ?? null,
+      t.updatedAt?.sql ?? null,
+    ])
+    const events = t.events.map((event) => {
+      const sealed = event.snapshot ? sealSnapshot(event.id, event.snapshot) : null
+      const retainUntil =
+        event.retainUntil?.sql ?? event.capturedAt.dateTime.toUTC().plus({ months }).toISO()
+      return copyRow([
+        event.id,
+        t.merchantId,
+        transactionId,
+        t.environment,
+        event.kind,
+        event.source,
+        event.direction,
+        event.capturedAt.sql,
+        event.captureFormat,
+        event.schemaVersion,
+        sealed?.ciphertext ?? null,
+        sealed?.size ?? null,
+        event.contentType,
+        event.bodyCaptureStatus,
+        event.eventId,
+        event.attemptNumber,
+        event.httpStatus,
+        event.deliveryState,
+        event.durationMs,
+        event.isRepeatedRequest,
+        retainUntil,
+        event.legalHold,
+        event.purgedAt?.sql ?? null,
+        loadedAt,
+      ])
+    })
+    return { transaction, events }
+  }
+
+  return { db, finalRows }
+}
+
+type Pieces = Awaited<ReturnType<typeof appPieces>>
+
+/** Reserves `count` consecutive transaction ids; returns the first. */
+export async function reserveTransactionIds(client: any, count: number): Promise<number> {
+  const result = await client.query(
+    `SELECT nextval(pg_get_serial_sequence('transactions', 'id')) AS first`
+  )
+  const first = Number(result.rows[0].first)
+  await client.query(`SELECT setval(pg_get_serial_sequence('transactions', 'id'), $1)`, [
+    first + count,
+  ])
+  return first
+}
+
+export async function copyInto(
+  client: any,
+  table: string,
+  columns: string[],
+  rows: Iterable<string>
+) {
+  const { from: copyFrom } = await import('pg-copy-streams')
+  const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`))
+  // Rows go out in 256 KiB chunks: one write per row would dominate the cost.
+  await pipeline(
+    Readable.from(
+      (function* () {
+        let chunk = ''
+        for (const row of rows) {
+          chunk += row
+          if (chunk.length >= 256 * 1024) {
+            yield chunk
+            chunk = ''
+          }
+        }
+        if (chunk) yield chunk
+      })()
+    ),
+    stream
+  )
+}
+
+/** Loads one merchant's synthetic year straight into the final tables (two COPYs). */
+export async function loadMerchant(
+  pieces: Pieces,
+  options: {
+    merchantId: number
+    transactions: number
+    events: number
+    seed: number
+    prefix: string
+  }
+) {
+  const knex: any = pieces.db.connection().getWriteClient()
+  const client = await knex.client.acquireConnection()
+  try {
+    await client.query(`SET statement_timeout = 0`)
+    const firstId = await reserveTransactionIds(client, options.transactions)
+    const lines = () => syntheticLines({ ...options })
+    await copyInto(
+      client,
+      'transactions',
+      TRANSACTION_COLUMNS,
+      (function* () {
+        let id = firstId
+        for (const line of lines()) {
+          // Only the transaction row is needed in this pass: skip sealing the events.
+          yield pieces.finalRows({ ...line, events: [] }, id++).transaction
+        }
+      })()
+    )
+    await copyInto(
+      client,
+      'exchange_evidence',
+      EVIDENCE_COLUMNS,
+      (function* () {
+        let id = firstId
+        for (const line of lines()) yield* pieces.finalRows(line, id++).events
+      })()
+    )
+  } finally {
+    await client.query(`SET statement_timeout = DEFAULT`).catch(() => {})
+    await knex.client.releaseConnection(client)
+  }
+}
+
+export async function createBenchMerchant(name: string) {
+  const { default: Merchant } = await import('#models/merchant')
+  const merchant = await Merchant.create({
+    name,
+    email: `${name.toLowerCase().replaceAll(/[^a-z0-9]+/g, '-')}-${Date.now()}@bench.test`,
+    currency: 'PHP',
+    isActive: true,
+    isProduction: false,
+  })
+  return merchant.id
+}
+
+async function main() {
+  const transactions = numberFlag('transactions', 1_000_000)
+  const events = numberFlag('events', transactions * 3)
+  const noiseMerchants = numberFlag('noise-merchants', 4)
+  const noiseTransactions = numberFlag('noise-transactions', Math.ceil(transactions / 10))
+  const seed = numberFlag('seed', 1)
+  const out = flag('out')
+
+  const { shutdown } = await bootApp()
+  try {
+    const merchantId = flag('merchant')
+      ? numberFlag('merchant', 0)
+      : await createBenchMerchant('Bench Merchant')
+    if (out) {
+      const target = out === '-' ? process.stdout : createWriteStream(out)
+      await pipeline(
+        Readable.from(
+          (function* () {
+            for (const line of syntheticLines({
+              merchantId,
+              transactions,
+              events,
+              seed,
+              prefix: 'ORD',
+            })) {
+              yield JSON.stringify(line) + '\n'
+            }
+          })()
+        ),
+        target
+      )
+      if (out !== '-') {
+        console.log(JSON.stringify({ merchant_id: merchantId, transactions, events, file: out }))
+      }
+      return
+    }
+
+    const pieces = await appPieces()
+    const started = performance.now()
+    await loadMerchant(pieces, { merchantId, transactions, events, seed, prefix: 'ORD' })
+    const mainSeconds = (performance.now() - started) / 1000
+    const noise: number[] = []
+    for (let index = 0; index < noiseMerchants; index++) {
+      const id = await createBenchMerchant(`Noise Merchant ${index + 1}`)
+      noise.push(id)
+      await loadMerchant(pieces, {
+        merchantId: id,
+        transactions: noiseTransactions,
+        events: noiseTransactions * 3,
+        seed: seed + index + 1,
+        prefix: 'NOISE',
+      })
+    }
+    await pieces.db.rawQuery('ANALYZE transactions')
+    await pieces.db.rawQuery('ANALYZE exchange_evidence')
+    console.log(
+      JSON.stringify({
+        merchant_id: merchantId,
+        transactions,
+        events,
+        noise_merchant_ids: noise,
+        noise_transactions_each: noiseTransactions,
+        main_seconds: Number(mainSeconds.toFixed(1)),
+        total_seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+      })
+    )
+  } finally {
+    await shutdown()
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main()
+}

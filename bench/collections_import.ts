@@ -1,0 +1,135 @@
+/*
+| Import benchmark (never in CI): rows per second of `importJsonLines` (what
+| `node ace collections:import` runs) against a bare COPY of the same rows.
+|
+|   DATABASE_URL=postgres://.../mp_ops_bench \
+|     node --import=@poppinss/ts-exec bench/collections_import.ts --transactions=100000 --events=300000
+|
+| Two fresh merchants get the same synthetic year (bench/collections_synthetic.ts):
+| - bare COPY: the final rows of `transactions` and `exchange_evidence` are prepared
+|   beforehand (checked, snapshots sealed, ids reserved) into two files, untimed; the
+|   timed part is only `COPY ... FROM STDIN` of those files into the final tables;
+| - import: the JSON Lines file through importJsonLines, timed end to end (read,
+|   parse, check, seal, COPY into staging, merge, commit per batch).
+| Rows = transactions + evidence rows. The database is migrated first and keeps what
+| it loads; use a scratch database.
+*/
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { tmpdir, cpus, totalmem, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { execFileSync } from 'node:child_process'
+import { syntheticLines } from './collections_synthetic.js'
+import { bootApp } from './boot_app.js'
+import {
+  appPieces,
+  createBenchMerchant,
+  EVIDENCE_COLUMNS,
+  flag,
+  reserveTransactionIds,
+  TRANSACTION_COLUMNS,
+} from './collections_dataset.js'
+
+const transactions = Number(flag('transactions', '100000'))
+const events = Number(flag('events', String(transactions * 3)))
+const seed = Number(flag('seed', '7'))
+
+execFileSync('node', ['ace', 'migration:run', '--force'], { stdio: 'ignore', env: process.env })
+const { shutdown } = await bootApp()
+const folder = await mkdtemp(join(tmpdir(), 'collections-import-bench-'))
+try {
+  const pieces = await appPieces()
+  const { importJsonLines } = await import('#services/collections/import_transactions')
+  const { from: copyFrom } = await import('pg-copy-streams')
+  const knex: any = pieces.db.connection().getWriteClient()
+
+  const write = async (file: string, chunks: Iterable<string>) =>
+    pipeline(Readable.from(chunks), createWriteStream(file))
+
+  // Bare COPY: rows prepared untimed.
+  const copyMerchant = await createBenchMerchant('Import Bench COPY')
+  const client = await knex.client.acquireConnection()
+  let copySeconds: number
+  try {
+    await client.query('SET statement_timeout = 0')
+    const firstId = await reserveTransactionIds(client, transactions)
+    const lines = () =>
+      syntheticLines({ merchantId: copyMerchant, transactions, events, seed, prefix: 'IMP' })
+    const txFile = join(folder, 'transactions.copy')
+    const evFile = join(folder, 'evidence.copy')
+    await write(
+      txFile,
+      (function* () {
+        let id = firstId
+        for (const line of lines())
+          yield pieces.finalRows({ ...line, events: [] }, id++).transaction
+      })()
+    )
+    await write(
+      evFile,
+      (function* () {
+        let id = firstId
+        for (const line of lines()) yield* pieces.finalRows(line, id++).events
+      })()
+    )
+    const started = performance.now()
+    await pipeline(
+      createReadStream(txFile),
+      client.query(copyFrom(`COPY transactions (${TRANSACTION_COLUMNS.join(', ')}) FROM STDIN`))
+    )
+    await pipeline(
+      createReadStream(evFile),
+      client.query(copyFrom(`COPY exchange_evidence (${EVIDENCE_COLUMNS.join(', ')}) FROM STDIN`))
+    )
+    copySeconds = (performance.now() - started) / 1000
+  } finally {
+    await client.query('SET statement_timeout = DEFAULT').catch(() => {})
+    await knex.client.releaseConnection(client)
+  }
+
+  // Import: the JSON Lines file end to end.
+  const importMerchant = await createBenchMerchant('Import Bench')
+  const jsonl = join(folder, 'export.jsonl')
+  await write(
+    jsonl,
+    (function* () {
+      for (const line of syntheticLines({
+        merchantId: importMerchant,
+        transactions,
+        events,
+        seed,
+        prefix: 'IMP',
+      })) {
+        yield JSON.stringify(line) + '\n'
+      }
+    })()
+  )
+  const fileInfo = await stat(jsonl)
+  const fileBytes = fileInfo.size
+  const started = performance.now()
+  const result = await importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }))
+  const importSeconds = (performance.now() - started) / 1000
+
+  const rows = transactions + events
+  const copyRate = rows / copySeconds
+  const importRate = rows / importSeconds
+  console.log(
+    JSON.stringify({
+      transactions,
+      events,
+      file_mib: Number((fileBytes / 1024 / 1024).toFixed(1)),
+      imported: { transactions: result.transactions, events: result.events },
+      copy_seconds: Number(copySeconds.toFixed(2)),
+      import_seconds: Number(importSeconds.toFixed(2)),
+      copy_rows_per_second: Math.round(copyRate),
+      import_rows_per_second: Math.round(importRate),
+      ratio: Number((importRate / copyRate).toFixed(2)),
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()[0].toFixed(1)}`,
+    })
+  )
+} finally {
+  await rm(folder, { recursive: true, force: true })
+  await shutdown()
+}

@@ -1,0 +1,46 @@
+/*
+| `node ace collections:import FILE|-` (decisions.md §4-5): imports transactions and
+| their exchange evidence from JSON Lines; `-` reads standard input. Prints the counts
+| as one JSON object; on a terminal, a progress line (lines, rows/s, bytes read) goes
+| to standard error. A bad line exits non-zero with its line number.
+*/
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
+import { args } from '@adonisjs/core/ace'
+import { OperatorCommand, OperatorInputError } from '#console/operator_command'
+import { importJsonLines } from '#services/collections/import_transactions'
+import { progressLine } from '#console/progress_line'
+
+export default class CollectionsImport extends OperatorCommand {
+  static commandName = 'collections:import'
+  static description =
+    'Import transactions and exchange evidence from JSON Lines (FILE, or - for standard input)'
+
+  @args.string({ description: 'JSON Lines file, or - for standard input' })
+  declare file: string
+
+  /** Standard input when FILE is `-` (tests give their own stream). */
+  stdin: Readable = process.stdin
+  /** Where the progress line goes; only drawn on a terminal. */
+  progressOutput: NodeJS.WriteStream = process.stderr
+
+  protected async execute() {
+    const input = await this.open()
+    const progress = this.progressOutput.isTTY ? progressLine(this.progressOutput) : null
+    const started = performance.now()
+    try {
+      const result = await importJsonLines(input, { onProgress: progress?.update })
+      return { ...result, duration_ms: Math.round(performance.now() - started) }
+    } finally {
+      progress?.done()
+    }
+  }
+
+  private async open(): Promise<Readable> {
+    if (this.file === '-') return this.stdin
+    const info = await stat(this.file).catch(() => null)
+    if (!info?.isFile()) throw new OperatorInputError(`${this.file}: no such file`)
+    return createReadStream(this.file, { highWaterMark: 1024 * 1024 })
+  }
+}

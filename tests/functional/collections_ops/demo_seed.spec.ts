@@ -1,0 +1,73 @@
+/*
+| `node ace demo:seed` gives a newcomer a year of collections to look at (issue 12,
+| "Operator side"), loaded through the import: both environments, every status with
+| legacy codes, pennies, evidence of every kind, a corrupt snapshot and a purged one.
+*/
+import { test } from '@japa/runner'
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import { resetState } from '#tests/helpers/database'
+import { runCommand } from '#tests/helpers/foundation'
+import { EVIDENCE_KINDS } from '#services/collections/evidence_kinds'
+import { openSnapshot } from '#services/collections/evidence_snapshot'
+import DemoSeed from '../../../commands/demo_seed.js'
+
+test.group('demo:seed › collections', (group) => {
+  group.each.setup(() => resetState())
+
+  test('seeds a year of transactions and evidence for the demo merchant', async ({ assert }) => {
+    const result = await runCommand(DemoSeed, [])
+    assert.equal(result.exitCode, 0, result.stderr.join('\n'))
+    const demo = result.json()
+    assert.isTrue(demo.collections.created)
+    const merchantId = demo.merchant.id
+
+    const transactions = await db.from('transactions').where('merchant_id', merchantId).select('*')
+    assert.equal(transactions.length, demo.collections.transactions)
+    const combos = new Set(transactions.map((row) => `${row.environment}:${row.status}`))
+    for (const environment of ['test', 'live']) {
+      for (const status of ['PAID', 'PENDING', 'REJECTED']) {
+        assert.isTrue(combos.has(`${environment}:${status}`), `${environment} ${status}`)
+      }
+    }
+    const legacy = new Set(
+      transactions.filter((row) => !row.payment_status).map((row) => row.legacy_status)
+    )
+    assert.includeMembers([...legacy], ['S', 'R'])
+    assert.isAbove(new Set(transactions.map((row) => row.payment_brand)).size, 3)
+    const paidAmounts = new Set(
+      transactions.filter((row) => row.status === 'PAID').map((row) => row.amount)
+    )
+    assert.includeMembers([...paidAmounts], ['0.10', '0.20', '33.33', '0.01'])
+
+    const times = transactions.map((row) => row.created_at.getTime())
+    const spanDays = (Math.max(...times) - Math.min(...times)) / 86_400_000
+    assert.isAbove(spanDays, 360)
+    assert.isAtMost(Math.max(...times), DateTime.now().toMillis())
+
+    const evidence = await db.from('exchange_evidence').where('merchant_id', merchantId).select('*')
+    assert.sameMembers([...new Set(evidence.map((row) => row.kind))], [...EVIDENCE_KINDS])
+    const purged = evidence.filter((row) => row.purged_at !== null)
+    assert.lengthOf(purged, 1)
+    assert.isNull(purged[0].snapshot_ciphertext)
+    assert.isAbove(evidence.filter((row) => row.legal_hold).length, 0)
+    const unreadable = evidence.filter(
+      (row) =>
+        row.snapshot_ciphertext !== null && openSnapshot(row.id, row.snapshot_ciphertext) === null
+    )
+    assert.lengthOf(unreadable, 1)
+  })
+
+  test('a second run keeps the demo transactions as they are', async ({ assert }) => {
+    const firstRun = await runCommand(DemoSeed, [])
+    const first = firstRun.json()
+    const before = await db.from('exchange_evidence').count('* as total').first()
+    const second = await runCommand(DemoSeed, [])
+    assert.include(second.json().collections, {
+      transactions: first.collections.transactions,
+      created: false,
+    })
+    const after = await db.from('exchange_evidence').count('* as total').first()
+    assert.equal(Number(after?.total), Number(before?.total))
+  })
+})
