@@ -9,10 +9,32 @@ import {
   revokeMachineClientInput,
   rotateMachineClientInput,
 } from '#validators/machine_clients'
-import MachineClientService from '#services/machine_clients/machine_clients'
+import type { DateTime } from 'luxon'
+import { findManagedClient, type IssuedClient } from '#services/machine_clients/managed_clients'
+import { listMachineClients } from '#services/machine_clients/list'
+import { issueMachineClient } from '#services/machine_clients/issue'
+import { rotateMachineClient } from '#services/machine_clients/rotate'
+import { revokeMachineClient } from '#services/machine_clients/revoke'
+import { consumeDelivery, findConsumableDelivery } from '#services/machine_clients/consume_delivery'
 import MachineClientTransformer, {
   IssuedMachineClientTransformer,
 } from '#transformers/machine_client_transformer'
+
+/** The {client} of the route, once it names a machine client of the merchant (404 before 422). */
+async function managedClientId(ctx: HttpContext): Promise<string> {
+  const id = String(ctx.params.client)
+  await findManagedClient(ctx.actor!.merchantId, id)
+  return id
+}
+
+/** 201 with the issued client and its credential delivery (issue, rotate). */
+function respondIssued(
+  ctx: HttpContext,
+  message: string,
+  issued: IssuedClient & { now: DateTime }
+) {
+  return respond(ctx, message, IssuedMachineClientTransformer.transform(issued), { status: 201 })
+}
 
 /**
  * portal-api.md › Machine clients and credential delivery. Mutations: Admin (403
@@ -24,13 +46,7 @@ export default class MachineClientsController {
   async index(ctx: HttpContext) {
     const input = await validateQuery(ctx, listMachineClientsInput)
     const { page, perPage } = pageOf(input)
-    const { user, merchant, role } = ctx.portal!
-    const list = await MachineClientService.list(
-      { user, merchant, role },
-      page,
-      perPage,
-      ctx.actor!
-    )
+    const list = await listMachineClients(ctx.actor!, { page, perPage })
     return respond(ctx, 'Success', MachineClientTransformer.transform(list.items), {
       meta: { ...pageMeta(page, perPage, list.total) },
     })
@@ -38,39 +54,30 @@ export default class MachineClientsController {
 
   /** POST /portal/merchant/machine-clients (Admin) */
   async store(ctx: HttpContext) {
-    const { user, merchant } = ctx.portal!
     const input = await validateBody(ctx, issueMachineClientInput)
-    const issued = await MachineClientService.issue({ user, merchant }, input, ctx.actor!)
-    return respond(
+    return respondIssued(
       ctx,
       'Machine client issued. Consume the credential delivery within five minutes; the secret is shown only once.',
-      IssuedMachineClientTransformer.transform(issued),
-      { status: 201 }
+      await issueMachineClient(ctx.actor!, input)
     )
   }
 
   /** POST /portal/merchant/machine-clients/{client}/rotate (Admin) */
   async rotate(ctx: HttpContext) {
-    const { user, merchant } = ctx.portal!
-    const id = String(ctx.params.client)
-    await MachineClientService.findManaged(merchant, id)
+    const id = await managedClientId(ctx)
     const input = await validateBody(ctx, rotateMachineClientInput)
-    const issued = await MachineClientService.rotate({ user, merchant }, id, input, ctx.actor!)
-    return respond(
+    return respondIssued(
       ctx,
       'Machine client rotated. Consume the new credential delivery within five minutes; the secret is shown only once.',
-      IssuedMachineClientTransformer.transform(issued),
-      { status: 201 }
+      await rotateMachineClient(ctx.actor!, id, input)
     )
   }
 
   /** POST /portal/merchant/machine-clients/{client}/revoke (Admin) */
   async revoke(ctx: HttpContext) {
-    const { user, merchant } = ctx.portal!
-    const id = String(ctx.params.client)
-    await MachineClientService.findManaged(merchant, id)
+    const id = await managedClientId(ctx)
     const input = await validateBody(ctx, revokeMachineClientInput)
-    const revoked = await MachineClientService.revoke({ user, merchant }, id, input, ctx.actor!)
+    const revoked = await revokeMachineClient(ctx.actor!, id, input)
     return respond(
       ctx,
       'Machine client and its access tokens revoked.',
@@ -83,19 +90,9 @@ export default class MachineClientsController {
     ctx.response.header('Cache-Control', 'no-store, private, max-age=0')
     ctx.response.header('Pragma', 'no-cache')
     ctx.response.header('X-Content-Type-Options', 'nosniff')
-    const { user, merchant } = ctx.portal!
-    const delivery = await MachineClientService.findConsumable(
-      { user, merchant },
-      String(ctx.params.delivery),
-      ctx.actor!
-    )
+    const delivery = await findConsumableDelivery(ctx.actor!, String(ctx.params.delivery))
     const input = await validateBody(ctx, consumeDeliveryInput)
-    const credential = await MachineClientService.consume(
-      { user, merchant },
-      delivery,
-      input.current_password,
-      ctx.actor!
-    )
+    const credential = await consumeDelivery(ctx.actor!, delivery, input)
     return respond(ctx, 'Credential delivered. Store the secret now; it cannot be shown again.', {
       oauth_client_id: credential.oauth_client_id,
       oauth_client_secret: credential.oauth_client_secret,

@@ -1,5 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import OAuthTokenService from '#services/machine_clients/oauth_token_grant'
+import { grantMachineToken } from '#services/machine_clients/oauth_token_grant'
 
 /**
  * portal-api.md › Machine token endpoint: POST {base_url}/oauth/token, OAuth format
@@ -10,7 +10,7 @@ export default class OAuthTokenController {
   async issue(ctx: HttpContext) {
     ctx.response.header('Cache-Control', 'no-store')
     ctx.response.header('Pragma', 'no-cache')
-    const token = await OAuthTokenService.grant({
+    const token = await grantMachineToken({
       authorization: ctx.request.header('authorization'),
       contentType: ctx.request.header('content-type'),
       body: ctx.request.body(),

@@ -10,8 +10,15 @@ import {
   listInvitationsInput,
 } from '#validators/team'
 import { applicationActor } from '#auth/actor'
-import InvitationService from '#services/team/invitations'
-import InvitationAcceptanceService from '#services/team/invitation_acceptance'
+import { listInvitations } from '#services/team/invitations/list'
+import { createInvitation } from '#services/team/invitations/create'
+import { resendInvitation } from '#services/team/invitations/resend'
+import { revokeInvitation } from '#services/team/invitations/revoke'
+import {
+  acceptAsExistingAccount,
+  acceptAsNewAccount,
+  resolveInvitation,
+} from '#services/team/invitations/accept'
 import InvitationTransformer, {
   InvitationWithDeliveryTransformer,
 } from '#transformers/invitation_transformer'
@@ -27,7 +34,7 @@ export default class TeamInvitationsController {
   async index(ctx: HttpContext) {
     const input = await validateQuery(ctx, listInvitationsInput)
     const { page, perPage } = pageOf(input)
-    const { items, total } = await InvitationService.list(ctx.portal!.merchant.id, {
+    const { items, total } = await listInvitations(ctx.actor!, {
       status: input.status,
       page,
       perPage,
@@ -40,7 +47,7 @@ export default class TeamInvitationsController {
   /** POST /portal/team/invitations */
   async store(ctx: HttpContext) {
     const input = await validateBody(ctx, createInvitationInput)
-    const result = await InvitationService.create(ctx.portal!, input, ctx.actor!)
+    const result = await createInvitation(ctx.actor!, input)
     return respond(
       ctx,
       result.sent ? SENT : NOT_SENT,
@@ -52,7 +59,7 @@ export default class TeamInvitationsController {
   /** POST /portal/team/invitations/{invitation}/resend */
   async resend(ctx: HttpContext) {
     await validateBody(ctx, NO_BODY)
-    const result = await InvitationService.resend(ctx.portal!, ctx.params.invitation, ctx.actor!)
+    const result = await resendInvitation(ctx.actor!, ctx.params.invitation)
     return respond(
       ctx,
       result.sent ? SENT : NOT_SENT,
@@ -63,7 +70,7 @@ export default class TeamInvitationsController {
   /** DELETE /portal/team/invitations/{invitation} */
   async destroy(ctx: HttpContext) {
     await validateBody(ctx, NO_BODY)
-    await InvitationService.revoke(ctx.portal!, ctx.params.invitation, ctx.actor!)
+    await revokeInvitation(ctx.actor!, ctx.params.invitation)
     return noContent(ctx)
   }
 
@@ -74,16 +81,16 @@ export default class TeamInvitationsController {
    */
   async accept(ctx: HttpContext) {
     const { token } = await validateBody(ctx, acceptanceProofInput)
-    const { invitation, account } = await InvitationAcceptanceService.resolve(token)
+    const { invitation, account } = await resolveInvitation(token)
     const requester = applicationActor(ctx, ctx.portalClient!.id)
     const member =
       account === null
-        ? await InvitationAcceptanceService.createAccount(
+        ? await acceptAsNewAccount(
             requester,
             invitation,
             await validateBody(ctx, acceptAsNewAccountInput)
           )
-        : await InvitationAcceptanceService.reactivateAccount(
+        : await acceptAsExistingAccount(
             requester,
             invitation,
             account,

@@ -3,7 +3,9 @@ import { noContent, pageMeta, respond } from '#http/responses'
 import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
 import { pageOf } from '#validators/rules/pagination'
 import { changeRoleInput, listMembersInput } from '#validators/team'
-import TeamMemberService from '#services/team/members'
+import { listMembers } from '#services/team/list_members'
+import { changeMemberRole } from '#services/team/change_role'
+import { removeMember } from '#services/team/remove_member'
 import TeamMemberTransformer from '#transformers/team_member_transformer'
 
 /** portal-api.md › Team (members). */
@@ -12,7 +14,7 @@ export default class TeamMembersController {
   async index(ctx: HttpContext) {
     const input = await validateQuery(ctx, listMembersInput)
     const { page, perPage } = pageOf(input)
-    const { items, total } = await TeamMemberService.list(ctx.portal!.merchant.id, page, perPage)
+    const { items, total } = await listMembers(ctx.actor!, { page, perPage })
     return respond(ctx, 'Success', TeamMemberTransformer.transform(items), {
       meta: { ...pageMeta(page, perPage, total) },
     })
@@ -20,20 +22,15 @@ export default class TeamMembersController {
 
   /** PATCH /portal/team/members/{member}/role */
   async updateRole(ctx: HttpContext) {
-    const { role } = await validateBody(ctx, changeRoleInput)
-    const member = await TeamMemberService.changeRole(
-      ctx.portal!,
-      ctx.params.member,
-      role,
-      ctx.actor!
-    )
+    const input = await validateBody(ctx, changeRoleInput)
+    const member = await changeMemberRole(ctx.actor!, ctx.params.member, input)
     return respond(ctx, 'Member role updated.', TeamMemberTransformer.transform(member))
   }
 
   /** DELETE /portal/team/members/{member} */
   async destroy(ctx: HttpContext) {
     await validateBody(ctx, NO_BODY)
-    await TeamMemberService.remove(ctx.portal!, ctx.params.member, ctx.actor!)
+    await removeMember(ctx.actor!, ctx.params.member)
     return noContent(ctx)
   }
 }

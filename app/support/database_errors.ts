@@ -10,6 +10,22 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23505'
 }
 
+/**
+ * Runs `operation`; when a unique index refuses its row (a concurrent writer won the
+ * race past the caller's own check), throws `conflict()` instead.
+ */
+export async function onUniqueViolation<T>(
+  operation: () => Promise<T>,
+  conflict: () => Error
+): Promise<T> {
+  try {
+    return await operation()
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict()
+    throw error
+  }
+}
+
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -3,7 +3,7 @@
 | there" (503 SERVICE_UNAVAILABLE) rather than a bug (500).
 */
 import { test } from '@japa/runner'
-import { isDatabaseUnavailable } from '#support/database_errors'
+import { isDatabaseUnavailable, onUniqueViolation } from '#support/database_errors'
 
 function withCode(code: string, message = 'failure') {
   return Object.assign(new Error(message), { code })
@@ -73,5 +73,28 @@ test.group('isDatabaseUnavailable', () => {
     const self = new Error('self') as Error & { cause?: unknown }
     self.cause = self
     assert.isFalse(isDatabaseUnavailable(self))
+  })
+})
+
+test.group('onUniqueViolation', () => {
+  test('a unique violation becomes the conflict; other errors and results pass through', async ({
+    assert,
+  }) => {
+    const conflict = () => new Error('conflict')
+    assert.equal(await onUniqueViolation(async () => 42, conflict), 42)
+    await assert.rejects(
+      () =>
+        onUniqueViolation(async () => {
+          throw withCode('23505')
+        }, conflict),
+      'conflict'
+    )
+    await assert.rejects(
+      () =>
+        onUniqueViolation(async () => {
+          throw withCode('23503', 'foreign key')
+        }, conflict),
+      'foreign key'
+    )
   })
 })

@@ -1,6 +1,10 @@
 import { test } from '@japa/runner'
 import { createHash } from 'node:crypto'
-import { acceptUrl, hashInvitationProof, newInvitationProof } from '#services/team/invitations'
+import {
+  acceptUrl,
+  hashInvitationProof,
+  newInvitationProof,
+} from '#services/team/invitations/rules'
 import { parsePortalOrigin } from '#support/portal_url'
 
 test.group('Invitation proof', () => {

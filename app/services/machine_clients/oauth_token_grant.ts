@@ -86,83 +86,78 @@ export function resolveScopes(scope: string | undefined): string[] {
   return requested
 }
 
-export default class OAuthTokenService {
-  static async grant(request: TokenRequest): Promise<TokenResponse> {
-    const mediaType = (request.contentType ?? '').split(';')[0].trim().toLowerCase()
-    if (mediaType !== 'application/x-www-form-urlencoded') {
-      throw OAuthError.invalidRequest('The request must be application/x-www-form-urlencoded.')
-    }
-    const body =
-      request.body && typeof request.body === 'object' && !Array.isArray(request.body)
-        ? (request.body as Record<string, unknown>)
-        : {}
-
-    const grantType = singleParameter(body, 'grant_type')
-    const scope = singleParameter(body, 'scope')
-    const formClientId = singleParameter(body, 'client_id')
-    const formClientSecret = singleParameter(body, 'client_secret')
-    const basic = basicCredentials(request.authorization)
-    if (basic && (formClientId !== undefined || formClientSecret !== undefined)) {
-      throw OAuthError.invalidRequest(
-        'Client credentials must be sent either in the Authorization header or in the body, not both.'
-      )
-    }
-
-    if (grantType === undefined || grantType === '') {
-      throw OAuthError.invalidRequest('The grant_type parameter is required.')
-    }
-    if (grantType !== 'client_credentials') {
-      throw new OAuthError('unsupported_grant_type', 'Only client_credentials is supported.')
-    }
-
-    const credentials: ClientCredentials | null =
-      basic ??
-      (formClientId !== undefined
-        ? { clientId: formClientId, clientSecret: formClientSecret, usedBasic: false }
-        : null)
-    const scopes = resolveScopes(scope)
-    const expiresIn = machineTokenLifetimeSeconds()
-    // The client row is read FOR SHARE and the token inserted in the same transaction:
-    // a revocation (which updates that row, then deletes the client's tokens) either
-    // commits first — and the grant sees the client revoked — or waits for the grant
-    // and then deletes the token it issued. No token outlives its client's revocation.
-    const token = await db.transaction(async (trx) => {
-      const client = await OAuthTokenService.authenticate(credentials, trx)
-      return OauthClient.accessTokens.issue(client, {
-        scopes,
-        expiresInSeconds: expiresIn,
-        queryClient: trx,
-      })
-    })
-    return { token_type: 'Bearer', expires_in: expiresIn, access_token: token.value!.release() }
+export async function grantMachineToken(request: TokenRequest): Promise<TokenResponse> {
+  const mediaType = (request.contentType ?? '').split(';')[0].trim().toLowerCase()
+  if (mediaType !== 'application/x-www-form-urlencoded') {
+    throw OAuthError.invalidRequest('The request must be application/x-www-form-urlencoded.')
   }
+  const body =
+    request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+      ? (request.body as Record<string, unknown>)
+      : {}
 
-  /** An unrevoked confidential machine client whose secret matches; else invalid_client. */
-  private static async authenticate(
-    credentials: ClientCredentials | null,
-    trx: TransactionClientContract
-  ): Promise<OauthClient> {
-    const usedBasic = credentials?.usedBasic ?? false
-    const secret = credentials?.clientSecret ?? ''
-    const wellFormed =
-      credentials !== null &&
-      CLIENT_ID.test(credentials.clientId) &&
-      credentials.clientSecret !== undefined &&
-      secret.length > 0 &&
-      secret.length <= MAX_CREDENTIAL_LENGTH
-    const client = wellFormed
-      ? await OauthClient.query({ client: trx })
-          .where('id', credentials.clientId)
-          .forShare()
-          .first()
-      : null
-    const matches = clientSecretMatches(
-      client?.secretHash ?? null,
-      secret.slice(0, MAX_CREDENTIAL_LENGTH)
+  const grantType = singleParameter(body, 'grant_type')
+  const scope = singleParameter(body, 'scope')
+  const formClientId = singleParameter(body, 'client_id')
+  const formClientSecret = singleParameter(body, 'client_secret')
+  const basic = basicCredentials(request.authorization)
+  if (basic && (formClientId !== undefined || formClientSecret !== undefined)) {
+    throw OAuthError.invalidRequest(
+      'Client credentials must be sent either in the Authorization header or in the body, not both.'
     )
-    if (!client || !matches || !client.isMachineClient || client.isRevoked) {
-      throw OAuthError.invalidClient(usedBasic)
-    }
-    return client
   }
+
+  if (grantType === undefined || grantType === '') {
+    throw OAuthError.invalidRequest('The grant_type parameter is required.')
+  }
+  if (grantType !== 'client_credentials') {
+    throw new OAuthError('unsupported_grant_type', 'Only client_credentials is supported.')
+  }
+
+  const credentials: ClientCredentials | null =
+    basic ??
+    (formClientId !== undefined
+      ? { clientId: formClientId, clientSecret: formClientSecret, usedBasic: false }
+      : null)
+  const scopes = resolveScopes(scope)
+  const expiresIn = machineTokenLifetimeSeconds()
+  // The client row is read FOR SHARE and the token inserted in the same transaction:
+  // a revocation (which updates that row, then deletes the client's tokens) either
+  // commits first — and the grant sees the client revoked — or waits for the grant
+  // and then deletes the token it issued. No token outlives its client's revocation.
+  const token = await db.transaction(async (trx) => {
+    const client = await authenticateClient(credentials, trx)
+    return OauthClient.accessTokens.issue(client, {
+      scopes,
+      expiresInSeconds: expiresIn,
+      queryClient: trx,
+    })
+  })
+  return { token_type: 'Bearer', expires_in: expiresIn, access_token: token.value!.release() }
+}
+
+/** An unrevoked confidential machine client whose secret matches; else invalid_client. */
+async function authenticateClient(
+  credentials: ClientCredentials | null,
+  trx: TransactionClientContract
+): Promise<OauthClient> {
+  const usedBasic = credentials?.usedBasic ?? false
+  const secret = credentials?.clientSecret ?? ''
+  const wellFormed =
+    credentials !== null &&
+    CLIENT_ID.test(credentials.clientId) &&
+    credentials.clientSecret !== undefined &&
+    secret.length > 0 &&
+    secret.length <= MAX_CREDENTIAL_LENGTH
+  const client = wellFormed
+    ? await OauthClient.query({ client: trx }).where('id', credentials.clientId).forShare().first()
+    : null
+  const matches = clientSecretMatches(
+    client?.secretHash ?? null,
+    secret.slice(0, MAX_CREDENTIAL_LENGTH)
+  )
+  if (!client || !matches || !client.isMachineClient || client.isRevoked) {
+    throw OAuthError.invalidClient(usedBasic)
+  }
+  return client
 }

@@ -8,6 +8,7 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
 import { ROLES } from '#models/user'
+import type { UserActor } from '#auth/actor'
 
 export async function lockMerchantTeam(trx: TransactionClientContract, merchantId: number) {
   return trx.from('merchants').where('id', merchantId).forUpdate().first() as Promise<{
@@ -24,17 +25,16 @@ export async function lockMerchantTeam(trx: TransactionClientContract, merchantI
  */
 export async function ensureActorStillAdministrator(
   trx: TransactionClientContract,
-  merchantId: number,
-  actor: { id: number }
+  actor: UserActor
 ) {
   const current = await trx
     .from('users')
-    .where('id', actor.id)
+    .where('id', actor.userId)
     .select('merchant_id', 'role', 'is_active')
     .first()
   if (
     !current ||
-    Number(current.merchant_id) !== merchantId ||
+    Number(current.merchant_id) !== actor.merchantId ||
     current.role !== ROLES.administrator ||
     current.is_active !== true
   ) {

@@ -3,8 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { appUrl } from '#config/app'
-import { SYSTEM_ACTOR } from '#auth/actor'
-import MachineClientService from '#services/machine_clients/machine_clients'
+import { SYSTEM_ACTOR, type UserActor } from '#auth/actor'
+import { consumeDelivery, findConsumableDelivery } from '#services/machine_clients/consume_delivery'
 import {
   auditOutcomes,
   auditRows,
@@ -163,14 +163,16 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const issued = await issueThroughApi(client, admin)
     advanceClock(5 * 60 * 1000 - 1)
     // The body is validated after the first expiry check: let the delivery expire then.
-    const actor = { user: admin.user, merchant: admin.merchant }
-    const delivery = await MachineClientService.findConsumable(
-      actor,
-      issued.delivery.id,
-      SYSTEM_ACTOR
-    )
+    const actor: UserActor = {
+      ...SYSTEM_ACTOR,
+      kind: 'user',
+      userId: admin.user.id,
+      merchantId: admin.merchant.id,
+      role: 'administrator',
+    }
+    const delivery = await findConsumableDelivery(actor, issued.delivery.id)
     advanceClock(1)
-    const consumed = MachineClientService.consume(actor, delivery, admin.password, SYSTEM_ACTOR)
+    const consumed = consumeDelivery(actor, delivery, { current_password: admin.password })
     const error = await consumed.then(
       () => null,
       (caught) => caught

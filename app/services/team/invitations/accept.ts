@@ -14,7 +14,7 @@ import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
-import { isUniqueViolation } from '#support/database_errors'
+import { onUniqueViolation } from '#support/database_errors'
 import TeamInvitation from '#models/team_invitation'
 import User, { ROLES } from '#models/user'
 import { actorFor, audit } from '#services/audit/audit_trail'
@@ -24,7 +24,7 @@ import {
   accountForInvitationEmail,
   hashInvitationProof,
   invitationUnavailable,
-} from '#services/team/invitations'
+} from '#services/team/invitations/rules'
 import { lockMerchantTeam } from '#services/team/team_locks'
 import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
 import { revokeAllTokensOf } from '#services/sessions/token_revocation'
@@ -128,30 +128,31 @@ export interface AcceptanceTarget {
   account: User | null
 }
 
-export default class InvitationAcceptanceService {
-  /**
-   * Resolves the proof (404 unknown, 410 unavailable, the inviter's and the email's
-   * conflicts) before the rest of the body is validated: which body is valid
-   * depends on whether the account exists.
-   */
-  static async resolve(proof: string): Promise<AcceptanceTarget> {
-    const seen = await TeamInvitation.findBy('token_hash', hashInvitationProof(proof))
-    ensureAcceptable(seen)
-    await ensureInviterEligible(seen)
-    const account = await accountForInvitationEmail(seen.email, seen.merchantId).catch(
-      (error: unknown) => lostConcurrentAcceptance(seen, error)
-    )
-    return { invitation: seen, account }
-  }
+/**
+ * Resolves the proof (404 unknown, 410 unavailable, the inviter's and the email's
+ * conflicts) before the rest of the body is validated: which body is valid
+ * depends on whether the account exists.
+ */
+export async function resolveInvitation(proof: string): Promise<AcceptanceTarget> {
+  const seen = await TeamInvitation.findBy('token_hash', hashInvitationProof(proof))
+  ensureAcceptable(seen)
+  await ensureInviterEligible(seen)
+  const account = await accountForInvitationEmail(seen.email, seen.merchantId).catch(
+    (error: unknown) => lostConcurrentAcceptance(seen, error)
+  )
+  return { invitation: seen, account }
+}
 
-  /** New account: the invitation email becomes its username and email. */
-  static async createAccount(
-    requester: ApplicationActor,
-    seen: TeamInvitation,
-    input: { first_name: string; last_name: string; password: string }
-  ) {
-    try {
-      return await db.transaction(async (trx) => {
+/** New account: the invitation email becomes its username and email. */
+export async function acceptAsNewAccount(
+  requester: ApplicationActor,
+  seen: TeamInvitation,
+  input: { first_name: string; last_name: string; password: string }
+) {
+  // Another account may take this email or username between the check and the insert.
+  return onUniqueViolation(
+    () =>
+      db.transaction(async (trx) => {
         const invitation = await relockInvitation(trx, seen)
         if (await accountForInvitationEmail(invitation.email, invitation.merchantId, trx)) {
           throw identityConflict()
@@ -172,82 +173,78 @@ export default class InvitationAcceptanceService {
         )
         await markAccepted(trx, invitation, user, requester, 'new_account')
         return user
-      })
-    } catch (error) {
-      // Another account took this email or username between the check and the insert.
-      if (isUniqueViolation(error)) throw identityConflict()
-      throw error
-    }
-  }
+      }),
+    identityConflict
+  )
+}
 
-  /** Existing detached account: reactivated with its password and profile unchanged. */
-  static async reactivateAccount(
-    requester: ApplicationActor,
-    seen: TeamInvitation,
-    account: User,
-    input: { current_password: string }
-  ) {
-    if (!(await currentPasswordMatches(account.id, input.current_password))) {
-      await this.recordWrongPassword(requester, seen)
-      throw wrongCurrentPassword()
+/** Existing detached account: reactivated with its password and profile unchanged. */
+export async function acceptAsExistingAccount(
+  requester: ApplicationActor,
+  seen: TeamInvitation,
+  account: User,
+  input: { current_password: string }
+) {
+  if (!(await currentPasswordMatches(account.id, input.current_password))) {
+    await recordWrongPassword(requester, seen)
+    throw wrongCurrentPassword()
+  }
+  return db.transaction(async (trx) => {
+    const invitation = await relockInvitation(trx, seen)
+    const user = await User.query({ client: trx }).where('id', account.id).forUpdate().first()
+    if (
+      !user ||
+      user.merchantId !== null ||
+      user.role !== account.role ||
+      user.password !== account.password ||
+      user.email !== invitation.email
+    ) {
+      throw identityConflict()
     }
-    return db.transaction(async (trx) => {
-      const invitation = await relockInvitation(trx, seen)
-      const user = await User.query({ client: trx }).where('id', account.id).forUpdate().first()
-      if (
-        !user ||
-        user.merchantId !== null ||
-        user.role !== account.role ||
-        user.password !== account.password ||
-        user.email !== invitation.email
-      ) {
-        throw identityConflict()
+    user.useTransaction(trx)
+    user.merge({
+      merchantId: invitation.merchantId,
+      role: invitation.role,
+      isActive: true,
+      rememberMeToken: null,
+    })
+    user.emailVerifiedAt ??= DateTime.now()
+    await user.save()
+    await markAccepted(trx, invitation, user, requester, 'existing_account')
+    return user
+  })
+}
+
+/**
+ * Counts and audits a wrong current password. The count only grows while under
+ * the limit: once ten are recorded the invitation answers 410 until resent.
+ */
+async function recordWrongPassword(requester: ApplicationActor, seen: TeamInvitation) {
+  const attempts = await db.transaction(async (trx) => {
+    const rows = await trx
+      .from('team_invitations')
+      .where('id', seen.id)
+      .where('token_hash', seen.tokenHash)
+      .where('status', 'pending')
+      .where('failed_attempts', '<', MAX_FAILED_ACCEPTANCE_ATTEMPTS)
+      .increment('failed_attempts', 1)
+      .returning('failed_attempts')
+    const counted = rows[0]?.failed_attempts ?? rows[0]
+    await audit(
+      trx,
+      actorFor(requester, { kind: 'portal_application', merchantId: seen.merchantId }),
+      {
+        action: 'team.invitation.accept',
+        outcome: 'failure',
+        reason: 'wrong_current_password',
+        metadata: {
+          failed_attempts: typeof counted === 'number' ? counted : null,
+          portal_client_id: requester.portalClientId,
+        },
+        target: { type: 'team_invitation', id: seen.id },
       }
-      user.useTransaction(trx)
-      user.merge({
-        merchantId: invitation.merchantId,
-        role: invitation.role,
-        isActive: true,
-        rememberMeToken: null,
-      })
-      user.emailVerifiedAt ??= DateTime.now()
-      await user.save()
-      await markAccepted(trx, invitation, user, requester, 'existing_account')
-      return user
-    })
-  }
-
-  /**
-   * Counts and audits a wrong current password. The count only grows while under
-   * the limit: once ten are recorded the invitation answers 410 until resent.
-   */
-  private static async recordWrongPassword(requester: ApplicationActor, seen: TeamInvitation) {
-    const attempts = await db.transaction(async (trx) => {
-      const rows = await trx
-        .from('team_invitations')
-        .where('id', seen.id)
-        .where('token_hash', seen.tokenHash)
-        .where('status', 'pending')
-        .where('failed_attempts', '<', MAX_FAILED_ACCEPTANCE_ATTEMPTS)
-        .increment('failed_attempts', 1)
-        .returning('failed_attempts')
-      const counted = rows[0]?.failed_attempts ?? rows[0]
-      await audit(
-        trx,
-        actorFor(requester, { kind: 'portal_application', merchantId: seen.merchantId }),
-        {
-          action: 'team.invitation.accept',
-          outcome: 'failure',
-          reason: 'wrong_current_password',
-          metadata: {
-            failed_attempts: typeof counted === 'number' ? counted : null,
-            portal_client_id: requester.portalClientId,
-          },
-          target: { type: 'team_invitation', id: seen.id },
-        }
-      )
-      return typeof counted === 'number' ? counted : null
-    })
-    if (attempts === null) throw invitationUnavailable()
-  }
+    )
+    return typeof counted === 'number' ? counted : null
+  })
+  if (attempts === null) throw invitationUnavailable()
 }

@@ -1,0 +1,146 @@
+/*
+| Team invitations (portal-api.md › Team, Invitation status, Limits): the rules create,
+| resend, revoke, list (a file each beside this one) and acceptance (accept.ts)
+| share. Each mutation locks the merchant's team (team_locks.ts), writes
+| the change and its audit record in one transaction, and only after the commit
+| hands the email to the mailer. The proof (64 lowercase hex characters from 32
+| random bytes) exists only in the email; the database keeps its SHA-256.
+*/
+import { createHash, randomBytes } from 'node:crypto'
+import { DateTime } from 'luxon'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import ApiError from '#exceptions/api_error'
+import TeamInvitation from '#models/team_invitation'
+import User, { roleName } from '#models/user'
+import type { UserActor } from '#auth/actor'
+import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
+import InvitationMail from '#mails/invitation_mail'
+import { deliver } from '#services/mailer'
+import { identityTaken } from '#services/users/identity_availability'
+import { portalLink, type PortalOrigin } from '#support/portal_url'
+
+export const INVITATION_VALIDITY_HOURS = 48
+
+export const MAX_FAILED_ACCEPTANCE_ATTEMPTS = 10
+
+export const ACCEPT_PATH = '/team/invitations/accept'
+
+export function newInvitationProof() {
+  return randomBytes(32).toString('hex')
+}
+
+export function hashInvitationProof(proof: string) {
+  return createHash('sha256').update(proof, 'utf8').digest('hex')
+}
+
+/** The mailed link: the Portal origin plus /team/invitations/accept#token=<proof>. */
+export function acceptUrl(origin: PortalOrigin, proof: string) {
+  return portalLink(origin, ACCEPT_PATH, { hash: `token=${proof}` })
+}
+
+/**
+ * Who the invitation email names. `null`: no account, so acceptance creates one.
+ * A user: an existing detached account that acceptance reactivates. Anything else
+ * is a conflict (409) with the code the contract names.
+ */
+export async function accountForInvitationEmail(
+  email: string,
+  merchantId: number,
+  client?: TransactionClientContract
+): Promise<User | null> {
+  const account = await User.query({ client }).where('email', email).first()
+  if (account) {
+    if (!roleName(account.role)) {
+      throw ApiError.conflict('USER_NOT_ELIGIBLE', 'This account cannot join a merchant team.')
+    }
+    if (account.merchantId === merchantId) {
+      throw ApiError.conflict('MEMBER_ALREADY_EXISTS', 'This person is already a team member.')
+    }
+    if (account.merchantId !== null) {
+      throw ApiError.conflict(
+        'USER_BELONGS_TO_ANOTHER_MERCHANT',
+        'This person belongs to another merchant.'
+      )
+    }
+    return account
+  }
+  // A new account takes the email as its username too: it must not collide with
+  // another account's username (login matches username or email), nor with an
+  // address another account is verifying (an unexpired pending email change).
+  if (await identityTaken(email, { client })) {
+    throw ApiError.conflict(
+      'USER_IDENTITY_CONFLICT',
+      'This email is already used as the identity of another account.'
+    )
+  }
+  return null
+}
+
+export async function ensureNoOtherLivePendingInvitation(
+  trx: TransactionClientContract,
+  merchantId: number,
+  email: string,
+  exceptId?: string
+) {
+  const query = TeamInvitation.query({ client: trx })
+    .where('merchant_id', merchantId)
+    .where('email', email)
+    .where('status', 'pending')
+    .where('expires_at', '>', DateTime.now().toJSDate())
+  if (exceptId) query.whereNot('id', exceptId)
+  if (await query.first()) {
+    throw ApiError.conflict(
+      'INVITATION_ALREADY_PENDING',
+      'A pending invitation already exists for this email.'
+    )
+  }
+}
+
+/**
+ * Hands the invitation email to the mailer after the commit. A transport failure
+ * does not undo the invitation: it is reported as `sent: false`.
+ */
+export function sendInvitationMail(
+  invitation: TeamInvitation,
+  proof: string,
+  origin: PortalOrigin,
+  merchantName: string
+): Promise<boolean> {
+  return deliver(
+    new InvitationMail({
+      email: invitation.email,
+      merchantName,
+      role: roleName(invitation.role)!,
+      acceptUrl: acceptUrl(origin, proof),
+      expiresAt: invitation.expiresAt,
+    })
+  )
+}
+
+export async function lockInvitationOf(
+  trx: TransactionClientContract,
+  merchantId: number,
+  invitationId: string
+) {
+  const invitation = await TeamInvitation.query({ client: trx })
+    .where('id', invitationId)
+    .where('merchant_id', merchantId)
+    .forUpdate()
+    .first()
+  if (!invitation) throw ApiError.notFound()
+  return invitation
+}
+
+export function invitationUnavailable() {
+  return new ApiError(410, 'INVITATION_UNAVAILABLE', 'The invitation is no longer available.')
+}
+
+/**
+ * Locks the team of the actor's merchant, then 403 unless the actor is still its
+ * administrator; the merchant's name, for the invitation email.
+ */
+export async function lockTeamOf(trx: TransactionClientContract, actor: UserActor) {
+  const merchant = await lockMerchantTeam(trx, actor.merchantId)
+  await ensureActorStillAdministrator(trx, actor)
+  return merchant?.name ?? ''
+}
