@@ -18,7 +18,11 @@ export default defineConfig({
     () => import('@adonisjs/mail/mail_provider'),
     () => import('@adonisjs/drive/drive_provider'),
   ],
-  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+  preloads: [
+    () => import('#start/routes'),
+    () => import('#start/kernel'),
+    () => import('#start/shutdown'),
+  ],
   tests: {
     suites: [
       { files: ['tests/unit/**/*.spec.{ts,js}'], name: 'unit', timeout: 5000 },

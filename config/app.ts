@@ -3,6 +3,7 @@ import app from '@adonisjs/core/services/app'
 import { Secret } from '@adonisjs/core/helpers'
 import { defineConfig } from '@adonisjs/core/http'
 import { trustProxyFrom } from '#http/trusted_proxies'
+import { onBadUrl } from '#http/bad_url'
 
 /** Encryption and signing key (signed links, encrypted secrets). Set by start/runtime.ts outside production. */
 export const appKey = new Secret(env.get('APP_KEY')!)
@@ -15,6 +16,7 @@ export const http = defineConfig({
   allowMethodSpoofing: false,
   useAsyncLocalStorage: true,
   trustProxy: trustProxyFrom(env.get('TRUSTED_PROXIES')),
+  onBadUrl,
   cookie: {
     domain: '',
     path: '/',

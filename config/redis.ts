@@ -15,9 +15,13 @@ const redisConfig = defineConfig({
       db: Number(redisUrl.pathname.replace('/', '') || 0),
       keyPrefix: '',
       lazyConnect: true,
-      maxRetriesPerRequest: 2,
+      // An outage (issue 9 › 5): reconnect for ever, backing off to at most one attempt
+      // a second; meanwhile a command fails within a second (503 SERVICE_UNAVAILABLE)
+      // instead of hanging, and traffic resumes by itself when Redis is back.
+      maxRetriesPerRequest: 1,
+      commandTimeout: 1_000,
       retryStrategy(times) {
-        return times > 10 ? null : times * 50
+        return Math.min(times * 100, 1_000)
       },
     },
   },

@@ -8,7 +8,7 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { DateTime } from 'luxon'
 
 export class AuditLogSchema extends BaseModel {
-  static $columns = ['action', 'actorType', 'actorUserId', 'id', 'ip', 'merchantId', 'metadata', 'occurredAt', 'outcome', 'reason', 'requestId', 'targetId', 'targetType'] as const
+  static $columns = ['action', 'actorType', 'actorUserId', 'id', 'ip', 'merchantId', 'metadata', 'occurredAt', 'outcome', 'reason', 'refusedCount', 'requestId', 'targetId', 'targetType', 'throttleKey'] as const
   $columns = AuditLogSchema.$columns
   @column()
   declare action: string
@@ -31,11 +31,15 @@ export class AuditLogSchema extends BaseModel {
   @column()
   declare reason: string | null
   @column()
+  declare refusedCount: number | null
+  @column()
   declare requestId: string | null
   @column()
   declare targetId: string | null
   @column()
   declare targetType: string | null
+  @column()
+  declare throttleKey: string | null
 }
 
 export class AuthAccessTokenSchema extends BaseModel {

@@ -1,11 +1,14 @@
 /*
-| Readiness checks: the database answers, and every migration has been applied.
+| Readiness checks: the database answers, every migration has been applied, and when
+| REDIS_URL is set (rate limits kept in Redis) Redis answers a PING within a second.
 */
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { BaseCheck, HealthChecks, Result } from '@adonisjs/core/health'
 import { DbCheck } from '@adonisjs/lucid/database'
 import { MigrationRunner } from '@adonisjs/lucid/migration'
+import redis from '@adonisjs/redis/services/main'
+import env from '#start/env'
 
 class MigrationsAppliedCheck extends BaseCheck {
   name = 'Migrations applied'
@@ -24,7 +27,30 @@ class MigrationsAppliedCheck extends BaseCheck {
   }
 }
 
+/** The limiter store (issue 9 › 5): a PING answered within a second. */
+class RedisReachableCheck extends BaseCheck {
+  name = 'Redis reachable'
+
+  async run() {
+    let timer: NodeJS.Timeout | undefined
+    try {
+      await Promise.race([
+        redis.connection('main').ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no answer within 1 s')), 1_000)
+        }),
+      ])
+      return Result.ok('Redis answers')
+    } catch {
+      return Result.failed('Redis is unreachable')
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
+
 export const healthChecks = new HealthChecks().register([
   new DbCheck(db.connection()),
   new MigrationsAppliedCheck(),
+  ...(env.get('REDIS_URL') ? [new RedisReachableCheck()] : []),
 ])

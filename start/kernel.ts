@@ -26,5 +26,5 @@ export const middleware = router.named({
   // The body is parsed only after authentication and role checks have passed.
   body: () => import('#middleware/body_middleware'),
   // The token endpoint's form body, parsed as it comes (its own errors are OAuth ones).
-  rawBody: () => import('@adonisjs/core/bodyparser_middleware'),
+  rawBody: () => import('#middleware/raw_body_middleware'),
 })

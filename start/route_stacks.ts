@@ -8,10 +8,14 @@
 import { middleware } from '#start/kernel'
 import type { LimitOptions } from '#middleware/limit_middleware'
 
-/** Portal application credentials (HTTP Basic + X-Service-Application); API limit per IP. */
+/**
+ * Portal application credentials (HTTP Basic + X-Service-Application); API limit per
+ * IP, counted BEFORE the client secret is hashed (issue 9 › 4): every verification is
+ * a scrypt, so failed application authentication is throttled too.
+ */
 export const appClientStack = () => [
-  middleware.appClient(),
   middleware.limit({ name: 'api', key: ['ip'] }),
+  middleware.appClient(),
   middleware.body(),
 ]
 

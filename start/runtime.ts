@@ -36,6 +36,10 @@ export async function prepareRuntime(
     if (missing.length > 0) {
       throw new Error(`Refusing to start in production without ${missing.join(' and ')}`)
     }
+    // The key signs links and keys the HMACs of client secrets and OTPs (issue 9 › 10).
+    if (env.get('APP_KEY')!.length < 32) {
+      throw new Error('Refusing to start in production: APP_KEY must be at least 32 characters')
+    }
     return
   }
 

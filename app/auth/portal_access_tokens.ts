@@ -5,6 +5,7 @@
 | Verification and last_used_at: app/auth/clocked_access_tokens.ts.
 */
 import { DateTime } from 'luxon'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Secret } from '@adonisjs/core/helpers'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
@@ -27,12 +28,19 @@ export class PortalAccessTokensProvider<
 
   async issue(
     user: InstanceType<Model>,
-    options: { abilities: string[]; expiresInMinutes: number; portalClientId: number }
+    options: {
+      abilities: string[]
+      expiresInMinutes: number
+      portalClientId: number
+      /** Issue inside this transaction (login re-checks the user row in it). */
+      client?: QueryClientContract
+    }
   ): Promise<PortalAccessToken> {
     const token = await this.insertToken(user.$primaryKeyValue as number, {
       abilities: options.abilities,
       expiresAt: DateTime.now().plus({ minutes: options.expiresInMinutes }),
       columns: { portal_client_id: options.portalClientId },
+      client: options.client,
     })
     return Object.assign(token, { portalClientId: options.portalClientId })
   }

@@ -8,23 +8,41 @@ import router from '@adonisjs/core/services/router'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { isDatabaseUnavailable } from '#support/database_errors'
-import OAuthError from '#exceptions/oauth_error'
+import { isRedisUnavailable } from '#exceptions/redis_unavailable'
+import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
 
 /** The token endpoint (start/routes.ts): its failures take RFC 6749 §5.2 form. */
 const OAUTH_TOKEN_ROUTE = 'oauth.token'
 
-function oauthErrorOf(error: unknown, ctx: HttpContext): OAuthError | null {
-  return ctx.route?.name === OAUTH_TOKEN_ROUTE ? OAuthError.from(error) : null
+/**
+ * Whether the request is for the token endpoint: its route, or its path when no route
+ * matched (another method: 405), so that every failure there is in OAuth form
+ * (issue 9 › 11), limiter and database outages included.
+ */
+function isTokenEndpoint(ctx: HttpContext) {
+  return ctx.route?.name === OAUTH_TOKEN_ROUTE || OAUTH_TOKEN_PATH.test(ctx.request.url())
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+/** File errors that are the server's problem, not a missing file (stay 500). */
+const SERVER_SIDE_FILE_ERRORS = new Set(['EACCES', 'EPERM', 'EMFILE', 'ENFILE', 'EIO', 'ENOSPC'])
+
+function rootCauseCode(error: unknown): string | undefined {
+  let current = error as { cause?: unknown; code?: unknown } | undefined
+  for (let depth = 0; depth < 8 && current?.cause; depth++) current = current.cause as any
+  return typeof current?.code === 'string' ? current.code : undefined
+}
 
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = false
 
   async handle(error: unknown, ctx: HttpContext) {
-    const oauthError = oauthErrorOf(error, ctx)
-    if (oauthError) return this.renderOAuth(oauthError, ctx)
+    if (isTokenEndpoint(ctx)) {
+      const oauthError =
+        error instanceof OAuthError ? error : OAuthError.fromApiError(this.toApiError(error, ctx))
+      return this.renderOAuth(oauthError, ctx)
+    }
     const apiError = this.toApiError(error, ctx)
     const { response } = ctx
     if (!response.getHeader('Cache-Control')) response.header('Cache-Control', 'no-store')
@@ -45,7 +63,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   }
 
   async report(error: unknown, ctx: HttpContext) {
-    if (oauthErrorOf(error, ctx)) return
+    if (error instanceof OAuthError) return
     const apiError = this.toApiError(error, ctx)
     if (apiError.status < 500) return
     // The kind only: driver errors can quote SQL parameters. An unavailable
@@ -91,6 +109,18 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         return new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
       case 'E_INVALID_MULTIPART_REQUEST':
         return ApiError.field('file', 'The multipart body is malformed.')
+      case 'E_INVALID_KEY':
+      case 'E_UNALLOWED_CHARACTERS':
+      case 'E_PATH_TRAVERSAL_DETECTED':
+        // A served file's path (drive) that cannot name a file: no such resource.
+        return ApiError.notFound()
+      case 'E_CANNOT_SERVE_FILE':
+        // A served file (drive) that is missing or whose path names no file: 404.
+        if (!SERVER_SIDE_FILE_ERRORS.has(rootCauseCode(error) ?? '')) return ApiError.notFound()
+    }
+    if ((error as { name?: string })?.name === 'BadRequestError' && err.status === 400) {
+      // The multipart parser's refusals (no boundary, malformed parts).
+      return ApiError.field('body', 'The multipart body is malformed.')
     }
     if (error instanceof SyntaxError && err.status === 400) {
       return ApiError.field('body', 'The request body is not valid JSON.')
@@ -98,7 +128,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (err.status === 422 && /Invalid JSON/.test(err.message ?? '')) {
       return ApiError.field('body', 'The request body must be a JSON object.')
     }
-    if (isDatabaseUnavailable(error)) {
+    if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) {
       return ApiError.serviceUnavailable()
     }
     return new ApiError(500, 'SERVER_ERROR', 'An unexpected error occurred.')

@@ -6,7 +6,16 @@
 import ApiError from '#exceptions/api_error'
 
 export type OAuthErrorCode =
-  'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'rate_limited'
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'rate_limited'
+  | 'temporarily_unavailable'
+  | 'server_error'
+
+/** The token endpoint's path: every failure on it is answered in OAuth form. */
+export const OAUTH_TOKEN_PATH = /^\/oauth\/token\/?$/
 
 export default class OAuthError extends Error {
   constructor(
@@ -52,5 +61,32 @@ export default class OAuthError extends Error {
       return OAuthError.invalidRequest('The request body could not be read.')
     }
     return null
+  }
+
+  /**
+   * The OAuth form of a failure the Portal handler has classified (issue 9 › 11):
+   * 429 and 4xx as above, 405 (another method) as `invalid_request` with its Allow
+   * header, 503 (limiter store or database unreachable) as `temporarily_unavailable`,
+   * anything else as `server_error`. Status and headers are kept.
+   */
+  static fromApiError(error: ApiError): OAuthError {
+    const known = OAuthError.from(error)
+    if (known && error.status !== 405) return known
+    const headers = error.headers ?? {}
+    if (error.status === 405) {
+      return new OAuthError('invalid_request', 'The token endpoint takes POST only.', 405, headers)
+    }
+    if (error.status === 503) {
+      return new OAuthError(
+        'temporarily_unavailable',
+        'The token endpoint is temporarily unavailable.',
+        503,
+        headers
+      )
+    }
+    if (error.status >= 500) {
+      return new OAuthError('server_error', 'An unexpected error occurred.', 500, headers)
+    }
+    return new OAuthError('invalid_request', error.message, error.status, headers)
   }
 }

@@ -3,6 +3,7 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import app from '@adonisjs/core/services/app'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import ApiError from '#exceptions/api_error'
+import { guardBodyDepth } from '#http/body_depth'
 
 /**
  * Parses the body of Portal API routes, after authentication and role checks.
@@ -12,13 +13,23 @@ import ApiError from '#exceptions/api_error'
 export default class BodyMiddleware {
   async handle(ctx: HttpContext, next: NextFn, options: { types?: string[] } = {}) {
     const types = options.types ?? ['json']
-    if (carriesBody(ctx) && !ctx.request.is(types)) {
-      throw new ApiError(
-        415,
-        'UNSUPPORTED_MEDIA_TYPE',
-        'The request body content type is not accepted by this endpoint.'
-      )
+    if (!ctx.request.is(types)) {
+      if (carriesBody(ctx)) {
+        throw new ApiError(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          'The request body content type is not accepted by this endpoint.'
+        )
+      }
+      // No body, and a content type this route does not take: nothing to parse (a
+      // parser for that type, e.g. multipart without a boundary, must not run).
+      ctx.request.setInitialBody({})
+      return next()
     }
+    // The depth of a parsed body is bounded before anything walks it (issue 9 › 1):
+    // the framework deep-clones the body as soon as it is set, recursively, so the
+    // check runs on the way in (iteratively), and a deeper body is a 422 on `body`.
+    guardBodyDepth(ctx)
     const parser = await app.container.make(BodyParserMiddleware)
     return parser.handle(ctx, next)
   }

@@ -16,13 +16,21 @@ export default class MerchantScopeMiddleware {
     const merchant = ctx.portal!.merchant
     const own = new Set([String(merchant.id), merchant.referenceId])
     const body = ctx.request.body()
-    const supplied: unknown[] = [
-      ...SELECTOR_HEADERS.map((name) => ctx.request.header(name)),
-      ...SELECTOR_FIELDS.map((name) => ctx.request.qs()[name]),
-      ...(isPlainObject(body) ? SELECTOR_FIELDS.map((name) => body[name]) : []),
-    ].filter((value) => value !== undefined)
-    for (const value of supplied) {
-      const candidate = typeof value === 'object' && value !== null ? (value as any).id : value
+    const supplied: Array<[string, unknown]> = [
+      ...SELECTOR_HEADERS.map((name) => [name, ctx.request.header(name)] as [string, unknown]),
+      ...SELECTOR_FIELDS.map((name) => [name, ctx.request.qs()[name]] as [string, unknown]),
+      ...(isPlainObject(body)
+        ? SELECTOR_FIELDS.map((name) => [name, body[name]] as [string, unknown])
+        : []),
+    ].filter(([, value]) => value !== undefined)
+    for (const [field, value] of supplied) {
+      const isObject = isPlainObject(value)
+      const candidate = isObject ? value.id : value
+      // Only a string or a number can name a merchant; anything else (an object, an
+      // array, a repeated query parameter) is a field error, never compared (issue 9 › 3).
+      if (typeof candidate !== 'string' && typeof candidate !== 'number') {
+        throw ApiError.field(isObject ? `${field}.id` : field, 'The merchant selector is invalid.')
+      }
       if (!own.has(String(candidate))) {
         throw new ApiError(
           403,

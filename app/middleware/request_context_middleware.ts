@@ -1,5 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import logger from '@adonisjs/core/services/logger'
+import { isWellFormedRequestId } from '#http/request_id'
+import { envelopeBareErrorBody } from '#http/error_envelope_net'
 
 /**
  * Every response is JSON and uncacheable unless a route narrows it further
@@ -11,10 +14,17 @@ export default class RequestContextMiddleware {
     const startedAt = process.hrtime.bigint()
     ctx.request.request.headers.accept = 'application/json'
     ctx.response.header('Cache-Control', 'no-store')
+    const headers = ctx.request.request.headers
+    if (headers['x-request-id'] !== undefined && !isWellFormedRequestId(headers['x-request-id'])) {
+      // Replaced by a generated id (issue 9 › 2); the request's logger gets it too.
+      delete headers['x-request-id']
+      ctx.logger = logger.child({ request_id: ctx.request.id() })
+    }
     const requestId = ctx.request.id()
     if (requestId) ctx.response.header('X-Request-Id', requestId)
     try {
       await next()
+      envelopeBareErrorBody(ctx)
     } finally {
       ctx.logger.info(
         {

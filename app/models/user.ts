@@ -17,6 +17,9 @@ export function roleName(role: number): RoleName | null {
   return null
 }
 
+/** Users whose `password` was set to a hash made beforehand (see withPasswordHash). */
+const PREHASHED = new WeakSet<object>()
+
 export default class User extends UserSchema {
   static accessTokens = PortalAccessTokensProvider.forModel(User)
   declare currentAccessToken?: PortalAccessToken
@@ -43,6 +46,16 @@ export default class User extends UserSchema {
     user.referenceId ??= newReferenceId('usr')
   }
 
+  /**
+   * Sets a password hashed beforehand, so that the save does not hash: a caller hashes
+   * before opening its transaction, never while holding locks (issue 9 › 4).
+   */
+  withPasswordHash(passwordHash: string) {
+    this.password = passwordHash
+    PREHASHED.add(this)
+    return this
+  }
+
   /** Identities are stored normalized and compared as stored (app/support/identity.ts). */
   @beforeSave()
   static normalizeIdentities(user: User) {
@@ -57,6 +70,8 @@ export default class User extends UserSchema {
 
   @beforeSave()
   static async hashPassword(user: User) {
-    if (user.$dirty.password) user.password = await hash.make(user.password)
+    if (user.$dirty.password && !PREHASHED.delete(user)) {
+      user.password = await hash.make(user.password)
+    }
   }
 }

@@ -59,6 +59,11 @@ export function runInBackground(label: string, work: () => Promise<unknown>): vo
   running.finally(() => inFlight.delete(running))
 }
 
+/** How many background tasks are still running. */
+export function backgroundWorkInFlight() {
+  return inFlight.size
+}
+
 /** Waits until every background delivery started so far has finished. */
 export async function settleBackgroundDeliveries() {
   while (inFlight.size > 0) await Promise.all([...inFlight])

@@ -5,7 +5,9 @@
 | a mutation and its record commit or roll back together. Never given a secret:
 | `metadata` is for value-free context (field names, counts, ids).
 */
+import { createHash } from 'node:crypto'
 import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import AuditLog from '#models/audit_log'
 import type { Actor } from '#auth/actor'
@@ -43,12 +45,37 @@ export function actorFor(
   }
 }
 
-/** Writes one audit record for `actor`, inside `client` (a transaction) when given. */
+/**
+ * Writes one audit record for `actor`, inside `client` (a transaction) when given.
+ * A `throttled` outcome is counted on its key and window's record instead (see
+ * recordThrottled).
+ */
 export async function audit(
   client: QueryClientContract | undefined,
   actor: Actor,
   event: AuditEvent
 ): Promise<void> {
+  if (event.outcome === 'throttled') {
+    await recordThrottled(
+      {
+        actorType: actor.kind === 'anonymous' ? 'system' : actor.kind,
+        actorUserId: actor.userId,
+        merchantId: actor.merchantId,
+        action: event.action,
+        targetType: event.target?.type ?? null,
+        targetId:
+          event.target?.id === undefined || event.target?.id === null
+            ? null
+            : String(event.target.id),
+        reason: event.reason ?? null,
+        ip: actor.ip,
+        requestId: actor.requestId,
+        metadata: event.metadata ?? null,
+      },
+      client
+    )
+    return
+  }
   await AuditLog.create(
     {
       occurredAt: DateTime.now(),
@@ -69,4 +96,70 @@ export async function audit(
     },
     client ? { client } : undefined
   )
+}
+
+/** The fields of a throttled refusal's record. */
+export interface ThrottledRecord {
+  actorType: string
+  actorUserId: number | null
+  merchantId: number | null
+  action: string
+  targetType: string | null
+  targetId: string | null
+  reason: string | null
+  ip: string | null
+  requestId: string | null
+  metadata: Record<string, unknown> | null
+}
+
+/** The window a throttled refusal is counted in: the current minute of the app clock. */
+const THROTTLE_WINDOW = { minutes: 1 } as const
+
+/**
+ * Records a refused (throttled) request once per key and window (issue 9 › 6). The
+ * key is what the refusal is about (action, actor, merchant, target, IP); the first
+ * refusal in a window inserts the record (`refused_count` 1, its request id and
+ * time), every further one only increments `refused_count`. A flood of refused
+ * requests therefore cannot grow the table by more than one row per key a minute.
+ */
+export async function recordThrottled(record: ThrottledRecord, client?: QueryClientContract) {
+  const now = DateTime.now()
+  const windowStart = now.toUTC().startOf('minute')
+  const throttleKey = createHash('sha256')
+    .update(
+      JSON.stringify([
+        record.action,
+        record.actorType,
+        record.actorUserId,
+        record.merchantId,
+        record.targetType,
+        record.targetId,
+        record.ip,
+        windowStart.toMillis(),
+        THROTTLE_WINDOW.minutes,
+      ])
+    )
+    .digest('hex')
+  const connection = client ?? db.connection()
+  await connection
+    .insertQuery()
+    .table('audit_logs')
+    .insert({
+      occurred_at: now.toJSDate(),
+      actor_type: record.actorType,
+      actor_user_id: record.actorUserId,
+      merchant_id: record.merchantId,
+      action: record.action,
+      target_type: record.targetType,
+      target_id: record.targetId,
+      reason: record.reason,
+      ip: record.ip,
+      request_id: record.requestId,
+      outcome: 'throttled',
+      metadata: record.metadata === null ? null : JSON.stringify(record.metadata),
+      throttle_key: throttleKey,
+      refused_count: 1,
+    })
+    .knexQuery.onConflict('throttle_key')
+    .merge({ refused_count: connection.knexRawQuery('audit_logs.refused_count + 1') })
 }

@@ -119,7 +119,6 @@ export async function grantMachineToken(request: TokenRequest): Promise<TokenRes
     (formClientId !== undefined
       ? { clientId: formClientId, clientSecret: formClientSecret, usedBasic: false }
       : null)
-  const scopes = resolveScopes(scope)
   const expiresIn = machineTokenLifetimeSeconds()
   // The client row is read FOR SHARE and the token inserted in the same transaction:
   // a revocation (which updates that row, then deletes the client's tokens) either
@@ -127,6 +126,8 @@ export async function grantMachineToken(request: TokenRequest): Promise<TokenRes
   // and then deletes the token it issued. No token outlives its client's revocation.
   const token = await db.transaction(async (trx) => {
     const client = await authenticateClient(credentials, trx)
+    // Only an authenticated client learns whether its scope is valid (RFC 6749 §5.2).
+    const scopes = resolveScopes(scope)
     return OauthClient.accessTokens.issue(client, {
       scopes,
       expiresInSeconds: expiresIn,

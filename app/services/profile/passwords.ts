@@ -11,14 +11,13 @@
 | - A successful reset or change revokes every PAT of the user and any reset proof.
 */
 import { normalizeIdentity } from '#support/identity'
-import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
+import { wrongCurrentPassword } from '#services/users/current_password'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import hash from '@adonisjs/core/services/hash'
 import ApiError from '#exceptions/api_error'
 import User, { ROLES } from '#models/user'
-import PasswordResetToken from '#models/password_reset_token'
 import { actorFor, audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR, type Actor } from '#auth/actor'
 import { revokeAllTokensOf } from '#services/sessions/token_revocation'
@@ -99,16 +98,30 @@ export async function resetPassword(
   input: { email: string; token: string; password: string },
   requester: Actor = SYSTEM_ACTOR
 ) {
-  const user = await User.query().where('email', normalizeIdentity(input.email)).first()
+  // One query whether or not the email is known (issue 9 › 8): the account and its
+  // proof are read together, so an unknown email costs the same work as a known one.
+  const user = await User.query()
+    .leftJoin('password_reset_tokens', 'password_reset_tokens.user_id', 'users.id')
+    .where('users.email', normalizeIdentity(input.email))
+    .select(
+      'users.*',
+      'password_reset_tokens.id as reset_token_id',
+      'password_reset_tokens.token_hash as reset_token_hash',
+      'password_reset_tokens.expires_at as reset_token_expires_at'
+    )
+    .first()
   const tokenHash = sha256Hex(input.token)
-  const record = user ? await PasswordResetToken.findBy('userId', user.id) : null
+  const record = user?.$extras.reset_token_id
+    ? {
+        id: user.$extras.reset_token_id as number,
+        tokenHash: String(user.$extras.reset_token_hash),
+        expiresAt: DateTime.fromJSDate(user.$extras.reset_token_expires_at as Date),
+      }
+    : null
   const now = DateTime.now()
-  if (
-    !user ||
-    !record ||
-    !constantTimeEquals(record.tokenHash, tokenHash) ||
-    record.expiresAt <= now
-  ) {
+  // Compared even without a record, against a hash of the same length.
+  const matches = constantTimeEquals(record?.tokenHash ?? sha256Hex(''), tokenHash)
+  if (!user || !record || !matches || record.expiresAt <= now) {
     throw resetTokenInvalid()
   }
   const passwordHash = await hash.make(input.password)
@@ -134,10 +147,22 @@ export async function changePassword(
   requester: Actor = SYSTEM_ACTOR
 ) {
   const passwordHash = await hash.make(input.password)
+  // Verified before any lock or transaction (issue 9 › 4: never hash while holding
+  // one), then re-checked under the row lock: the hash must still be the one verified.
+  const current = await db.from('users').where('id', user.id).select('password').first()
+  if (!current || !(await hash.verify(current.password, input.currentPassword))) {
+    throw wrongCurrentPassword()
+  }
   const changed = await db.transaction(async (trx) => {
-    // Checked against the locked row: of two racing changes with the same current
-    // password, the second sees the first one's new password and is refused.
-    if (!(await currentPasswordMatches(user.id, input.currentPassword, trx))) return false
+    // Of two racing changes with the same current password, the second sees the
+    // first one's new hash under the lock and is refused.
+    const locked = await trx
+      .from('users')
+      .where('id', user.id)
+      .forUpdate()
+      .select('password')
+      .first()
+    if (!locked || locked.password !== current.password) return false
     await replacePassword(trx, user, passwordHash, 'user.password.change', requester)
     return true
   })

@@ -5,6 +5,7 @@ import { normalizeIdentity } from '#support/identity'
 import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import hash from '@adonisjs/core/services/hash'
+import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
@@ -50,10 +51,36 @@ export async function signIn(input: {
     throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
   }
 
-  const token = await User.accessTokens.issue(user, {
-    abilities: [PORTAL_ABILITY],
-    expiresInMinutes: patLifetimeMinutes(),
-    portalClientId: input.application.id,
+  // The password was verified without any lock (a scrypt). A password change or reset
+  // may have committed since, revoking every token: the PAT is issued in a transaction
+  // that re-reads the user row FOR SHARE and finds the verified hash still in place, so
+  // a change either commits first (and this login fails) or waits for this commit (and
+  // then revokes the PAT issued here). Issue 9 › 7.
+  const verifiedHash = user.password
+  const token = await db.transaction(async (trx) => {
+    const current = await trx
+      .from('users')
+      .where('id', user.id)
+      .forShare()
+      .select('password', 'is_active', 'merchant_id', 'role')
+      .first()
+    if (!current || current.password !== verifiedHash) {
+      throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
+    }
+    // Removal and role changes revoke tokens too: judged on the same locked row.
+    if (
+      !current.is_active ||
+      current.merchant_id !== user.merchantId ||
+      current.role !== user.role
+    ) {
+      throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+    }
+    return User.accessTokens.issue(user, {
+      abilities: [PORTAL_ABILITY],
+      expiresInMinutes: patLifetimeMinutes(),
+      portalClientId: input.application.id,
+      client: trx,
+    })
   })
   return {
     user,

@@ -18,8 +18,21 @@ export async function removeMember(actor: UserActor, memberId: string) {
     await ensureActorStillAdministrator(trx, actor)
 
     target.useTransaction(trx)
-    target.merge({ merchantId: null, isActive: false, rememberMeToken: null })
+    // Outstanding proofs go with the membership (issue 9 › 13): a password-reset
+    // proof or a pending email change requested before removal is no longer usable.
+    target.merge({
+      merchantId: null,
+      isActive: false,
+      rememberMeToken: null,
+      pendingEmail: null,
+      pendingEmailExpiresAt: null,
+      pendingEmailVerificationId: null,
+      pendingEmailOtpHash: null,
+      pendingEmailProofHash: null,
+      pendingEmailFailedAttempts: 0,
+    })
     await target.save()
+    await trx.from('password_reset_tokens').where('user_id', target.id).delete()
     await revokeAllTokensOf(target, trx)
     await audit(trx, actor, {
       action: 'team.member.remove',

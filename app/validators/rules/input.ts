@@ -10,6 +10,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import vine, { errors as vineErrors } from '@vinejs/vine'
 import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
+import { ensureBodyDepth } from '#http/body_depth'
 
 export const UNTRIMMED_FIELDS = new Set([
   'password',
@@ -87,6 +88,8 @@ export async function validateInput<Properties extends Record<string, SchemaType
   if (!isPlainObject(raw)) {
     throw ApiError.field('body', 'The request body must be a JSON object.')
   }
+  // Bounded before any recursive walk below (issue 9 › 1).
+  ensureBodyDepth(raw)
   const input = trimStrings(raw) as Record<string, unknown>
   // No prototype: field names such as `constructor` or `__proto__` are plain keys here.
   const fieldErrors: FieldErrors = Object.create(null)

@@ -13,6 +13,7 @@
 import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
+import hash from '@adonisjs/core/services/hash'
 import ApiError from '#exceptions/api_error'
 import { onUniqueViolation } from '#support/database_errors'
 import TeamInvitation from '#models/team_invitation'
@@ -149,6 +150,8 @@ export async function acceptAsNewAccount(
   seen: TeamInvitation,
   input: { first_name: string; last_name: string; password: string }
 ) {
+  // Hashed before the transaction and its locks (issue 9 › 4).
+  const passwordHash = await hash.make(input.password)
   // Another account may take this email or username between the check and the insert.
   return onUniqueViolation(
     () =>
@@ -157,20 +160,19 @@ export async function acceptAsNewAccount(
         if (await accountForInvitationEmail(invitation.email, invitation.merchantId, trx)) {
           throw identityConflict()
         }
-        const user = await User.create(
-          {
-            merchantId: invitation.merchantId,
-            username: invitation.email,
-            email: invitation.email,
-            password: input.password,
-            firstName: input.first_name,
-            lastName: input.last_name,
-            role: invitation.role,
-            isActive: true,
-            emailVerifiedAt: DateTime.now(),
-          },
-          { client: trx }
-        )
+        const user = new User()
+        user.merge({
+          merchantId: invitation.merchantId,
+          username: invitation.email,
+          email: invitation.email,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          role: invitation.role,
+          isActive: true,
+          emailVerifiedAt: DateTime.now(),
+        })
+        user.withPasswordHash(passwordHash).useTransaction(trx)
+        await user.save()
         await markAccepted(trx, invitation, user, requester, 'new_account')
         return user
       }),

@@ -1,0 +1,206 @@
+/*
+| What only a whole server process shows (issue 9 › 5, 9, 10): a Redis outage and
+| recovery without restarting the service; background work drained on SIGTERM before
+| the database pool closes; production refusing a short APP_KEY.
+*/
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import pg from 'pg'
+import env from '#start/env'
+import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
+import { createMerchantWithUser, signedInMember } from '#tests/helpers/portal'
+import {
+  accepts,
+  eventually,
+  exitOf,
+  pause,
+  startProductionServer,
+  within,
+} from '#tests/helpers/server_process'
+
+const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server'
+const PORTAL = 'https://portal.example.test'
+
+/** The first port of 6390-6399 nothing listens on (REDIS_OUTAGE_PORT overrides). */
+async function redisPort() {
+  if (process.env.REDIS_OUTAGE_PORT) return Number(process.env.REDIS_OUTAGE_PORT)
+  for (let port = 6390; port <= 6399; port++) if (!(await accepts(port))) return port
+  throw new Error('no free port in 6390-6399 for the test redis-server')
+}
+
+async function startRedis(port: number) {
+  const child = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' }
+  )
+  await eventually(() => accepts(port), `redis-server on ${port}`, { attempts: 80, every: 100 })
+  return child
+}
+
+async function stopRedis(child: ChildProcess) {
+  const exited = exitOf(child)
+  child.kill('SIGTERM')
+  await within(exited, 10_000, 'redis-server exit')
+}
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) })
+  return { status: response.status, body: (await response.json().catch(() => null)) as any }
+}
+
+async function tokenRequest(base: string) {
+  const response = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&client_id=1&client_secret=x',
+    signal: AbortSignal.timeout(10_000),
+  })
+  return { status: response.status, body: (await response.json().catch(() => null)) as any }
+}
+
+test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
+  group.each.setup(() => resetState())
+
+  test('Redis outage: 503 SERVICE_UNAVAILABLE while the limiter store is down, 200 again once it is back, without restarting the service', async ({
+    assert,
+  }) => {
+    const port = await redisPort()
+    let redis = await startRedis(port)
+    const { bearer } = await signedInMember()
+    let server: Awaited<ReturnType<typeof startProductionServer>> | undefined
+    try {
+      server = await startProductionServer({ REDIS_URL: `redis://127.0.0.1:${port}/2` })
+      const me = () => get(`${server!.base}/api/v1/portal/me`, { Authorization: bearer })
+      assert.equal(await me().then((response) => response.status), 200)
+      assert.equal(
+        await get(`${server.base}/health/ready`).then((response) => response.status),
+        200
+      )
+
+      await stopRedis(redis)
+      let during = await me()
+      await eventually(async () => {
+        during = await me()
+        return during.status === 503
+      }, '503 during the outage')
+      assert.deepEqual(during.body, {
+        success: false,
+        message: during.body.message,
+        error_code: 'SERVICE_UNAVAILABLE',
+      })
+      const oauth = await tokenRequest(server.base)
+      assert.equal(oauth.status, 503)
+      assert.deepEqual(Object.keys(oauth.body).sort(), ['error', 'error_description'])
+      assert.equal(oauth.body.error, 'temporarily_unavailable')
+      const ready = await get(`${server.base}/health/ready`)
+      assert.equal(ready.status, 503)
+      assert.deepInclude(ready.body.checks, { name: 'Redis reachable', status: 'error' })
+      // Still 503 well after ioredis's old retry budget (11 tries, about 3 s) ran out.
+      await pause(4_000)
+      assert.equal(await me().then((response) => response.status), 503)
+
+      redis = await startRedis(port)
+      await eventually(
+        async () => (await me().then((response) => response.status)) === 200,
+        '200 after Redis is back'
+      )
+      assert.equal(
+        await get(`${server.base}/health/ready`).then((response) => response.status),
+        200
+      )
+      assert.equal(await tokenRequest(server.base).then((response) => response.status), 401)
+      assert.isNull(server.child.exitCode, 'the service was not restarted')
+    } finally {
+      server?.kill()
+      if (redis.exitCode === null) await stopRedis(redis)
+    }
+  }).timeout(90_000)
+
+  test('SIGTERM drains reset-link work (lookup, proof write, mail) before the database pool closes', async ({
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const outbox = await mkdtemp(join(tmpdir(), 'outbox-'))
+    const server = await startProductionServer({
+      MAIL_OUTBOX_DIR: outbox,
+      PORTAL_URL: PORTAL,
+      LOG_LEVEL: 'info',
+    })
+    // Holds the reset-link lookup (it joins merchants) until after SIGTERM.
+    const url = new URL(env.get('DATABASE_URL')!)
+    const locker = new pg.Client({ connectionString: url.toString() })
+    await locker.connect()
+    try {
+      await locker.query('BEGIN')
+      await locker.query('LOCK TABLE merchants IN ACCESS EXCLUSIVE MODE')
+      const response = await fetch(`${server.base}/api/v1/auth/reset-password/reset-link`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: user.email, reset_url: `${PORTAL}/reset` }),
+      })
+      assert.equal(response.status, 200)
+      await untilSomeBackendWaitsForALock({ query: '%merchants%' })
+
+      const exited = exitOf(server.child)
+      server.child.kill('SIGTERM')
+      // Shutdown has begun once the server stops accepting connections; give it the
+      // chance to close the pool under the held lookup (it must not).
+      await eventually(async () => !(await accepts(server.port)), 'listener closed')
+      await eventually(
+        async () => server.output().includes('draining background work'),
+        'drain announced',
+        { attempts: 20, every: 150 }
+      ).catch(() => {})
+      await locker.query('COMMIT')
+
+      const { code } = await within(exited, 20_000, 'exit after SIGTERM')
+      assert.equal(code, 0, server.output())
+      const proofs = await db.from('password_reset_tokens').where('user_id', user.id)
+      assert.lengthOf(proofs, 1, server.output())
+      const files = await readdir(outbox)
+      const mails = files.filter((name) => name.endsWith('.json'))
+      assert.lengthOf(mails, 1)
+      const mail = JSON.parse(await readFile(join(outbox, mails[0]), 'utf8'))
+      assert.equal(mail.to, user.email)
+    } finally {
+      await locker.query('ROLLBACK').catch(() => {})
+      await locker.end()
+      server.kill()
+      await rm(outbox, { recursive: true, force: true })
+    }
+  }).timeout(90_000)
+
+  test('production refuses to start with an APP_KEY shorter than 32 characters', async ({
+    assert,
+  }) => {
+    const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
+      cwd: app.makePath(),
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NODE_ENV: 'production',
+        APP_KEY: 'k'.repeat(31),
+        DATABASE_URL: env.get('DATABASE_URL')!,
+        HOST: '127.0.0.1',
+        PORT: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    try {
+      const { code } = await within(exitOf(child), 30_000, 'refusal to start')
+      assert.notEqual(code, 0)
+      assert.match(output, /APP_KEY must be at least 32 characters/)
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+    }
+  }).timeout(40_000)
+})

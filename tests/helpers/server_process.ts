@@ -1,0 +1,128 @@
+/*
+| The real server in a child process, started as in production (NODE_ENV=production,
+| bin/server.ts), for tests of what only a whole process shows: shutdown, startup
+| refusals, infrastructure outages. Every wait is bounded.
+*/
+import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+import { randomBytes } from 'node:crypto'
+import app from '@adonisjs/core/services/app'
+import env from '#start/env'
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+/** Resolves with `promise`, or rejects after `ms`. */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)
+    }),
+  ]).finally(() => clearTimeout(timer))
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Polls `probe` until it returns true: at most `attempts` times, `every` ms apart. */
+export async function eventually(
+  probe: () => Promise<boolean>,
+  what: string,
+  { attempts = 120, every = 250 } = {}
+) {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (await probe()) return
+    await pause(every)
+  }
+  throw new Error(`never happened: ${what}`)
+}
+
+export function exitOf(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode as string | null })
+  }
+  return new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal: signal ?? null }))
+  )
+}
+
+export interface ServerProcess {
+  child: ChildProcess
+  port: number
+  base: string
+  output: () => string
+  /** SIGKILL if still running. */
+  kill: () => void
+}
+
+/** Starts bin/server.ts in production mode on a free port, against the test database. */
+export async function startProductionServer(
+  extraEnv: Record<string, string> = {}
+): Promise<ServerProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
+    cwd: app.makePath(),
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_KEY: randomBytes(32).toString('base64url'),
+      DATABASE_URL: env.get('DATABASE_URL'),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      MAIL_MAILER: 'outbox',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  const server: ServerProcess = {
+    child,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    output: () => output,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    },
+  }
+  try {
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+        const response = await fetch(`${server.base}/health/live`, {
+          signal: AbortSignal.timeout(2_000),
+        }).catch(() => null)
+        return response?.status === 200
+      },
+      'server live',
+      { attempts: 200, every: 150 }
+    )
+  } catch (error) {
+    server.kill()
+    throw error
+  }
+  return server
+}
