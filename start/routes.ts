@@ -23,6 +23,7 @@ const TeamMembersController = () => import('#controllers/team_members_controller
 const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
 const PasswordResetController = () => import('#controllers/password_reset_controller')
 const CollectionsController = () => import('#controllers/collections_controller')
+const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
 const OpenapiController = () => import('#controllers/openapi_controller')
@@ -374,6 +375,14 @@ router
             'historyItem',
           ])
           .as('history.show')
+          .use(portalStack())
+        router
+          .get('/metrics', [CollectionMetricsController, 'summary'])
+          .as('metrics')
+          .use(portalStack())
+        router
+          .get('/charts', [CollectionMetricsController, 'chart'])
+          .as('charts')
           .use(portalStack())
       })
       .prefix('/portal/collections')
