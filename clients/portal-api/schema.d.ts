@@ -713,8 +713,6 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["listTransactions"];
         put?: never;
@@ -740,8 +738,6 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["getTransaction"];
         put?: never;
@@ -767,8 +763,6 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["listTransactionHistory"];
         put?: never;
@@ -794,8 +788,6 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["getTransactionHistoryItem"];
         put?: never;
@@ -821,8 +813,6 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["getCollectionMetrics"];
         put?: never;
@@ -848,8 +838,6 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["getCollectionChart"];
         put?: never;
@@ -1410,7 +1398,7 @@ export interface components {
             successful_count: number;
             pending_count: number;
             rejected_count: number;
-            /** @description successful / total × 100, two places; null when no transaction. */
+            /** @description successful / total × 100, 0.00-100.00, two places; null when no transaction, `"0.00"` when none succeeded. */
             success_rate_percent: string | null;
         };
         MetricsSummary: {
@@ -1425,7 +1413,7 @@ export interface components {
             to: string;
             /**
              * Format: date-time
-             * @description UTC observation marker, not a filter.
+             * @description UTC observation marker (`Z`), not a filter.
              */
             as_of: string;
             /** @constant */
@@ -1436,7 +1424,7 @@ export interface components {
             successful_count: number;
             pending_count: number;
             rejected_count: number;
-            /** @description successful / total × 100, two places; null when no transaction. */
+            /** @description successful / total × 100, 0.00-100.00, two places; null when no transaction, `"0.00"` when none succeeded. */
             success_rate_percent: string | null;
         };
         ChartBucket: {
@@ -1454,7 +1442,7 @@ export interface components {
             successful_count: number;
             pending_count: number;
             rejected_count: number;
-            /** @description successful / total × 100, two places; null when no transaction. */
+            /** @description successful / total × 100, 0.00-100.00, two places; null when no transaction, `"0.00"` when none succeeded. */
             success_rate_percent: string | null;
         };
         Chart: {
@@ -7307,12 +7295,6 @@ export interface operations {
             query: {
                 /** @description `test` or `live` (case-sensitive). Missing or invalid: 422. */
                 environment: "test" | "live";
-                /** @description `YYYY-MM-DDTHH:mm:ss[.ffffff]` then `Z` or `±HH:MM` (offset up to 14:00); a real date, nonzero year. With `to`: both or neither, `from` < `to`; creation time in [from, to). */
-                from?: unknown;
-                /** @description Exclusive upper bound; same grammar as `from`. */
-                to?: unknown;
-                /** @description Three upper-case letters in the supported currency catalogue (422 unsupported; 503 `SERVICE_UNAVAILABLE` when the catalogue is unreadable). */
-                currency?: unknown;
             };
             header?: never;
             path: {
@@ -7507,12 +7489,6 @@ export interface operations {
                 page?: string;
                 /** @description Items per page, 1-100 (default 25). Empty or null is invalid. */
                 per_page?: string;
-                /** @description `YYYY-MM-DDTHH:mm:ss[.ffffff]` then `Z` or `±HH:MM` (offset up to 14:00); a real date, nonzero year. With `to`: both or neither, `from` < `to`; creation time in [from, to). */
-                from?: unknown;
-                /** @description Exclusive upper bound; same grammar as `from`. */
-                to?: unknown;
-                /** @description Three upper-case letters in the supported currency catalogue (422 unsupported; 503 `SERVICE_UNAVAILABLE` when the catalogue is unreadable). */
-                currency?: unknown;
             };
             header?: never;
             path: {
@@ -7703,12 +7679,6 @@ export interface operations {
             query: {
                 /** @description `test` or `live` (case-sensitive). Missing or invalid: 422. */
                 environment: "test" | "live";
-                /** @description `YYYY-MM-DDTHH:mm:ss[.ffffff]` then `Z` or `±HH:MM` (offset up to 14:00); a real date, nonzero year. With `to`: both or neither, `from` < `to`; creation time in [from, to). */
-                from?: unknown;
-                /** @description Exclusive upper bound; same grammar as `from`. */
-                to?: unknown;
-                /** @description Three upper-case letters in the supported currency catalogue (422 unsupported; 503 `SERVICE_UNAVAILABLE` when the catalogue is unreadable). */
-                currency?: unknown;
             };
             header?: never;
             path: {
@@ -7906,7 +7876,7 @@ export interface operations {
                 from: string;
                 /** @description End of the range (exclusive); `from` < `to`. */
                 to: string;
-                /** @description IANA identifier (default `Asia/Manila`, `REPORTING_DEFAULT_TIMEZONE`); numeric offsets are rejected. */
+                /** @description IANA identifier (default `Asia/Manila`, `REPORTING_DEFAULT_TIMEZONE`); numeric offsets are rejected (422). A misconfigured default is 503 `SERVICE_UNAVAILABLE`. */
                 timezone?: string;
                 /** @description Optional brand filter, max 100. */
                 payment_brand?: string;
@@ -8085,7 +8055,7 @@ export interface operations {
                 from: string;
                 /** @description End of the range (exclusive); `from` < `to`. */
                 to: string;
-                /** @description IANA identifier (default `Asia/Manila`, `REPORTING_DEFAULT_TIMEZONE`); numeric offsets are rejected. */
+                /** @description IANA identifier (default `Asia/Manila`, `REPORTING_DEFAULT_TIMEZONE`); numeric offsets are rejected (422). A misconfigured default is 503 `SERVICE_UNAVAILABLE`. */
                 timezone?: string;
                 /** @description Optional brand filter, max 100. */
                 payment_brand?: string;

@@ -1,23 +1,20 @@
 /*
 | portal-api.md › Collections: transactions and their exchange history.
 |
-| Described from the contract before the routes land (`pending: true`). The query
-| inputs below are provisional VineJS schemas built from the shared rules; when the
-| collections routes merge, import the real validators from #validators/* instead,
-| delete `pending`, and regenerate (docs/openapi.md).
+| The query parameters come from the validators the controller uses
+| (#validators/collections); overrides only where a VineJS rule emits no JSON Schema.
 */
-import vine from '@vinejs/vine'
-import { defineInput } from '#validators/rules/input'
-import { paginationFields } from '#validators/rules/pagination'
-import { environmentField } from '#validators/rules/environment'
-import { timestampField } from '#validators/rules/timestamp'
+import {
+  environmentOnlyInput,
+  listHistoryInput,
+  listTransactionsInput,
+} from '#validators/collections'
 import { queryParameters, type FieldOverrides, schema } from '#openapi/json_schema'
 import { ok, page } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { PAGINATION_DESCRIPTIONS } from '#openapi/paths/shared'
 
 const { ref } = schema
-const text = () => vine.string().minLength(1).maxLength(100)
 
 export const TIMESTAMP_PATTERN =
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$'
@@ -42,31 +39,16 @@ export const COLLECTIONS_DESCRIPTIONS: Record<string, string> = {
   payment_brand: 'Exact match.',
 }
 
-const listTransactionsQuery = defineInput(
-  {
-    environment: environmentField(),
-    from: timestampField().optional(),
-    to: timestampField().optional(),
-    status: vine.enum(['PAID', 'PENDING', 'REJECTED'] as const).optional(),
-    merchant_transaction_id: text().optional(),
-    query: text().optional(),
-    currency: vine
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .optional(),
-    payment_brand: text().optional(),
-    ...paginationFields,
-  },
-  { strict: true }
-)
-const environmentOnlyQuery = defineInput({ environment: environmentField() }, { strict: true })
-const historyQuery = defineInput(
-  { environment: environmentField(), ...paginationFields },
-  { strict: true }
-)
+type Input = Parameters<typeof queryParameters>[0]
 
-const query = (input: Parameters<typeof queryParameters>[0]) =>
-  queryParameters(input, COLLECTIONS_OVERRIDES, COLLECTIONS_DESCRIPTIONS)
+/** The overrides of the fields an input declares (no phantom parameter on a strict route). */
+export function overridesFor(input: Input, overrides: FieldOverrides = COLLECTIONS_OVERRIDES) {
+  const declared = (input.validator.toJSONSchema() as { properties?: object }).properties ?? {}
+  return Object.fromEntries(Object.entries(overrides).filter(([name]) => name in declared))
+}
+
+const query = (input: Input) =>
+  queryParameters(input, overridesFor(input), COLLECTIONS_DESCRIPTIONS)
 
 const READ_ONLY =
   'Read-only: no payment, provider inquiry or replay happens. A transaction of the other environment is 404.'
@@ -81,12 +63,11 @@ export const collectionsOperations: OperationSpec[] = [
     description: `Filters combine with AND; sorted by \`created_at\` then \`id\`, both descending. Without dates every stored transaction of the environment (archived included) is listed. Unlisted query fields are rejected with 422. ${READ_ONLY}`,
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
-    query: query(listTransactionsQuery),
+    query: query(listTransactionsInput),
     responses: {
       200: { description: 'A page of transactions.', schema: page(ref('Transaction')) },
     },
     cacheControl: 'no-store',
-    pending: true,
   },
   {
     method: 'get',
@@ -98,7 +79,7 @@ export const collectionsOperations: OperationSpec[] = [
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
     pathParameters: ['transaction'],
-    query: query(environmentOnlyQuery),
+    query: query(environmentOnlyInput),
     responses: {
       200: {
         description: 'The transaction.',
@@ -106,7 +87,6 @@ export const collectionsOperations: OperationSpec[] = [
       },
     },
     cacheControl: 'no-store',
-    pending: true,
   },
   {
     method: 'get',
@@ -119,7 +99,7 @@ export const collectionsOperations: OperationSpec[] = [
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
     pathParameters: ['transaction'],
-    query: query(historyQuery),
+    query: query(listHistoryInput),
     responses: {
       200: {
         description: 'A page of history items.',
@@ -127,7 +107,6 @@ export const collectionsOperations: OperationSpec[] = [
       },
     },
     cacheControl: 'no-store',
-    pending: true,
   },
   {
     method: 'get',
@@ -140,9 +119,8 @@ export const collectionsOperations: OperationSpec[] = [
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
     pathParameters: ['transaction', 'history'],
-    query: query(environmentOnlyQuery),
+    query: query(environmentOnlyInput),
     responses: { 200: { description: 'The history item.', schema: ok(ref('HistoryItem')) } },
     cacheControl: 'no-store',
-    pending: true,
   },
 ]

@@ -1,42 +1,26 @@
 /*
 | portal-api.md › Collections: metrics summary and charts.
 |
-| Described from the contract before the routes land (`pending: true`). The query
-| inputs below are provisional VineJS schemas built from the shared rules; when the
-| reporting routes merge, import the real validators from #validators/* instead,
-| delete `pending`, and regenerate (docs/openapi.md).
+| The query parameters come from the validators the controller uses
+| (#validators/reporting); overrides only where a VineJS rule emits no JSON Schema.
 */
-import vine from '@vinejs/vine'
-import { defineInput } from '#validators/rules/input'
-import { environmentField } from '#validators/rules/environment'
-import { timestampField } from '#validators/rules/timestamp'
+import { chartInput, metricsInput } from '#validators/reporting'
 import { queryParameters, schema } from '#openapi/json_schema'
 import { ok } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { COLLECTIONS_DESCRIPTIONS, COLLECTIONS_OVERRIDES } from '#openapi/paths/collections'
 
-const { ref } = schema
+/** The IANA rule of `timezone` is custom (no JSON Schema of its own). */
+const OVERRIDES = { ...COLLECTIONS_OVERRIDES, timezone: { type: 'string', minLength: 1 } }
 
-const metricsFields = {
-  environment: environmentField(),
-  currency: vine.string().regex(/^[A-Z]{3}$/),
-  from: timestampField(),
-  to: timestampField(),
-  timezone: vine.string().minLength(1).optional(),
-  payment_brand: vine.string().minLength(1).maxLength(100).optional(),
-}
-const metricsQuery = defineInput(metricsFields, { strict: true })
-const chartQuery = defineInput(
-  { ...metricsFields, interval: vine.enum(['day', 'month', 'year'] as const) },
-  { strict: true }
-)
+const { ref } = schema
 
 const DESCRIPTIONS = {
   ...COLLECTIONS_DESCRIPTIONS,
   from: 'Start of the range (inclusive), timestamp grammar of the collections filters. The range is at most ten calendar years measured from `from` in the reporting timezone (leap-day anniversaries clipped).',
   to: 'End of the range (exclusive); `from` < `to`.',
   timezone:
-    'IANA identifier (default `Asia/Manila`, `REPORTING_DEFAULT_TIMEZONE`); numeric offsets are rejected.',
+    'IANA identifier (default `Asia/Manila`, `REPORTING_DEFAULT_TIMEZONE`); numeric offsets are rejected (422). A misconfigured default is 503 `SERVICE_UNAVAILABLE`.',
   payment_brand: 'Optional brand filter, max 100.',
   interval:
     'Bucket size. At most 366 daily, 120 monthly or 10 yearly buckets, partial and empty ones included; more is 422 on `interval` (never truncated).',
@@ -55,10 +39,9 @@ export const reportingOperations: OperationSpec[] = [
     description: POPULATION,
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
-    query: queryParameters(metricsQuery, COLLECTIONS_OVERRIDES, DESCRIPTIONS),
+    query: queryParameters(metricsInput, OVERRIDES, DESCRIPTIONS),
     responses: { 200: { description: 'The summary.', schema: ok(ref('MetricsSummary')) } },
     cacheControl: 'no-store',
-    pending: true,
   },
   {
     method: 'get',
@@ -69,9 +52,8 @@ export const reportingOperations: OperationSpec[] = [
     description: `${POPULATION} Buckets follow the reporting timezone (a day may last 23 or 25 hours); bucket totals reconcile with \`totals\`, and the overall rate uses overall counts.`,
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
-    query: queryParameters(chartQuery, COLLECTIONS_OVERRIDES, DESCRIPTIONS),
+    query: queryParameters(chartInput, OVERRIDES, DESCRIPTIONS),
     responses: { 200: { description: 'The chart.', schema: ok(ref('Chart')) } },
     cacheControl: 'no-store',
-    pending: true,
   },
 ]

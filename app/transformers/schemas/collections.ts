@@ -1,9 +1,9 @@
 /*
 | Response schemas of portal-api.md › Transaction and History item.
 |
-| Hand-written from the contract until the collections routes land: their
-| implementer keeps these beside the collections transformers (the suite validates
-| every response against them, so a difference fails a test).
+| What app/transformers/transaction_transformer.ts and history_item_transformer.ts
+| return (the suite validates every response against these, so a difference fails a
+| test).
 */
 import { schema, type JsonSchema } from '#openapi/json_schema'
 

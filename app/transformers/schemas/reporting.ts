@@ -1,9 +1,8 @@
 /*
 | Response schemas of portal-api.md › Metrics summary and Chart.
 |
-| Hand-written from the contract until the metrics and charts routes land: their
-| implementer keeps these beside the reporting transformers (the suite validates
-| every response against them, so a difference fails a test).
+| What app/transformers/collection_metrics_transformer.ts returns (the suite validates
+| every response against these, so a difference fails a test).
 */
 import { schema } from '#openapi/json_schema'
 
@@ -22,7 +21,9 @@ const metricFields = {
   rejected_count: schema.integer({ minimum: 0 }),
   success_rate_percent: schema.nullable(
     schema.decimal({
-      description: 'successful / total × 100, two places; null when no transaction.',
+      pattern: '^(?:100\\.00|[0-9]{1,2}\\.[0-9]{2})$',
+      description:
+        'successful / total × 100, 0.00-100.00, two places; null when no transaction, `"0.00"` when none succeeded.',
     })
   ),
 }
@@ -39,7 +40,7 @@ export const reportingSchemas = {
     ...scope,
     from: reportingInstant(),
     to: reportingInstant(),
-    as_of: schema.timestamp({ description: 'UTC observation marker, not a filter.' }),
+    as_of: schema.timestamp({ description: 'UTC observation marker (`Z`), not a filter.' }),
     date_basis: schema.const('created_at'),
     ...metricFields,
   }),
