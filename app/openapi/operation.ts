@@ -69,6 +69,12 @@ export interface OperationSpec {
   cacheControl?: string
   /** A contract route whose implementation has not landed in the router yet. */
   pending?: boolean
+  /**
+   * The body another method gets on this path (405 with `Allow`), when it is not the
+   * Portal envelope's METHOD_NOT_ALLOWED: the token endpoint answers in OAuth form.
+   * Emitted as the path item's `x-method-not-allowed`.
+   */
+  methodNotAllowed?: JsonSchema
 }
 
 const AUTH_ERRORS: Record<Access, Record<number, string[]>> = {

@@ -8419,37 +8419,37 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected failure: `SERVER_ERROR` */
+            /** @description An unexpected failure (no internals in the description). */
             500: {
                 headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
+                    /** @description Never cached. */
+                    "Cache-Control": "no-store";
+                    /** @description HTTP/1.0 caches. */
+                    Pragma: "no-cache";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
                         /** @enum {string} */
-                        error_code: "SERVER_ERROR";
+                        error: "server_error";
+                        error_description: string;
                     };
                 };
             };
-            /** @description Service unavailable: `SERVICE_UNAVAILABLE` */
+            /** @description The database or the limiter store is unreachable; retry later. */
             503: {
                 headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
+                    /** @description Never cached. */
+                    "Cache-Control": "no-store";
+                    /** @description HTTP/1.0 caches. */
+                    Pragma: "no-cache";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
                         /** @enum {string} */
-                        error_code: "SERVICE_UNAVAILABLE";
+                        error: "temporarily_unavailable";
+                        error_description: string;
                     };
                 };
             };

@@ -130,9 +130,19 @@ export const serviceOperations: OperationSpec[] = [
           },
         },
       },
+      500: {
+        description: 'An unexpected failure (no internals in the description).',
+        schema: oauthError(['server_error']),
+        headers: { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA },
+      },
+      503: {
+        description: 'The database or the limiter store is unreachable; retry later.',
+        schema: oauthError(['temporarily_unavailable']),
+        headers: { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA },
+      },
     },
-    // Failures outside OAuth's vocabulary (a database outage, a bug) keep the Portal envelope.
-    errors: { 500: ['SERVER_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
+    // Every failure there, outages and other methods included, is in OAuth form.
+    methodNotAllowed: oauthError(['invalid_request']),
   },
   {
     method: 'get',
