@@ -11,6 +11,7 @@ import { args } from '@adonisjs/core/ace'
 import { OperatorCommand, OperatorInputError } from '#console/operator_command'
 import { importJsonLines } from '#services/collections/import_transactions'
 import { progressLine } from '#console/progress_line'
+import { recordImportRows } from '#support/operator_metrics'
 
 export default class CollectionsImport extends OperatorCommand {
   static commandName = 'collections:import'
@@ -31,7 +32,12 @@ export default class CollectionsImport extends OperatorCommand {
     const started = performance.now()
     try {
       const result = await importJsonLines(input, { onProgress: progress?.update })
+      recordImportRows('imported', result.transactions)
       return { ...result, duration_ms: Math.round(performance.now() - started) }
+    } catch (error) {
+      // A bad line stops the import: that line is the one rejected.
+      recordImportRows('rejected', 1)
+      throw error
     } finally {
       progress?.done()
     }

@@ -9,7 +9,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 | One PostgreSQL connection. DATABASE_URL is always set by the time this file is
 | read: by the operator, or by start/runtime.ts pointing at the embedded cluster.
 | Every session runs in UTC and statements are bounded so that a sick database
-| yields 503s instead of hung requests.
+| yields 503s instead of hung requests. JIT compilation is off: it pays only for long
+| analytical queries, and PostgreSQL cannot estimate joins on parameter ranges (the
+| metrics and chart statement looks like millions of rows), so it spent ~2 s
+| compiling a 100 ms chart query (docs/reporting.md).
 */
 const statementTimeout = env.get('DATABASE_STATEMENT_TIMEOUT_MS') ?? 15_000
 
@@ -22,7 +25,7 @@ const pool = {
   propagateCreateError: false,
   afterCreate: (connection: any, done: (error: Error | null, connection: any) => void) => {
     connection.query(
-      `SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}`,
+      `SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}; SET jit = off`,
       (error: Error | null) => done(error, connection)
     )
   },

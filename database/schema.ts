@@ -403,6 +403,48 @@ export class TeamInvitationSchema extends BaseModel {
   declare updatedAt: DateTime
 }
 
+export class TransactionCountSchema extends BaseModel {
+  static $columns = ['currency', 'environment', 'merchantId', 'paymentBrand', 'status', 'total'] as const
+  $columns = TransactionCountSchema.$columns
+  @column()
+  declare currency: string
+  @column()
+  declare environment: string
+  @column()
+  declare merchantId: number
+  @column()
+  declare paymentBrand: string
+  @column()
+  declare status: string
+  @column()
+  declare total: number
+}
+
+export class TransactionTotalSchema extends BaseModel {
+  static $columns = ['amountTotal', 'currency', 'environment', 'grain', 'merchantId', 'nullAmountCount', 'paymentBrand', 'periodStart', 'status', 'transactionCount'] as const
+  $columns = TransactionTotalSchema.$columns
+  @column()
+  declare amountTotal: string
+  @column()
+  declare currency: string
+  @column()
+  declare environment: string
+  @column()
+  declare grain: string
+  @column()
+  declare merchantId: number
+  @column()
+  declare nullAmountCount: number
+  @column()
+  declare paymentBrand: string
+  @column.dateTime()
+  declare periodStart: DateTime
+  @column()
+  declare status: string
+  @column()
+  declare transactionCount: number
+}
+
 export class TransactionSchema extends BaseModel {
   static $columns = ['amount', 'createdAt', 'currency', 'environment', 'id', 'isArchived', 'isCredited', 'legacyStatus', 'merchantId', 'merchantTransactionId', 'paymentBrand', 'paymentStatus', 'status', 'updatedAt'] as const
   $columns = TransactionSchema.$columns

@@ -22,6 +22,8 @@ const MerchantApiController = () => import('#controllers/merchant_api_controller
 const TeamMembersController = () => import('#controllers/team_members_controller')
 const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
 const PasswordResetController = () => import('#controllers/password_reset_controller')
+const CollectionsController = () => import('#controllers/collections_controller')
+const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
 const EmailVerificationLinkController = () =>
   import('#controllers/email_verification_link_controller')
 const OpenapiController = () => import('#controllers/openapi_controller')
@@ -352,7 +354,39 @@ router
       .prefix('/portal/team')
       .as('team')
 
-    // portal/collections
+    // portal/collections: both roles, read-only, the API-wide limit per user
+    router
+      .group(() => {
+        router
+          .get('/transactions', [CollectionsController, 'index'])
+          .as('transactions.index')
+          .use(portalStack())
+        router
+          .get('/transactions/:transaction', [CollectionsController, 'show'])
+          .as('transactions.show')
+          .use(portalStack())
+        router
+          .get('/transactions/:transaction/history', [CollectionsController, 'history'])
+          .as('history.index')
+          .use(portalStack())
+        router
+          .get('/transactions/:transaction/history/:history', [
+            CollectionsController,
+            'historyItem',
+          ])
+          .as('history.show')
+          .use(portalStack())
+        router
+          .get('/metrics', [CollectionMetricsController, 'summary'])
+          .as('metrics')
+          .use(portalStack())
+        router
+          .get('/charts', [CollectionMetricsController, 'chart'])
+          .as('charts')
+          .use(portalStack())
+      })
+      .prefix('/portal/collections')
+      .as('collections')
 
     // merchant-api: machine tokens only (its API limit, per machine client, is taken
     // by machine authentication once the client is known). One read-only endpoint to

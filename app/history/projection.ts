@@ -1,0 +1,704 @@
+/*
+| The Portal's view of one piece of exchange evidence (portal-api.md › History item,
+| Payload projection, Collections › "History behavior"). Pure: no database, no HTTP,
+| no decryption. The caller decides from `snapshotReadable()` whether to decrypt and
+| hands the opened snapshot (or null when it could not be opened) to `projectEvidence`.
+|
+| Rules kept here, once:
+| - fixed allowlists per payload kind; every other field is excluded and named in
+|   `omissions` with a reason code, never with its value;
+| - whole bodies are withheld rather than cut (never truncated): purged, legacy,
+|   unsupported schema, over the 2 MiB read bound, unreadable, not captured;
+| - JSON response bodies are decoded up to 256 KiB and depth 64; request bodies are
+|   bounded by the same depth (their size by the read bound);
+| - nothing is filled in from elsewhere: an absent field stays absent.
+*/
+import {
+  KIND_DEFINITIONS,
+  type EvidenceKind,
+  type HistoryDirection,
+  type HistoryEventType,
+} from '#services/collections/evidence_kinds'
+import { parseTimestamp } from '#validators/rules/timestamp'
+
+export const SUPPORTED_SCHEMA_VERSIONS: ReadonlySet<number> = new Set([1, 2])
+/** Encrypted snapshots over this size are never read (bytes of ciphertext). */
+export const READ_BOUND_BYTES = 2 * 1024 * 1024
+/** JSON response bodies are decoded up to this many bytes of JSON text... */
+export const RESPONSE_DECODE_BOUND_BYTES = 256 * 1024
+/** ...and this nesting depth (request bodies share the depth bound). */
+export const DECODE_DEPTH_BOUND = 64
+/** Named omissions per item; further ones are reported once as `*` per reason. */
+export const NAMED_OMISSIONS_BOUND = 64
+
+export const CAPTURE_STATUSES = ['available', 'omitted', 'unavailable', 'purged'] as const
+export type CaptureStatus = (typeof CAPTURE_STATUSES)[number]
+
+/** Body capture states of merchant webhook replies. */
+export const REPLY_BODY_CAPTURE_STATUSES = [
+  'no_response',
+  'empty',
+  'omitted_oversize',
+  'omitted_unsupported_content_type',
+  'omitted_binary',
+  'omitted_sensitive',
+  'captured',
+  'captured_sanitized',
+  'captured_invalid_json_text',
+] as const
+/** Body capture states of the service's synchronous responses: the reply ones and four more. */
+export const SYNC_BODY_CAPTURE_STATUSES = [
+  ...REPLY_BODY_CAPTURE_STATUSES,
+  'omitted_non_json',
+  'omitted_invalid_json',
+  'omitted_unsupported_shape',
+  'omitted_no_permitted_fields',
+] as const
+export type BodyCaptureStatus = (typeof SYNC_BODY_CAPTURE_STATUSES)[number]
+
+/** Capture states meaning no body was kept: the snapshot is never read for them. */
+const BODILESS_STATUSES = new Set<string>([
+  'no_response',
+  'empty',
+  'omitted_oversize',
+  'omitted_unsupported_content_type',
+  'omitted_binary',
+  'omitted_sensitive',
+  'omitted_non_json',
+  'omitted_invalid_json',
+  'omitted_unsupported_shape',
+  'omitted_no_permitted_fields',
+])
+
+export const REASON_CODES = [
+  'portal_field_allowlist',
+  'merchant_response_field_allowlist',
+  'payment_url_excluded',
+  'legacy_body_unverified',
+  'snapshot_limit_exceeded',
+  'snapshot_schema_unsupported',
+  'snapshot_unreadable',
+  'snapshot_unavailable',
+  'body_not_captured',
+  'no_response',
+  'empty',
+  'omitted_oversize',
+  'omitted_unsupported_content_type',
+  'omitted_binary',
+  'omitted_sensitive',
+  'omitted_non_json',
+  'omitted_invalid_json',
+  'omitted_unsupported_shape',
+  'omitted_no_permitted_fields',
+  'response_fields_excluded',
+] as const
+export type ReasonCode = (typeof REASON_CODES)[number]
+
+export const DELIVERY_STATES = [
+  'pending',
+  'delivering',
+  'delivered',
+  'failed',
+  'exhausted',
+] as const
+
+export const COVERAGE_EVENT_TYPES: readonly HistoryEventType[] = [
+  'merchant_request',
+  'dlt_response',
+  'merchant_webhook_request',
+  'merchant_webhook_response',
+]
+export type CoverageState = 'captured' | 'purged' | 'not_captured'
+
+export interface Omission {
+  field_path: string
+  reason_code: ReasonCode
+}
+
+export type Payload = Record<string, unknown>
+
+export interface HistoryItem {
+  id: string
+  transaction_id: number
+  environment: string
+  event_type: HistoryEventType
+  direction: HistoryDirection
+  captured_at: string
+  capture_format: string
+  capture_status: CaptureStatus
+  event_id: string | null
+  attempt_number: number | null
+  http_status: number | null
+  delivery: {
+    state?: (typeof DELIVERY_STATES)[number]
+    duration_ms?: number
+    body_capture_status?: BodyCaptureStatus | null
+  } | null
+  response: {
+    is_repeated_request: boolean
+    capture_stage: 'prepared_for_return'
+    body_capture_status: BodyCaptureStatus | null
+  } | null
+  payload: Payload | null
+  omissions: Omission[]
+  retain_until: string
+  purged_at: string | null
+}
+
+/** A stored evidence row as the projection needs it (timestamps already ISO 8601). */
+export interface EvidenceRecord {
+  id: string
+  transactionId: number
+  environment: string
+  kind: EvidenceKind
+  capturedAt: string
+  captureFormat: string
+  schemaVersion: number | null
+  /** Whether a ciphertext is stored at all. */
+  hasSnapshot: boolean
+  /** Ciphertext bytes recorded at capture (null: nothing was captured). */
+  snapshotSize: number | null
+  contentType: string | null
+  bodyCaptureStatus: string | null
+  eventId: string | null
+  attemptNumber: number | null
+  httpStatus: number | null
+  deliveryState: string | null
+  durationMs: number | null
+  isRepeatedRequest: boolean | null
+  retainUntil: string
+  purgedAt: string | null
+}
+
+/** The opened snapshot: tagged JSON text (`body`) or raw text (`body_text`). */
+export type OpenedSnapshot = { kind: 'json'; text: string } | { kind: 'text'; text: string }
+
+const LEGACY_FORMAT = 'legacy_sanitized_snapshot'
+const DELIVERY_ATTEMPT: EvidenceKind = 'merchant_notification.delivery_attempt'
+
+/**
+ * Whether the snapshot of `record` is to be decrypted at all. Everything that is
+ * withheld unread (purged, legacy attempts, unsupported schema, a recorded bodiless
+ * capture, nothing stored, over the read bound) is decided here, before any bytes
+ * are fetched or opened.
+ */
+export function snapshotReadable(record: EvidenceRecord): boolean {
+  return unreadReason(record) === null
+}
+
+type UnreadOutcome = { status: CaptureStatus; reason: ReasonCode | null }
+
+function unreadReason(record: EvidenceRecord): UnreadOutcome | null {
+  if (record.purgedAt !== null) return { status: 'purged', reason: null }
+  if (record.kind === DELIVERY_ATTEMPT) {
+    return { status: 'omitted', reason: 'legacy_body_unverified' }
+  }
+  const recorded = recordedBodyStatus(record)
+  if (recorded !== null && BODILESS_STATUSES.has(recorded)) {
+    return {
+      status: recorded === 'no_response' ? 'unavailable' : 'omitted',
+      reason: recorded as ReasonCode,
+    }
+  }
+  if (!record.hasSnapshot) {
+    // A size recorded without the bytes: the snapshot went missing after capture.
+    return record.snapshotSize === null
+      ? { status: 'unavailable', reason: 'body_not_captured' }
+      : { status: 'unavailable', reason: 'snapshot_unavailable' }
+  }
+  if (record.schemaVersion === null || !SUPPORTED_SCHEMA_VERSIONS.has(record.schemaVersion)) {
+    return { status: 'unavailable', reason: 'snapshot_schema_unsupported' }
+  }
+  if (record.snapshotSize === null || record.snapshotSize > READ_BOUND_BYTES) {
+    return { status: 'unavailable', reason: 'snapshot_limit_exceeded' }
+  }
+  return null
+}
+
+/** The recorded body capture state when it is one the item's kind can carry, else null. */
+function recordedBodyStatus(record: EvidenceRecord): BodyCaptureStatus | null {
+  const value = record.bodyCaptureStatus
+  if (value === null) return null
+  const allowed: readonly string[] =
+    record.kind === 'merchant_response.synchronous'
+      ? SYNC_BODY_CAPTURE_STATUSES
+      : REPLY_BODY_CAPTURE_STATUSES
+  return allowed.includes(value) ? (value as BodyCaptureStatus) : null
+}
+
+interface BodyProjection {
+  status: CaptureStatus
+  payload: Payload | null
+  omissions: Omission[]
+  bodyCaptureStatus: BodyCaptureStatus | null
+}
+
+/**
+ * The history item of `record`. `snapshot` is the opened snapshot when
+ * `snapshotReadable(record)` was true: an `OpenedSnapshot`, or null when it could not
+ * be decrypted (corrupt); it is ignored otherwise.
+ */
+export function projectEvidence(
+  record: EvidenceRecord,
+  snapshot: OpenedSnapshot | null | undefined
+): HistoryItem {
+  const shownAs = KIND_DEFINITIONS[record.kind].shownAs
+  if (!shownAs) throw new Error(`evidence kind ${record.kind} is never shown`)
+  const body = projectBody(record, snapshot)
+  const isAttempt = record.kind === DELIVERY_ATTEMPT
+  return {
+    id: record.id,
+    transaction_id: record.transactionId,
+    environment: record.environment,
+    event_type: shownAs.eventType,
+    direction: shownAs.direction,
+    captured_at: record.capturedAt,
+    capture_format: isAttempt ? LEGACY_FORMAT : record.captureFormat,
+    capture_status: body.status,
+    event_id: eventIdOf(record.eventId),
+    attempt_number: integerIn(record.attemptNumber, 1, 1_000_000),
+    http_status: integerIn(record.httpStatus, 100, 599),
+    delivery: deliveryOf(record, body),
+    response:
+      record.kind === 'merchant_response.synchronous'
+        ? {
+            is_repeated_request: record.isRepeatedRequest === true,
+            capture_stage: 'prepared_for_return',
+            body_capture_status: body.bodyCaptureStatus,
+          }
+        : null,
+    payload: body.payload,
+    omissions: body.omissions,
+    retain_until: record.retainUntil,
+    purged_at: record.purgedAt,
+  }
+}
+
+function projectBody(
+  record: EvidenceRecord,
+  snapshot: OpenedSnapshot | null | undefined
+): BodyProjection {
+  const recorded = recordedBodyStatus(record)
+  const unread = unreadReason(record)
+  if (unread) {
+    return {
+      status: unread.status,
+      payload: null,
+      omissions: unread.reason ? [{ field_path: 'body', reason_code: unread.reason }] : [],
+      bodyCaptureStatus: recorded,
+    }
+  }
+  if (!snapshot) {
+    return {
+      status: 'unavailable',
+      payload: null,
+      omissions: [{ field_path: 'body', reason_code: 'snapshot_unreadable' }],
+      bodyCaptureStatus: recorded,
+    }
+  }
+  switch (record.kind) {
+    case 'merchant_request.validated':
+      return projectRequest(snapshot, REQUEST_FIELDS)
+    case 'merchant_notification.queued':
+      return projectRequest(snapshot, WEBHOOK_FIELDS)
+    case 'merchant_response.synchronous':
+      return projectSynchronousResponse(snapshot)
+    case 'merchant_notification.response':
+      return projectReply(snapshot, record.contentType)
+    default:
+      // Unreachable: delivery attempts are never read, other kinds never shown.
+      return withheld('unavailable', 'snapshot_schema_unsupported', null)
+  }
+}
+
+function withheld(
+  status: CaptureStatus,
+  reason: ReasonCode,
+  bodyCaptureStatus: BodyCaptureStatus | null
+): BodyProjection {
+  return {
+    status,
+    payload: null,
+    omissions: [{ field_path: 'body', reason_code: reason }],
+    bodyCaptureStatus,
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Field rules of the allowlists
+
+type FieldRule = (value: unknown) => boolean
+
+const REFERENCE = /^[A-Za-z0-9_-]{1,100}$/
+const BRAND = /^[A-Za-z0-9_-]{1,20}$/
+const CURRENCY = /^[A-Z]{3}$/
+/** Nonnegative, two fractional digits, at most 12 integer digits. */
+const AMOUNT = /^(?:0|[1-9][0-9]{0,11})\.[0-9]{2}$/
+const PAYMENT_STATUSES = new Set(['PAID', 'PENDING', 'REJECTED'])
+
+const isString =
+  (pattern: RegExp): FieldRule =>
+  (value) =>
+    typeof value === 'string' && pattern.test(value)
+const isBoolean: FieldRule = (value) => typeof value === 'boolean'
+
+const WEBHOOK_FIELDS: Record<string, FieldRule> = {
+  merchant_transaction_id: isString(REFERENCE),
+  payment_brand: isString(BRAND),
+  currency: isString(CURRENCY),
+  amount: isString(AMOUNT),
+  payment_status: (value) => typeof value === 'string' && PAYMENT_STATUSES.has(value),
+}
+
+const REQUEST_FIELDS: Record<string, FieldRule> = {
+  ...WEBHOOK_FIELDS,
+  channel: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 4,
+  is_card_payment: isBoolean,
+}
+
+const REPLY_BOOLEANS = ['acknowledged', 'ok', 'success', 'accepted', 'received']
+const REPLY_STATUSES = new Set(['ok', 'success', 'accepted', 'received', 'failed', 'error'])
+const REPLY_TEXTS = new Set(['ok', 'ack', 'accepted', 'received'])
+
+const SYNC_ERROR_CODES = new Set([
+  'TRANSACTION_REFERENCE_CONFLICT',
+  'SUBMISSION_UNKNOWN',
+  'SUBMISSION_IN_PROGRESS',
+])
+
+/** Explicit offset or Z, a valid date, 1-6 optional fractional digits. */
+const isOffsetTimestamp: FieldRule = (value) => parseTimestamp(value) !== null
+
+const SYNC_DATA_FIELDS: Record<string, FieldRule> = {
+  merchant_transaction_id: isString(REFERENCE),
+  amount: isString(AMOUNT),
+  payment_status: WEBHOOK_FIELDS.payment_status,
+  is_card_payment: isBoolean,
+  timestamp: isOffsetTimestamp,
+}
+
+/** Field names that look like links: excluded with their own reason. */
+const URL_LIKE = /url|uri|link|redirect|callback/i
+/** Field names safe to echo in an omission (never a value in disguise). */
+const NAMEABLE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
+
+// ---------------------------------------------------------------------------------
+// Decoding
+
+type Decoded = { ok: true; value: unknown } | { ok: false; why: 'oversize' | 'deep' | 'invalid' }
+
+/**
+ * JSON text to a value within the bounds. The nesting depth is measured on the text
+ * before parsing, so a hostile body never builds a deep structure.
+ */
+export function decodeJson(text: string, maxBytes: number | null): Decoded {
+  if (maxBytes !== null && Buffer.byteLength(text) > maxBytes) return { ok: false, why: 'oversize' }
+  if (nestingDepth(text) > DECODE_DEPTH_BOUND) return { ok: false, why: 'deep' }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false, why: 'invalid' }
+  }
+}
+
+/** Deepest `[`/`{` nesting outside string literals. */
+export function nestingDepth(text: string): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index)
+    if (inString) {
+      if (char === 0x5c)
+        index++ // backslash: skip the escaped character
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) {
+      inString = true
+    } else if (char === 0x5b || char === 0x7b) {
+      depth++
+      if (depth > deepest) deepest = depth
+    } else if (char === 0x5d || char === 0x7d) {
+      depth--
+    }
+  }
+  return deepest
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+// ---------------------------------------------------------------------------------
+// Omissions
+
+class OmissionList {
+  private readonly named = new Map<string, Omission>()
+  private readonly unnamed = new Set<ReasonCode>()
+
+  add(path: string, name: string, reason: ReasonCode) {
+    const fieldPath = path ? `${path}.${name}` : name
+    if (!NAMEABLE.test(name) || this.named.size >= NAMED_OMISSIONS_BOUND) {
+      this.unnamed.add(reason)
+      return
+    }
+    const key = `${fieldPath}\u0000${reason}`
+    if (!this.named.has(key)) this.named.set(key, { field_path: fieldPath, reason_code: reason })
+  }
+
+  addPath(fieldPath: string, reason: ReasonCode) {
+    const key = `${fieldPath}\u0000${reason}`
+    if (!this.named.has(key)) this.named.set(key, { field_path: fieldPath, reason_code: reason })
+  }
+
+  get size() {
+    return this.named.size + this.unnamed.size
+  }
+
+  toArray(): Omission[] {
+    return [
+      ...this.named.values(),
+      ...[...this.unnamed].map((reason) => ({ field_path: '*', reason_code: reason })),
+    ]
+  }
+}
+
+/**
+ * Copies the allowed fields of `source` that pass their rule into a new object
+ * (allowlist order), and records every other field: link-like names as
+ * `payment_url_excluded`, the rest under `reason`. Allowed names failing their rule
+ * are recorded under `reason` too. Own properties only, so `__proto__` or
+ * `constructor` keys are plain excluded fields.
+ */
+function pickAllowed(
+  source: Record<string, unknown>,
+  rules: Record<string, FieldRule>,
+  reason: ReasonCode,
+  omissions: OmissionList,
+  path = ''
+): Payload {
+  const picked: Payload = {}
+  for (const [name, rule] of Object.entries(rules)) {
+    if (!Object.hasOwn(source, name)) continue
+    if (rule(source[name])) picked[name] = source[name]
+    else omissions.addPath(path ? `${path}.${name}` : name, reason)
+  }
+  for (const name of Object.keys(source)) {
+    if (Object.hasOwn(rules, name)) continue
+    omissions.add(path, name, URL_LIKE.test(name) ? 'payment_url_excluded' : reason)
+  }
+  return picked
+}
+
+// ---------------------------------------------------------------------------------
+// Per payload kind
+
+/** Validated merchant request and queued webhook: a JSON object under a fixed allowlist. */
+function projectRequest(
+  snapshot: OpenedSnapshot,
+  rules: Record<string, FieldRule>
+): BodyProjection {
+  if (snapshot.kind !== 'json') return withheld('unavailable', 'snapshot_unreadable', null)
+  const decoded = decodeJson(snapshot.text, null)
+  if (!decoded.ok) {
+    return decoded.why === 'deep'
+      ? withheld('unavailable', 'snapshot_limit_exceeded', null)
+      : withheld('unavailable', 'snapshot_unreadable', null)
+  }
+  // The service validated these as JSON objects; anything else is not its capture.
+  if (!isPlainObject(decoded.value)) return withheld('unavailable', 'snapshot_unreadable', null)
+  const omissions = new OmissionList()
+  const payload = pickAllowed(decoded.value, rules, 'portal_field_allowlist', omissions)
+  return { status: 'available', payload, omissions: omissions.toArray(), bodyCaptureStatus: null }
+}
+
+/** The service's synchronous response: `success`, `error_code`, and five `data` fields. */
+function projectSynchronousResponse(snapshot: OpenedSnapshot): BodyProjection {
+  if (snapshot.kind !== 'json') return withheld('omitted', 'omitted_non_json', 'omitted_non_json')
+  const decoded = decodeJson(snapshot.text, RESPONSE_DECODE_BOUND_BYTES)
+  if (!decoded.ok) {
+    if (decoded.why === 'oversize')
+      return withheld('omitted', 'omitted_oversize', 'omitted_oversize')
+    if (decoded.why === 'deep') {
+      return withheld('omitted', 'omitted_unsupported_shape', 'omitted_unsupported_shape')
+    }
+    return withheld('omitted', 'omitted_invalid_json', 'omitted_invalid_json')
+  }
+  const body = decoded.value
+  if (!isPlainObject(body)) {
+    return withheld('omitted', 'omitted_unsupported_shape', 'omitted_unsupported_shape')
+  }
+  const omissions = new OmissionList()
+  const payload: Payload = {}
+  if (Object.hasOwn(body, 'success')) {
+    if (isBoolean(body.success)) payload.success = body.success
+    else omissions.addPath('success', 'response_fields_excluded')
+  }
+  if (Object.hasOwn(body, 'error_code')) {
+    const code = body.error_code
+    if (typeof code === 'string' && SYNC_ERROR_CODES.has(code)) payload.error_code = code
+    else omissions.addPath('error_code', 'response_fields_excluded')
+  }
+  if (Object.hasOwn(body, 'data')) {
+    if (isPlainObject(body.data)) {
+      const data = pickAllowed(
+        body.data,
+        SYNC_DATA_FIELDS,
+        'response_fields_excluded',
+        omissions,
+        'data'
+      )
+      if (Object.keys(data).length > 0) payload.data = data
+    } else {
+      omissions.addPath('data', 'response_fields_excluded')
+    }
+  }
+  for (const name of Object.keys(body)) {
+    if (name === 'success' || name === 'error_code' || name === 'data') continue
+    omissions.add(
+      '',
+      name,
+      URL_LIKE.test(name) ? 'payment_url_excluded' : 'response_fields_excluded'
+    )
+  }
+  if (Object.keys(payload).length === 0) {
+    return {
+      status: 'omitted',
+      payload: null,
+      omissions: [
+        { field_path: 'body', reason_code: 'omitted_no_permitted_fields' },
+        ...omissions.toArray(),
+      ],
+      bodyCaptureStatus: 'omitted_no_permitted_fields',
+    }
+  }
+  return {
+    status: 'available',
+    payload,
+    omissions: omissions.toArray(),
+    bodyCaptureStatus: omissions.size === 0 ? 'captured' : 'captured_sanitized',
+  }
+}
+
+const JSON_CONTENT_TYPE = /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+/**
+ * A merchant's webhook reply: a JSON object under the reply allowlist, or a text
+ * reply that is exactly one of the acknowledgement words (trimmed, lowercased),
+ * shown as `{text: "<word>"}`. Text sent as JSON that did not parse is
+ * `captured_invalid_json_text` and follows the text rule.
+ */
+function projectReply(snapshot: OpenedSnapshot, contentType: string | null): BodyProjection {
+  if (snapshot.kind === 'text') {
+    const invalidJson = contentType !== null && JSON_CONTENT_TYPE.test(contentType)
+    return projectReplyText(snapshot.text, invalidJson)
+  }
+  const decoded = decodeJson(snapshot.text, RESPONSE_DECODE_BOUND_BYTES)
+  if (!decoded.ok) {
+    if (decoded.why === 'invalid') return withheld('unavailable', 'snapshot_unreadable', null)
+    return withheld('omitted', 'omitted_oversize', 'omitted_oversize')
+  }
+  const body = decoded.value
+  if (!isPlainObject(body)) {
+    return withheld('omitted', 'merchant_response_field_allowlist', 'captured_sanitized')
+  }
+  const omissions = new OmissionList()
+  const payload: Payload = {}
+  for (const name of REPLY_BOOLEANS) {
+    if (!Object.hasOwn(body, name)) continue
+    if (isBoolean(body[name])) payload[name] = body[name]
+    else omissions.addPath(name, 'merchant_response_field_allowlist')
+  }
+  if (Object.hasOwn(body, 'status')) {
+    const status = body.status
+    if (typeof status === 'string' && REPLY_STATUSES.has(status)) payload.status = status
+    else omissions.addPath('status', 'merchant_response_field_allowlist')
+  }
+  for (const name of Object.keys(body)) {
+    if (name === 'status' || REPLY_BOOLEANS.includes(name)) continue
+    omissions.add(
+      '',
+      name,
+      URL_LIKE.test(name) ? 'payment_url_excluded' : 'merchant_response_field_allowlist'
+    )
+  }
+  return {
+    status: 'available',
+    payload,
+    omissions: omissions.toArray(),
+    bodyCaptureStatus: omissions.size === 0 ? 'captured' : 'captured_sanitized',
+  }
+}
+
+function projectReplyText(text: string, invalidJson: boolean): BodyProjection {
+  if (Buffer.byteLength(text) > RESPONSE_DECODE_BOUND_BYTES) {
+    return withheld('omitted', 'omitted_oversize', 'omitted_oversize')
+  }
+  const word = text.trim().toLowerCase()
+  if (REPLY_TEXTS.has(word)) {
+    return {
+      status: 'available',
+      payload: { text: word },
+      omissions: [],
+      bodyCaptureStatus: invalidJson ? 'captured_invalid_json_text' : 'captured',
+    }
+  }
+  return withheld(
+    'omitted',
+    'merchant_response_field_allowlist',
+    invalidJson ? 'captured_invalid_json_text' : 'captured_sanitized'
+  )
+}
+
+// ---------------------------------------------------------------------------------
+// Metadata
+
+const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/
+
+function eventIdOf(value: string | null): string | null {
+  return value !== null && EVENT_ID.test(value) ? value : null
+}
+
+function integerIn(value: number | null, min: number, max: number): number | null {
+  return value !== null && Number.isInteger(value) && value >= min && value <= max ? value : null
+}
+
+function deliveryOf(record: EvidenceRecord, body: BodyProjection): HistoryItem['delivery'] {
+  if (KIND_DEFINITIONS[record.kind].source !== 'merchant_webhook') return null
+  const delivery: NonNullable<HistoryItem['delivery']> = {}
+  const state = record.deliveryState
+  if (state !== null && (DELIVERY_STATES as readonly string[]).includes(state)) {
+    delivery.state = state as (typeof DELIVERY_STATES)[number]
+  }
+  const duration = integerIn(record.durationMs, 0, 86_400_000)
+  if (duration !== null) delivery.duration_ms = duration
+  if (record.kind === 'merchant_notification.response') {
+    delivery.body_capture_status = body.bodyCaptureStatus
+    return delivery
+  }
+  return Object.keys(delivery).length > 0 ? delivery : null
+}
+
+// ---------------------------------------------------------------------------------
+// Coverage
+
+/**
+ * `meta.coverage` of a transaction's history from counts per shown event type:
+ * `captured` when any record of the type is unpurged, `purged` when all are purged,
+ * `not_captured` when there are none. (`not_applicable` is reserved, never emitted.)
+ */
+export function coverageOf(
+  counts: Partial<Record<HistoryEventType, { total: number; unpurged: number }>>
+): Record<HistoryEventType, CoverageState> {
+  const coverage = {} as Record<HistoryEventType, CoverageState>
+  for (const type of COVERAGE_EVENT_TYPES) {
+    const count = counts[type]
+    coverage[type] =
+      !count || count.total === 0 ? 'not_captured' : count.unpurged > 0 ? 'captured' : 'purged'
+  }
+  return coverage
+}
+
+/** The shown event type of an evidence kind (null: never shown). */
+export function eventTypeOf(kind: EvidenceKind): HistoryEventType | null {
+  return KIND_DEFINITIONS[kind].shownAs?.eventType ?? null
+}

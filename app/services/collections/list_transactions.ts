@@ -1,0 +1,146 @@
+/*
+| GET /portal/collections/transactions (portal-api.md › Collections): the merchant's
+| transactions of one environment, filters combined with AND, newest first
+| (`created_at` desc, nulls last, then `id` desc), with the exact total for `meta`.
+|
+| - Scope: the actor's merchant and the requested environment; archived included.
+| - `from`/`to`: creation time in [from, to), compared as timestamptz (the literal
+|   keeps its offset and microseconds, so no rounding through JavaScript).
+| - `query`: substring of the merchant reference with `%`, `_` and `!` taken
+|   literally (`LIKE ... ESCAPE '!'`).
+| - The page and the count run concurrently on the read connection. The page is a
+|   deferred join: the ids of the page are found on the list index alone (index-only
+|   for the scope and the date range), and only those rows are fetched, so a deep
+|   page skips index entries instead of heap rows. Figures: bench/README.md.
+*/
+import type { UserActor } from '#auth/actor'
+import type { Timestamp } from '#validators/rules/timestamp'
+import type { TransactionStatus } from '#services/collections/transaction_status'
+import { readConnection } from '#support/read_connection'
+import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/transaction_rows'
+
+export interface TransactionFilters {
+  environment: 'test' | 'live'
+  from?: Timestamp
+  to?: Timestamp
+  status?: TransactionStatus
+  merchant_transaction_id?: string
+  query?: string
+  currency?: string
+  payment_brand?: string
+}
+
+export interface TransactionPage {
+  items: TransactionRow[]
+  total: number
+}
+
+/** `value` as a LIKE pattern matching itself anywhere, under `ESCAPE '!'`. */
+export function containsPattern(value: string): string {
+  return `%${value.replace(/[!%_]/g, (char) => `!${char}`)}%`
+}
+
+/** The WHERE clause of the list (unaliased columns of `transactions`) and its bindings. */
+export function listConditions(merchantId: number, filters: TransactionFilters) {
+  const conditions = ['merchant_id = ?', 'environment = ?']
+  const bindings: Array<string | number> = [merchantId, filters.environment]
+  if (filters.from && filters.to) {
+    conditions.push('created_at >= ?::timestamptz', 'created_at < ?::timestamptz')
+    bindings.push(filters.from.sql, filters.to.sql)
+  }
+  if (filters.status) {
+    conditions.push('status = ?')
+    bindings.push(filters.status)
+  }
+  if (filters.merchant_transaction_id !== undefined) {
+    conditions.push('merchant_transaction_id = ?')
+    bindings.push(filters.merchant_transaction_id)
+  }
+  if (filters.query !== undefined) {
+    conditions.push(`merchant_transaction_id LIKE ? ESCAPE '!'`)
+    bindings.push(containsPattern(filters.query))
+  }
+  if (filters.currency !== undefined) {
+    conditions.push('currency = ?')
+    bindings.push(filters.currency)
+  }
+  if (filters.payment_brand !== undefined) {
+    conditions.push('payment_brand = ?')
+    bindings.push(filters.payment_brand)
+  }
+  return { where: conditions.join(' AND '), bindings }
+}
+
+/** The two statements of a list request: the page (deferred join) and the exact count. */
+export function listQueries(
+  merchantId: number,
+  filters: TransactionFilters,
+  page: { page: number; perPage: number }
+) {
+  const { where, bindings } = listConditions(merchantId, filters)
+  return {
+    page: {
+      sql: `SELECT ${TRANSACTION_COLUMNS}
+       FROM (
+         SELECT id FROM transactions WHERE ${where}
+         ORDER BY created_at DESC NULLS LAST, id DESC
+         LIMIT ? OFFSET ?
+       ) page
+       JOIN transactions t ON t.id = page.id
+       ORDER BY t.created_at DESC NULLS LAST, t.id DESC`,
+      bindings: [...bindings, page.perPage, (page.page - 1) * page.perPage],
+    },
+    count: countQuery(merchantId, filters, where, bindings),
+  }
+}
+
+/**
+ * The exact total: summed from the maintained counts (migration 0503) when the list is
+ * filtered by environment and any of status, currency and brand; else `count(*)` of
+ * the same conditions.
+ */
+function countQuery(
+  merchantId: number,
+  filters: TransactionFilters,
+  where: string,
+  bindings: Array<string | number>
+) {
+  const countable =
+    !filters.from &&
+    !filters.to &&
+    filters.merchant_transaction_id === undefined &&
+    filters.query === undefined
+  if (!countable) {
+    return { sql: `SELECT count(*) AS total FROM transactions WHERE ${where}`, bindings }
+  }
+  const conditions = ['merchant_id = ?', 'environment = ?']
+  const values: Array<string | number> = [merchantId, filters.environment]
+  for (const [column, value] of [
+    ['status', filters.status],
+    ['currency', filters.currency],
+    ['payment_brand', filters.payment_brand],
+  ] as const) {
+    if (value === undefined) continue
+    conditions.push(`${column} = ?`)
+    values.push(value)
+  }
+  return {
+    sql: `SELECT coalesce(sum(total), 0) AS total FROM transaction_counts
+          WHERE ${conditions.join(' AND ')}`,
+    bindings: values,
+  }
+}
+
+export async function listTransactions(
+  actor: UserActor,
+  filters: TransactionFilters,
+  page: { page: number; perPage: number }
+): Promise<TransactionPage> {
+  const connection = readConnection()
+  const queries = listQueries(actor.merchantId, filters, page)
+  const [rows, count] = await Promise.all([
+    connection.rawQuery(queries.page.sql, queries.page.bindings),
+    connection.rawQuery(queries.count.sql, queries.count.bindings),
+  ])
+  return { items: rows.rows as TransactionRow[], total: Number(count.rows[0].total) }
+}

@@ -1,0 +1,33 @@
+/*
+| GET /portal/collections/transactions/{transaction} (portal-api.md › Collections):
+| one transaction of the actor's merchant in the requested environment. Another
+| merchant's, the other environment's, or an unknown id are all 404 NOT_FOUND.
+*/
+import type { UserActor } from '#auth/actor'
+import ApiError from '#exceptions/api_error'
+import { readConnection } from '#support/read_connection'
+import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/transaction_rows'
+
+export function showTransactionQuery(
+  merchantId: number,
+  transactionId: string,
+  environment: 'test' | 'live'
+) {
+  return {
+    sql: `SELECT ${TRANSACTION_COLUMNS} FROM transactions t
+     WHERE t.id = ? AND t.merchant_id = ? AND t.environment = ?`,
+    bindings: [transactionId, merchantId, environment],
+  }
+}
+
+export async function showTransaction(
+  actor: UserActor,
+  transactionId: string,
+  environment: 'test' | 'live'
+): Promise<TransactionRow> {
+  const query = showTransactionQuery(actor.merchantId, transactionId, environment)
+  const result = await readConnection().rawQuery(query.sql, query.bindings)
+  const row = result.rows[0] as TransactionRow | undefined
+  if (!row) throw ApiError.notFound()
+  return row
+}

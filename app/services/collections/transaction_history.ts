@@ -1,0 +1,216 @@
+/*
+| GET /portal/collections/transactions/{transaction}/history and .../history/{history}
+| (portal-api.md › Collections, "History behavior"): the sanitized exchange history
+| of one transaction of the actor's merchant and environment.
+|
+| - Only the permitted kinds (evidence_kinds.ts) are read; provider and internal
+|   exchanges never leave the database.
+| - Chronological: `captured_at`, then the ULID (byte order, COLLATE "C").
+| - `meta.coverage` and the total come from one aggregate over the whole scoped
+|   history, whatever the page.
+| - A snapshot's ciphertext is selected only when it may be read (unpurged, within
+|   the 2 MiB read bound); the projection (app/history/projection.ts) decides the
+|   rest. A snapshot that cannot be opened marks its own item unavailable.
+| - Every read is audited on the primary before the evidence is returned; when the
+|   audit write fails the read fails with 500 SERVER_ERROR and no evidence.
+| - A GET never purges, extends retention or writes anything but the audit record.
+*/
+import type { UserActor } from '#auth/actor'
+import ApiError from '#exceptions/api_error'
+import { readConnection } from '#support/read_connection'
+import { audit } from '#services/audit/audit_trail'
+import { openSnapshot } from '#services/collections/evidence_snapshot'
+import type { EvidenceKind, HistoryEventType } from '#services/collections/evidence_kinds'
+import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transaction_rows'
+import {
+  coverageOf,
+  eventTypeOf,
+  projectEvidence,
+  READ_BOUND_BYTES,
+  snapshotReadable,
+  type CoverageState,
+  type EvidenceRecord,
+  type HistoryItem,
+} from '#history/projection'
+
+type Environment = 'test' | 'live'
+
+const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
+  ${isoUtc('e.captured_at')} AS captured_at, e.capture_format, e.schema_version,
+  e.snapshot_ciphertext IS NOT NULL AS has_snapshot, e.snapshot_size,
+  CASE WHEN e.purged_at IS NULL AND e.snapshot_size <= ${READ_BOUND_BYTES}
+    THEN e.snapshot_ciphertext END AS snapshot_ciphertext,
+  e.content_type, e.body_capture_status, e.event_id, e.attempt_number, e.http_status,
+  e.delivery_state, e.duration_ms, e.is_repeated_request,
+  ${isoUtc('e.retain_until')} AS retain_until, ${isoUtc('e.purged_at')} AS purged_at`
+
+/** The scope of a transaction's evidence: transaction, merchant, environment, permitted kinds. */
+const EVIDENCE_SCOPE = `e.transaction_id = ? AND e.merchant_id = ? AND e.environment = ?
+  AND e.kind IN (${PERMITTED_KINDS_SQL})`
+
+const CHRONOLOGICAL = `e.captured_at ASC, e.id COLLATE "C" ASC`
+
+interface EvidenceRow {
+  id: string
+  transaction_id: number | string
+  environment: string
+  kind: EvidenceKind
+  captured_at: string
+  capture_format: string
+  schema_version: number | null
+  has_snapshot: boolean
+  snapshot_size: number | null
+  snapshot_ciphertext: string | null
+  content_type: string | null
+  body_capture_status: string | null
+  event_id: string | null
+  attempt_number: number | null
+  http_status: number | null
+  delivery_state: string | null
+  duration_ms: number | null
+  is_repeated_request: boolean | null
+  retain_until: string
+  purged_at: string | null
+}
+
+/** The history item of a row: the snapshot is opened only when the projection reads it. */
+function itemOf(row: EvidenceRow): HistoryItem {
+  const record: EvidenceRecord = {
+    id: row.id,
+    transactionId: Number(row.transaction_id),
+    environment: row.environment,
+    kind: row.kind,
+    capturedAt: row.captured_at,
+    captureFormat: row.capture_format,
+    schemaVersion: row.schema_version,
+    hasSnapshot: row.has_snapshot,
+    snapshotSize: row.snapshot_size,
+    contentType: row.content_type,
+    bodyCaptureStatus: row.body_capture_status,
+    eventId: row.event_id,
+    attemptNumber: row.attempt_number,
+    httpStatus: row.http_status,
+    deliveryState: row.delivery_state,
+    durationMs: row.duration_ms,
+    isRepeatedRequest: row.is_repeated_request,
+    retainUntil: row.retain_until,
+    purgedAt: row.purged_at,
+  }
+  if (!snapshotReadable(record)) return projectEvidence(record, undefined)
+  try {
+    const snapshot =
+      row.snapshot_ciphertext === null ? null : openSnapshot(row.id, row.snapshot_ciphertext)
+    return projectEvidence(record, snapshot)
+  } catch {
+    // Whatever is wrong with one snapshot stays with its item: unavailable, unreadable.
+    return projectEvidence(record, null)
+  }
+}
+
+async function auditRead(actor: UserActor, event: Parameters<typeof audit>[2]) {
+  try {
+    await audit(undefined, actor, event)
+  } catch {
+    // No evidence without its audit record (portal-api.md: audit failure returns 500).
+    throw new ApiError(500, 'SERVER_ERROR', 'An unexpected error occurred.')
+  }
+}
+
+export interface HistoryPage {
+  items: HistoryItem[]
+  total: number
+  coverage: Record<HistoryEventType, CoverageState>
+}
+
+/**
+ * The three statements of a history page, run concurrently: the transaction's
+ * existence in scope, the page, and the per-kind counts (coverage and total).
+ */
+export function historyQueries(
+  merchantId: number,
+  transactionId: string,
+  input: { environment: Environment; page: number; perPage: number }
+) {
+  const scope = [transactionId, merchantId, input.environment]
+  return {
+    transaction: {
+      sql: `SELECT 1 FROM transactions WHERE id = ? AND merchant_id = ? AND environment = ?`,
+      bindings: scope,
+    },
+    page: {
+      sql: `SELECT ${EVIDENCE_COLUMNS} FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE}
+       ORDER BY ${CHRONOLOGICAL} LIMIT ? OFFSET ?`,
+      bindings: [...scope, input.perPage, (input.page - 1) * input.perPage],
+    },
+    coverage: {
+      sql: `SELECT e.kind, count(*)::int AS total,
+              count(*) FILTER (WHERE e.purged_at IS NULL)::int AS unpurged
+       FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE} GROUP BY e.kind`,
+      bindings: scope,
+    },
+  }
+}
+
+export async function listTransactionHistory(
+  actor: UserActor,
+  transactionId: string,
+  input: { environment: Environment; page: number; perPage: number }
+): Promise<HistoryPage> {
+  const connection = readConnection()
+  const queries = historyQueries(actor.merchantId, transactionId, input)
+  const [transaction, rows, counts] = await Promise.all([
+    connection.rawQuery(queries.transaction.sql, queries.transaction.bindings),
+    connection.rawQuery(queries.page.sql, queries.page.bindings),
+    connection.rawQuery(queries.coverage.sql, queries.coverage.bindings),
+  ])
+  if (transaction.rows.length === 0) throw ApiError.notFound()
+
+  const perType: Partial<Record<HistoryEventType, { total: number; unpurged: number }>> = {}
+  let total = 0
+  for (const row of counts.rows as Array<{ kind: EvidenceKind; total: number; unpurged: number }>) {
+    const type = eventTypeOf(row.kind)
+    if (!type) continue
+    const sum = (perType[type] ??= { total: 0, unpurged: 0 })
+    sum.total += row.total
+    sum.unpurged += row.unpurged
+    total += row.total
+  }
+  const items = (rows.rows as EvidenceRow[]).map(itemOf)
+  await auditRead(actor, {
+    action: 'collections.history.list',
+    outcome: 'success',
+    target: { type: 'transaction', id: transactionId },
+    metadata: {
+      environment: input.environment,
+      page: input.page,
+      per_page: input.perPage,
+      items: items.length,
+    },
+  })
+  return { items, total, coverage: coverageOf(perType) }
+}
+
+export async function showHistoryItem(
+  actor: UserActor,
+  transactionId: string,
+  historyId: string,
+  environment: Environment
+): Promise<HistoryItem> {
+  const result = await readConnection().rawQuery(
+    `SELECT ${EVIDENCE_COLUMNS} FROM exchange_evidence e
+     JOIN transactions t ON t.id = e.transaction_id AND t.merchant_id = e.merchant_id
+       AND t.environment = e.environment
+     WHERE e.id = ? AND ${EVIDENCE_SCOPE}`,
+    [historyId, transactionId, actor.merchantId, environment]
+  )
+  const row = result.rows[0] as EvidenceRow | undefined
+  if (!row) throw ApiError.notFound()
+  const item = itemOf(row)
+  await auditRead(actor, {
+    action: 'collections.history.show',
+    outcome: 'success',
+    target: { type: 'exchange_evidence', id: historyId },
+    metadata: { transaction_id: transactionId, environment },
+  })
+  return item
+}

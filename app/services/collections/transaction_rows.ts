@@ -1,0 +1,43 @@
+/*
+| How collection transactions are read (portal-api.md › Transaction), shared by the
+| list and the detail: the scope (merchant from the actor, environment from the
+| query), the selected columns, and `history_available`.
+|
+| - Timestamps are formatted by PostgreSQL to the microsecond in UTC, so what was
+|   stored (and what `from`/`to` compare against) is shown exactly.
+| - `history_available`: unpurged evidence of a permitted kind exists. It is an
+|   EXISTS probe on the partial index of migration 0502 (one index-only lookup per
+|   row of the page).
+*/
+import { PERMITTED_KINDS } from '#services/collections/evidence_kinds'
+
+/** `col` as ISO 8601 UTC with six fractional digits, or NULL. */
+export const isoUtc = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+/** The permitted kinds as an SQL list; constants of evidence_kinds.ts, never input. */
+export const PERMITTED_KINDS_SQL = PERMITTED_KINDS.map((kind) => `'${kind}'`).join(', ')
+
+/** Columns of a transaction row for the transformer; `t` is the transactions alias. */
+export const TRANSACTION_COLUMNS = `t.id, t.merchant_transaction_id, t.environment, t.amount,
+  t.currency, t.status, t.payment_brand,
+  ${isoUtc('t.created_at')} AS created_at, ${isoUtc('t.updated_at')} AS updated_at,
+  EXISTS (
+    SELECT 1 FROM exchange_evidence e
+    WHERE e.transaction_id = t.id AND e.merchant_id = t.merchant_id
+      AND e.environment = t.environment
+      AND e.purged_at IS NULL AND e.kind IN (${PERMITTED_KINDS_SQL})
+  ) AS history_available`
+
+export interface TransactionRow {
+  id: number
+  merchant_transaction_id: string
+  environment: string
+  amount: string | null
+  currency: string
+  status: string
+  payment_brand: string
+  created_at: string | null
+  updated_at: string | null
+  history_available: boolean
+}

@@ -1,0 +1,73 @@
+/*
+| portal-api.md › Metrics summary and Chart, field by field; decisions.md §2: range
+| echoes and bucket bounds in the reporting timezone with six fractional digits,
+| money as two-decimal strings, `as_of` a UTC timestamp.
+*/
+import { BaseTransformer } from '@adonisjs/core/transformers'
+import { formatInstant } from '#reporting/calendar'
+import { formatCents, successRatePercent } from '#reporting/money'
+import type { StatusTotals } from '#services/reporting/collection_aggregate'
+import type { MetricsChart, MetricsSummary } from '#services/reporting/collection_metrics'
+import type { ReportingQuery } from '#validators/reporting'
+
+/** The six metric fields of a summary, of chart totals and of each bucket. */
+export function metricFields(totals: StatusTotals) {
+  return {
+    collection_total: formatCents(totals.collectionCents),
+    transaction_count: Number(totals.transactionCount),
+    successful_count: Number(totals.successfulCount),
+    pending_count: Number(totals.pendingCount),
+    rejected_count: Number(totals.rejectedCount),
+    success_rate_percent: successRatePercent(totals.successfulCount, totals.transactionCount),
+  }
+}
+
+function echoes(query: ReportingQuery) {
+  return {
+    environment: query.environment,
+    currency: query.currency,
+    timezone: query.timezone,
+  }
+}
+
+function range(query: ReportingQuery) {
+  return {
+    from: formatInstant(query.from.epochMicros, query.timezone),
+    to: formatInstant(query.to.epochMicros, query.timezone),
+  }
+}
+
+export class MetricsSummaryTransformer extends BaseTransformer<MetricsSummary> {
+  toObject() {
+    const { query, asOf, totals } = this.resource
+    return {
+      ...echoes(query),
+      ...range(query),
+      as_of: asOf.toUTC().toISO(),
+      date_basis: 'created_at',
+      ...metricFields(totals),
+    }
+  }
+}
+
+export class MetricsChartTransformer extends BaseTransformer<MetricsChart> {
+  toObject() {
+    const { query, interval, asOf, totals, buckets } = this.resource
+    const zone = query.timezone
+    return {
+      ...echoes(query),
+      interval,
+      date_basis: 'created_at',
+      ...range(query),
+      as_of: asOf.toUTC().toISO(),
+      totals: metricFields(totals),
+      buckets: buckets.map((bucket) => ({
+        period: bucket.period,
+        from: formatInstant(bucket.from, zone),
+        to: formatInstant(bucket.to, zone),
+        partial: bucket.partial,
+        ...metricFields(bucket.totals),
+      })),
+    }
+  }
+}

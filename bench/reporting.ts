@@ -1,0 +1,246 @@
+/*
+| Benchmark: GET /api/v1/portal/collections/metrics and /charts on a real server and
+| PostgreSQL, with the bare SQL of each request beside it (bench/README.md).
+|
+| For each dataset (bench/reporting_dataset.ts: 1,000,000 transactions, and a typical
+| merchant's 50,000) and scenario (metrics over one and ten years, a daily chart over
+| 366 days, a monthly chart over ten years):
+| - endpoint latency p50/p95 over BENCH_REQUESTS sequential requests (autocannon, one
+|   connection, so latency is not queueing);
+| - the same statement the endpoint runs (app/reporting/aggregate_statement.ts), timed
+|   as bare SQL on one connection, and its plan's scan nodes;
+| - for the ten-year scenarios, the statement with the rollup switched off (every
+|   bucket read from raw rows), the figure that made the rollup necessary.
+|
+| Usage: DATABASE_URL=postgres://.../scratch node --import=@poppinss/ts-exec bench/reporting.ts
+| (migrates, refreshes demo data and loads the datasets once; never point it at production).
+*/
+import { spawn, execFileSync } from 'node:child_process'
+import { setTimeout as delay } from 'node:timers/promises'
+import os from 'node:os'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { buildBuckets, type Interval } from '../app/reporting/calendar.ts'
+import { planReads, type ReadPlan } from '../app/reporting/query_plan.ts'
+import { aggregateStatement } from '../app/reporting/aggregate_statement.ts'
+import { parseTimestamp } from '../app/validators/rules/timestamp.ts'
+import { DATASETS, loadReportingDataset, type DatasetName } from './reporting_dataset.ts'
+
+const DATABASE_URL = process.env.DATABASE_URL
+if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
+const PORT = Number(process.env.BENCH_PORT ?? 3416)
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60)
+const base = `http://127.0.0.1:${PORT}`
+const env = {
+  ...process.env,
+  NODE_ENV: 'production',
+  APP_KEY: process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789',
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_MULTIPLIER: '100000',
+}
+
+const TIMEZONE = 'Asia/Manila'
+const SCENARIOS: Array<{ name: string; from: string; to: string; interval?: Interval }> = [
+  { name: 'metrics 1y', from: '2025-11-22T00:00:00+08:00', to: '2026-11-22T00:00:00+08:00' },
+  { name: 'metrics 10y', from: '2016-11-22T00:00:00+08:00', to: '2026-11-22T00:00:00+08:00' },
+  {
+    name: 'daily chart 366 d',
+    from: '2025-11-21T00:00:00+08:00',
+    to: '2026-11-22T00:00:00+08:00',
+    interval: 'day',
+  },
+  {
+    name: 'monthly chart 10y',
+    from: '2016-12-01T00:00:00+08:00',
+    to: '2026-12-01T00:00:00+08:00',
+    interval: 'month',
+  },
+]
+
+const ace = (...args: string[]) => execFileSync('node', ['ace', ...args], { env, encoding: 'utf8' })
+ace('migration:run', '--force')
+const demo = JSON.parse(ace('demo:seed').trim().split('\n').pop()!)
+
+const sql = new pg.Client({ connectionString: DATABASE_URL })
+await sql.connect()
+const merchant = await sql.query(`SELECT merchant_id FROM users WHERE username = $1`, [
+  demo.administrator.username,
+])
+const merchantId = Number(merchant.rows[0].merchant_id)
+for (const name of Object.keys(DATASETS) as DatasetName[]) {
+  const started = Date.now()
+  const result = await loadReportingDataset(sql, merchantId, name)
+  if (result.loaded)
+    console.error(`loaded ${name}: ${result.rows} rows in ${Date.now() - started} ms`)
+}
+await sql.query('VACUUM ANALYZE transactions')
+await sql.query('VACUUM ANALYZE transaction_totals')
+await sql.query("SET TIME ZONE 'UTC'; SET jit = off")
+
+const percentile = (sorted: number[], p: number) =>
+  +sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(2)
+
+function statementOf(dataset: DatasetName, from: string, to: string, interval?: Interval) {
+  const fromMicros = parseTimestamp(from)!.epochMicros
+  const toMicros = parseTimestamp(to)!.epochMicros
+  const buckets = interval
+    ? (() => {
+        const result = buildBuckets(fromMicros, toMicros, TIMEZONE, interval)
+        if (!result.ok) throw new Error('over the bucket limit')
+        return result.buckets
+      })()
+    : [{ from: fromMicros, to: toMicros }]
+  const scope = { merchantId, environment: DATASETS[dataset].environment, currency: 'PHP' }
+  const numbered = (plan: ReadPlan) => {
+    const { sql: text, bindings } = aggregateStatement(scope, plan)
+    let index = 0
+    return { text: text.replace(/\?/g, () => `$${++index}`), values: bindings }
+  }
+  const rawPlan: ReadPlan = {
+    raw: buckets.map((bucket, index) => ({
+      bucket: index,
+      sign: 1 as const,
+      from: bucket.from,
+      to: bucket.to,
+    })),
+    day: [],
+    month: [],
+  }
+  return { planned: numbered(planReads(buckets)), rawOnly: numbered(rawPlan) }
+}
+
+/** As the service sends it, on a session set up as config/database.ts does (JIT off). */
+async function runStatement(statement: { text: string; values: unknown[] }) {
+  await sql.query(statement)
+}
+
+async function timeSql(statement: { text: string; values: unknown[] }, rounds: number) {
+  for (let warm = 0; warm < 3; warm++) await runStatement(statement)
+  const times: number[] = []
+  for (let round = 0; round < rounds; round++) {
+    const started = process.hrtime.bigint()
+    await runStatement(statement)
+    times.push(Number(process.hrtime.bigint() - started) / 1e6)
+  }
+  times.sort((a, b) => a - b)
+  return { p50: percentile(times, 50), p95: percentile(times, 95) }
+}
+
+async function scanNodes(statement: { text: string; values: unknown[] }) {
+  const { rows } = await sql.query({
+    text: `EXPLAIN (FORMAT JSON) ${statement.text}`,
+    values: statement.values,
+  })
+  const nodes = new Set<string>()
+  const walk = (node: any) => {
+    if (/Scan/.test(node['Node Type']) && node['Relation Name']) {
+      nodes.add(`${node['Node Type']} on ${node['Relation Name']}`)
+    }
+    for (const child of node.Plans ?? []) walk(child)
+  }
+  walk(rows[0]['QUERY PLAN'][0].Plan)
+  return [...nodes]
+}
+
+/** p50/p95 of REQUESTS sequential GETs (one connection: latency, not queueing). */
+async function latencyOf(url: string, pat: string) {
+  const latencies: number[] = []
+  const run = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url, connections: 1, amount: REQUESTS, headers: { authorization: `Bearer ${pat}` } },
+      (error, finished) => (error ? reject(error) : resolve(finished))
+    )
+    instance.on('response', (_client, _status, _bytes, responseTime) =>
+      latencies.push(responseTime)
+    )
+  })
+  latencies.sort((a, b) => a - b)
+  return { run, latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) } }
+}
+
+const server = spawn('node', ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
+  env,
+  stdio: 'inherit',
+})
+const results: any[] = []
+try {
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 200) throw new Error('server did not start')
+    const live = await fetch(`${base}/health/live`).catch(() => null)
+    if (live?.ok) break
+    await delay(100)
+  }
+  const login = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Service-Application': 'merchant_portal',
+      'Authorization': `Basic ${Buffer.from(`${demo.portal_client.client_id}:${demo.portal_client.client_secret}`).toString('base64')}`,
+    },
+    body: JSON.stringify({
+      username: demo.administrator.username,
+      password: demo.administrator.password,
+    }),
+  })
+  const pat = ((await login.json()) as { data: { access_token: string } }).data.access_token
+
+  // What every Portal request costs before any reporting work (PAT checks, the
+  // API-wide limit in its database store, the envelope): GET /portal/me.
+  const baseline = await latencyOf(`${base}/api/v1/portal/me`, pat)
+  console.error(JSON.stringify({ baseline_portal_me_ms: baseline.latency }))
+  results.push({ scenario: 'baseline GET /portal/me', endpoint_ms: baseline.latency })
+
+  for (const dataset of Object.keys(DATASETS) as DatasetName[]) {
+    for (const scenario of SCENARIOS) {
+      const query = new URLSearchParams({
+        environment: DATASETS[dataset].environment,
+        currency: 'PHP',
+        from: scenario.from,
+        to: scenario.to,
+        timezone: TIMEZONE,
+        ...(scenario.interval ? { interval: scenario.interval } : {}),
+      })
+      const path = scenario.interval ? 'charts' : 'metrics'
+      const url = `${base}/api/v1/portal/collections/${path}?${query}`
+      const check = await fetch(url, { headers: { authorization: `Bearer ${pat}` } })
+      if (check.status !== 200)
+        throw new Error(`${scenario.name}: ${check.status} ${await check.text()}`)
+      const body = (await check.json()) as any
+      const { run, latency: endpoint } = await latencyOf(url, pat)
+      const statement = statementOf(dataset, scenario.from, scenario.to, scenario.interval)
+      const bare = await timeSql(statement.planned, REQUESTS)
+      const raw = scenario.name.includes('10y') ? await timeSql(statement.rawOnly, 15) : null
+      results.push({
+        dataset: `${dataset} (${DATASETS[dataset].rows.toLocaleString('en-US')})`,
+        scenario: scenario.name,
+        transactions: (body.data.totals ?? body.data).transaction_count,
+        buckets: body.data.buckets?.length ?? 1,
+        non_2xx: run.non2xx,
+        endpoint_ms: endpoint,
+        sql_ms: bare,
+        ratio_p50: +(endpoint.p50 / bare.p50).toFixed(2),
+        ratio_p50_beyond_baseline: +((endpoint.p50 - baseline.latency.p50) / bare.p50).toFixed(2),
+        raw_only_sql_ms: raw,
+        plan: await scanNodes(statement.planned),
+      })
+      console.error(JSON.stringify(results[results.length - 1]))
+    }
+  }
+} finally {
+  server.kill('SIGTERM')
+  await sql.end()
+}
+
+console.log(
+  JSON.stringify(
+    {
+      machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model}, load ${os.loadavg()[0].toFixed(1)}`,
+      requests_per_scenario: REQUESTS,
+      results,
+    },
+    null,
+    2
+  )
+)

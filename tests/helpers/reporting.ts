@@ -1,0 +1,60 @@
+/*
+| Building blocks of the metrics and chart tests: transactions written straight to
+| the table (the import has its own tests), and the two reporting requests.
+*/
+import db from '@adonisjs/lucid/services/db'
+import router from '@adonisjs/core/services/router'
+import type { ApiClient } from '@japa/api-client'
+import { signedInMember } from '#tests/helpers/portal'
+
+export interface TransactionRow {
+  created_at: string | null
+  amount?: string | null
+  /** payment_status; PAID by default. */
+  status?: string | null
+  legacy_status?: string | null
+  environment?: 'test' | 'live'
+  currency?: string
+  payment_brand?: string
+  is_archived?: boolean
+  is_credited?: boolean
+}
+
+let sequence = 0
+
+/** Inserts transactions of `merchantId` in one statement; defaults: live, PHP, gcash, PAID, 100.00. */
+export async function insertTransactions(merchantId: number, rows: TransactionRow[]) {
+  if (rows.length === 0) return
+  await db.table('transactions').multiInsert(
+    rows.map((row) => ({
+      merchant_id: merchantId,
+      environment: row.environment ?? 'live',
+      merchant_transaction_id: `T-${++sequence}-${Math.random().toString(36).slice(2, 8)}`,
+      amount: row.amount === undefined ? '100.00' : row.amount,
+      currency: row.currency ?? 'PHP',
+      payment_status: row.status === undefined ? 'PAID' : row.status,
+      legacy_status: row.legacy_status ?? null,
+      payment_brand: row.payment_brand ?? 'gcash',
+      is_archived: row.is_archived ?? false,
+      is_credited: row.is_credited ?? false,
+      created_at: row.created_at,
+      updated_at: row.created_at,
+    }))
+  )
+}
+
+/** A signed-in member (administrator unless said) whose merchant reports in PHP. */
+export async function reportingMember(role: 'administrator' | 'developer' = 'administrator') {
+  return signedInMember(role)
+}
+
+export const metricsPath = () => router.makeUrl('collections.metrics')
+export const chartsPath = () => router.makeUrl('collections.charts')
+
+export function getMetrics(client: ApiClient, bearer: string, query: Record<string, unknown>) {
+  return client.get(metricsPath()).qs(query).header('Authorization', bearer)
+}
+
+export function getChart(client: ApiClient, bearer: string, query: Record<string, unknown>) {
+  return client.get(chartsPath()).qs(query).header('Authorization', bearer)
+}
