@@ -56,7 +56,14 @@ export interface OperationSpec {
   /** Path parameters: names of components.parameters. */
   pathParameters?: string[]
   query?: object[]
-  body?: { mediaType?: string; schema: JsonSchema; required?: boolean; description?: string }
+  body?: {
+    mediaType?: string
+    schema: JsonSchema
+    required?: boolean
+    description?: string
+    /** Per-part Encoding Objects of a multipart body (e.g. a file part's content types). */
+    encoding?: Record<string, { contentType: string }>
+  }
   /** Success (and other non-error) responses, by status. */
   responses: Record<number, ResponseSpec>
   /** Error codes beyond the implied ones, by status (an empty list: the status, no code). */
@@ -263,7 +270,12 @@ export function toOperationObject(spec: OperationSpec) {
           requestBody: {
             required: spec.body.required ?? true,
             ...(spec.body.description ? { description: spec.body.description } : {}),
-            content: { [spec.body.mediaType ?? 'application/json']: { schema: spec.body.schema } },
+            content: {
+              [spec.body.mediaType ?? 'application/json']: {
+                schema: spec.body.schema,
+                ...(spec.body.encoding ? { encoding: spec.body.encoding } : {}),
+              },
+            },
           },
         }
       : {}),
