@@ -72,16 +72,15 @@ export const parameters = {
     type: 'string',
     pattern: '^[a-z0-9-]+\\.(js|css|png)$',
   }),
-  path: {
-    'name': 'path',
-    'in': 'path',
-    'required': true,
-    'description':
-      'Location of a stored file under the upload root, as in the URLs the API returns (e.g. `logo_url`); it may span several segments.',
-    'schema': { type: 'string', pattern: '^[^?#]+$' },
-    // Matches the rest of the path, slashes included (the router's `*`).
-    'x-wildcard': true,
-  },
+  merchant: pathParameter('merchant', 'Merchant id, as in the logo URL the API returns.', {
+    type: 'string',
+    pattern: pattern(routeIds.numeric.match),
+  }),
+  file: pathParameter(
+    'file',
+    'Stored logo name: a 26-character lowercase ULID and the extension of its type.',
+    { type: 'string', pattern: '^[0-9a-z]{26}\\.(png|jpg|webp)$' }
+  ),
 }
 
 function pathParameter(name: string, description: string, paramSchema: JsonSchema) {

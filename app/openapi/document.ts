@@ -92,6 +92,12 @@ export function buildOpenApiDocument() {
       throw new Error(`Two descriptions of ${operation.method.toUpperCase()} ${operation.path}`)
     }
     paths[operation.path][operation.method] = toOperationObject(operation)
+    if (operation.methodNotAllowed) {
+      paths[operation.path]['x-method-not-allowed'] = {
+        description: 'The body of a 405 (another method, with `Allow`) on this path.',
+        content: { 'application/json': { schema: operation.methodNotAllowed } },
+      }
+    }
   }
   return {
     openapi: '3.1.0',

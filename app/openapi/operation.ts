@@ -56,7 +56,14 @@ export interface OperationSpec {
   /** Path parameters: names of components.parameters. */
   pathParameters?: string[]
   query?: object[]
-  body?: { mediaType?: string; schema: JsonSchema; required?: boolean; description?: string }
+  body?: {
+    mediaType?: string
+    schema: JsonSchema
+    required?: boolean
+    description?: string
+    /** Per-part Encoding Objects of a multipart body (e.g. a file part's content types). */
+    encoding?: Record<string, { contentType: string }>
+  }
   /** Success (and other non-error) responses, by status. */
   responses: Record<number, ResponseSpec>
   /** Error codes beyond the implied ones, by status (an empty list: the status, no code). */
@@ -69,6 +76,12 @@ export interface OperationSpec {
   cacheControl?: string
   /** A contract route whose implementation has not landed in the router yet. */
   pending?: boolean
+  /**
+   * The body another method gets on this path (405 with `Allow`), when it is not the
+   * Portal envelope's METHOD_NOT_ALLOWED: the token endpoint answers in OAuth form.
+   * Emitted as the path item's `x-method-not-allowed`.
+   */
+  methodNotAllowed?: JsonSchema
 }
 
 const AUTH_ERRORS: Record<Access, Record<number, string[]>> = {
@@ -257,7 +270,12 @@ export function toOperationObject(spec: OperationSpec) {
           requestBody: {
             required: spec.body.required ?? true,
             ...(spec.body.description ? { description: spec.body.description } : {}),
-            content: { [spec.body.mediaType ?? 'application/json']: { schema: spec.body.schema } },
+            content: {
+              [spec.body.mediaType ?? 'application/json']: {
+                schema: spec.body.schema,
+                ...(spec.body.encoding ? { encoding: spec.body.encoding } : {}),
+              },
+            },
           },
         }
       : {}),

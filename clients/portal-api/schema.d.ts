@@ -255,8 +255,6 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["getMerchant"];
         put?: never;
@@ -266,14 +264,12 @@ export interface paths {
         head?: never;
         /**
          * Update the merchant profile
-         * @description Strict body: at least one of the listed fields; omitted fields are unchanged. Supplied fields other than `website` cannot be null or empty; `website` is null or an HTTPS URL (an empty string becomes null). Read-only fields (id, reference_id, currency, is_active, is_production, services, timestamps, fees, settlement or provider settings, credentials) are rejected with 422.
+         * @description Strict body: at least one of the listed fields; omitted fields are unchanged. Supplied fields other than `website` cannot be null or empty; `website` is null or an HTTPS URL (an empty string becomes null). Strings are trimmed; `email` is also lowercased. Single-line fields refuse control characters; `address` may hold line breaks. Read-only fields (id, reference_id, currency, is_active, is_production, services, timestamps, fees, settlement or provider settings, credentials) are rejected with 422.
          *
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         patch: operations["updateMerchant"];
         trace?: never;
@@ -293,21 +289,17 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["getMerchantLogo"];
         put?: never;
         /**
          * Upload the logo
-         * @description Multipart field `file`: a real PNG, JPEG or WebP image, at most 2,048 KB. Other types, invalid content, extra fields or oversize: 422 `VALIDATION_ERROR`. Stored under a per-merchant location with a server-generated name; the client filename never chooses storage.
+         * @description Multipart (`multipart/form-data`) with exactly one part, the file `file`: a real PNG, JPEG or WebP image (recognised by its content, not its name or part type), at most 2,048 KB and 16,777,216 decoded pixels (4096 × 4096). Other types, invalid, truncated or polyglot content, a missing file, a second file, extra fields, a query string, malformed multipart or oversize (cut off while streaming): 422 `VALIDATION_ERROR`, never 413. Another request content type: 415. The image is re-encoded without metadata and stored under a per-merchant location with a server-generated name; the client filename never chooses storage. The previous logo is removed.
          *
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         post: operations["uploadMerchantLogo"];
         /**
@@ -318,8 +310,6 @@ export interface paths {
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         delete: operations["deleteMerchantLogo"];
         options?: never;
@@ -336,14 +326,12 @@ export interface paths {
         };
         /**
          * Read integration key presence
-         * @description Presence only; values are never readable. Without an integration record both flags are false and `updated_at` is null (no record is created).
+         * @description Presence only; values are never readable. Without an integration record both flags are false and `updated_at` is null (no record is created). Every response of the integration key routes, errors included, is `Cache-Control: no-store, private`.
          *
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         get: operations["getIntegrationKeys"];
         put?: never;
@@ -364,29 +352,25 @@ export interface paths {
         get?: never;
         /**
          * Set an integration key
-         * @description Strict body. `value` is kept byte for byte (not trimmed), nonempty and not whitespace-only. `secret_key` signs payment notifications (queued notifications may still use an earlier key); `authentication_token` maps to a legacy asset and is not an API bearer token. OAuth clients and PATs stay active. A wrong `current_password` is 422 on that field. An unsupported key type is 404.
+         * @description Strict body. `value` is kept exactly as sent (never trimmed), nonempty and not whitespace-only, at most 4,096 characters; it never appears in a response, log or audit record. `secret_key` signs payment notifications (queued notifications may still use an earlier key); `authentication_token` maps to a legacy asset and is not an API bearer token. OAuth clients and PATs stay active. A wrong `current_password` is 422 on that field and changes nothing (the refusal is audited). The change and its audit record are written atomically. An unsupported key type is 404.
          *
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant, operation (`put`) and key type; refusals audited (`RATE_LIMIT_INTEGRATION_KEY_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         put: operations["putIntegrationKey"];
         post?: never;
         /**
          * Remove an integration key
-         * @description Strict JSON body (`value` is not accepted). Idempotent even if the key or the integration is absent; the other key, logo, webhook URLs and x_token are preserved. Removal without a fallback can interrupt future notifications. A wrong `current_password` is 422 on that field.
+         * @description Strict JSON body (`value` is not accepted). Idempotent even if the key or the integration is absent (nothing is created); the other key, logo, webhook URLs and x_token are preserved. Removal without a fallback can interrupt future notifications. A wrong `current_password` is 422 on that field and changes nothing (the refusal is audited). The change and its audit record are written atomically. An unsupported key type is 404.
          *
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
          *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
          *     - 60 per minute per user (per client IP while the PAT is missing or invalid) (`RATE_LIMIT_API_PER_MINUTE`)
          *     - 5 per minute per actor, merchant, operation (`delete`) and key type; refusals audited (`RATE_LIMIT_INTEGRATION_KEY_PER_MINUTE`)
-         *
-         *     **Status:** described from the contract; the route is not served by this build yet.
          */
         delete: operations["deleteIntegrationKey"];
         options?: never;
@@ -1018,7 +1002,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/uploads/{path}": {
+    "/media/logos/{merchant}/{file}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1026,14 +1010,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A stored public file (merchant logos)
-         * @description Files of the `fs` drive disk (`DRIVE_DISK=fs`), served by @adonisjs/drive: the `url` and `logo_url` values of the merchant endpoints point here. Public files only; revalidated by ETag and Last-Modified.
+         * A merchant logo (fs disk)
+         * @description Outside `/api/v1`. With `DRIVE_DISK=fs`, the `url` and `logo_url` values of the merchant endpoints point here (with `s3` they point to the bucket or CDN instead). Public like any `<img>` source: names are unguessable and change with every upload, so a file never changes and is cached for a year. The type comes from the stored name (the upload was checked and re-encoded), never sniffed. Only logo-shaped names are routed; a missing file or any other name is 404 `NOT_FOUND`.
          *
-         *     **Access:** None.
+         *     **Access:** Public (no credentials).
          *
-         *     **Limits:** none.
+         *     **Limits** (a refused request counts too; 429 `RATE_LIMITED` carries `Retry-After`):
+         *     - 30 per minute per client IP (`RATE_LIMIT_PUBLIC_PER_MINUTE`)
          */
-        get: operations["getUploadedFile"];
+        get: operations["getMerchantLogoFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1485,8 +1470,10 @@ export interface components {
         keyType: "authentication_token" | "secret_key";
         /** @description A file of the bundled reference UI. A malformed, unknown, foreign or inaccessible id answers 404 `NOT_FOUND`. */
         asset: string;
-        /** @description Location of a stored file under the upload root, as in the URLs the API returns (e.g. `logo_url`); it may span several segments. */
-        path: string;
+        /** @description Merchant id, as in the logo URL the API returns. A malformed, unknown, foreign or inaccessible id answers 404 `NOT_FOUND`. */
+        merchant: string;
+        /** @description Stored logo name: a 26-character lowercase ULID and the extension of its type. A malformed, unknown, foreign or inaccessible id answers 404 `NOT_FOUND`. */
+        file: string;
     };
     requestBodies: never;
     headers: never;
@@ -3321,7 +3308,7 @@ export interface operations {
                     dial_code?: string;
                     phone?: string;
                     address?: string;
-                    /** @description HTTPS URL, null, or an empty string (stored as null). */
+                    /** @description An absolute `https://` URL with a host and no user info, null, or an empty string (stored as null). */
                     website?: string | null;
                 };
             };
@@ -3505,6 +3492,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Success */
                         message: string;
                         data: components["schemas"]["MerchantLogo"];
                     };
@@ -3661,13 +3649,13 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description PNG, JPEG or WebP, max 2,048 KB. */
+                    /** @description The image: PNG, JPEG or WebP, at most 2,048 KB (2,097,152 bytes). */
                     file: string;
                 };
             };
         };
         responses: {
-            /** @description Stored. */
+            /** @description Stored; the new URL. */
             200: {
                 headers: {
                     /** @description Cache policy of this response. */
@@ -3678,6 +3666,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Logo updated. */
                         message: string;
                         data: components["schemas"]["MerchantLogo"];
                     };
@@ -3714,23 +3703,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "MERCHANT_USER_NOT_AUTHORIZED" | "ECOSYSTEM_APPLICATION_NOT_AUTHORIZED" | "ACCESS_TOKEN_SCOPE_INSUFFICIENT" | "FORBIDDEN" | "MERCHANT_SCOPE_MISMATCH";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
@@ -3840,6 +3812,8 @@ export interface operations {
             /** @description Removed (empty body). */
             204: {
                 headers: {
+                    /** @description Cache policy of this response. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4005,6 +3979,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Success */
                         message: string;
                         data: components["schemas"]["IntegrationKeysPresence"];
                     };
@@ -8389,37 +8364,37 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected failure: `SERVER_ERROR` */
+            /** @description An unexpected failure (no internals in the description). */
             500: {
                 headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
+                    /** @description Never cached. */
+                    "Cache-Control": "no-store";
+                    /** @description HTTP/1.0 caches. */
+                    Pragma: "no-cache";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
                         /** @enum {string} */
-                        error_code: "SERVER_ERROR";
+                        error: "server_error";
+                        error_description: string;
                     };
                 };
             };
-            /** @description Service unavailable: `SERVICE_UNAVAILABLE` */
+            /** @description The database or the limiter store is unreachable; retry later. */
             503: {
                 headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
+                    /** @description Never cached. */
+                    "Cache-Control": "no-store";
+                    /** @description HTTP/1.0 caches. */
+                    Pragma: "no-cache";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
                         /** @enum {string} */
-                        error_code: "SERVICE_UNAVAILABLE";
+                        error: "temporarily_unavailable";
+                        error_description: string;
                     };
                 };
             };
@@ -8679,45 +8654,39 @@ export interface operations {
             };
         };
     };
-    getUploadedFile: {
+    getMerchantLogoFile: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Location of a stored file under the upload root, as in the URLs the API returns (e.g. `logo_url`); it may span several segments. */
-                path: components["parameters"]["path"];
+                /** @description Merchant id, as in the logo URL the API returns. A malformed, unknown, foreign or inaccessible id answers 404 `NOT_FOUND`. */
+                merchant: components["parameters"]["merchant"];
+                /** @description Stored logo name: a 26-character lowercase ULID and the extension of its type. A malformed, unknown, foreign or inaccessible id answers 404 `NOT_FOUND`. */
+                file: components["parameters"]["file"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The file. */
+            /** @description The image, in the type of its extension. */
             200: {
                 headers: {
-                    /** @description File version. */
-                    ETag: string;
+                    /** @description Immutable: a new logo always gets a new name. */
+                    "Cache-Control": "public, max-age=31536000, immutable";
+                    /** @description The declared type is final. */
+                    "X-Content-Type-Options": "nosniff";
+                    /** @description Nothing in the file may run or load anything. */
+                    "Content-Security-Policy": "default-src 'none'; sandbox";
+                    /** @description Embeddable from any origin. */
+                    "Cross-Origin-Resource-Policy": "cross-origin";
+                    /** @description Bytes. */
+                    "Content-Length"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "image/png": string;
                     "image/jpeg": string;
                     "image/webp": string;
-                };
-            };
-            /** @description Unchanged since the ETag given. */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A private file without a valid signature. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": "Access denied";
                 };
             };
             /** @description Not found: `NOT_FOUND` */
@@ -8737,6 +8706,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Errors are never cached. */
+                    "Cache-Control": string;
+                    /** @description Whole seconds until the limit admits a request again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /** @enum {string} */
+                        error_code: "RATE_LIMITED";
+                    };
+                };
+            };
             /** @description Unexpected failure: `SERVER_ERROR` */
             500: {
                 headers: {
@@ -8751,6 +8739,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "SERVER_ERROR";
+                    };
+                };
+            };
+            /** @description Service unavailable: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Errors are never cached. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /** @enum {string} */
+                        error_code: "SERVICE_UNAVAILABLE";
                     };
                 };
             };

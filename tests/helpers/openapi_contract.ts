@@ -40,6 +40,8 @@ interface CompiledPath {
   parameterNames: string[]
   parameterValidators: Record<string, ValidateFunction>
   operations: Record<string, Map<number, CompiledResponse>>
+  /** The path's own 405 body (`x-method-not-allowed`), when not the Portal envelope's. */
+  methodNotAllowed?: ValidateFunction
 }
 
 export interface ObservedResponse {
@@ -92,7 +94,13 @@ export class OpenApiContract {
       }
       // A HEAD answer has no body to check.
       const problems =
-        method === 'head' ? [] : this.validateBody(this.methodNotAllowed, observed, label)
+        method === 'head'
+          ? []
+          : this.validateBody(
+              candidates[0].methodNotAllowed ?? this.methodNotAllowed,
+              observed,
+              label
+            )
       if (!observed.headers.allow) problems.push(`${label}: 405 without an Allow header`)
       return problems
     }
@@ -166,7 +174,10 @@ export class OpenApiContract {
     const wildcards = new Set<string>()
     const parameterValidators: Record<string, ValidateFunction> = {}
     const operations: CompiledPath['operations'] = {}
+    const methodNotAllowedSchema =
+      item['x-method-not-allowed']?.content?.['application/json']?.schema
     for (const [method, operation] of Object.entries(item)) {
+      if (method.startsWith('x-')) continue
       for (const parameter of (operation.parameters ?? []) as Json[]) {
         const resolved = parameter.$ref ? this.resolve(document, parameter.$ref) : parameter
         if (resolved.in === 'path' && !parameterValidators[resolved.name]) {
@@ -209,6 +220,7 @@ export class OpenApiContract {
       parameterNames,
       parameterValidators,
       operations,
+      methodNotAllowed: methodNotAllowedSchema ? this.compile(methodNotAllowedSchema) : undefined,
     }
   }
 

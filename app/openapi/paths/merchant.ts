@@ -1,50 +1,43 @@
 /*
-| portal-api.md › Merchant and logo, Integration keys.
-|
-| Described from the contract before the routes land (`pending: true`). The inputs
-| below are provisional VineJS schemas written from the contract; when the merchant
-| routes merge, import the real validators from #validators/* instead of these,
-| delete `pending`, and regenerate (docs/openapi.md).
+| portal-api.md › Merchant and logo, Integration keys. Request bodies come from the
+| validators the controllers use (app/validators/merchant.ts); the overrides state
+| the bounds of the custom rules, which emit no JSON Schema of their own (lengths in
+| characters, the HTTPS website rule, the 10-500 `reason`). docs/merchant.md has the
+| choices the contract leaves open.
 */
-import vine from '@vinejs/vine'
-import { defineInput, NO_BODY } from '#validators/rules/input'
-import { currentPassword } from '#validators/rules/password_policy'
-import { inputJsonSchema, schema } from '#openapi/json_schema'
+import {
+  INTEGRATION_KEY_MAX_LENGTH,
+  integrationKeyDeleteInput,
+  integrationKeyPutInput,
+  merchantUpdateInput,
+  WEBSITE_MAX_LENGTH,
+} from '#validators/merchant'
+import { NO_BODY } from '#validators/rules/input'
+import { inputJsonSchema, schema, type FieldOverrides } from '#openapi/json_schema'
 import { ok } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 
 const { ref } = schema
-const reason = () => vine.string().minLength(10).maxLength(500)
 
-/** PATCH /portal/merchant (strict): at least one field; only `website` may be null. */
-const updateMerchantInput = defineInput(
-  {
-    name: vine.string().minLength(1).maxLength(150).optional(),
-    contact_person: vine.string().minLength(1).maxLength(100).optional(),
-    email: vine.string().maxLength(255).email().optional(),
-    dial_code: vine.string().minLength(1).maxLength(8).optional(),
-    phone: vine.string().minLength(1).maxLength(30).optional(),
-    address: vine.string().minLength(1).maxLength(500).optional(),
-    website: vine.string().maxLength(2048).optional(),
+const length = (minLength: number, maxLength: number) => ({ minLength, maxLength })
+
+/** Character bounds of `lengthBetween` (code points, as JSON Schema counts them). */
+const MERCHANT_UPDATE_OVERRIDES: FieldOverrides = {
+  name: length(1, 150),
+  contact_person: length(1, 100),
+  dial_code: length(1, 8),
+  phone: length(1, 30),
+  address: length(1, 500),
+  website: {
+    type: ['string', 'null'],
+    maxLength: WEBSITE_MAX_LENGTH,
+    pattern: '^(?:[Hh][Tt][Tt][Pp][Ss]://[^\\s\\p{Cc}]+)?$',
+    description:
+      'An absolute `https://` URL with a host and no user info, null, or an empty string (stored as null).',
   },
-  { strict: true }
-)
+}
 
-/** PUT /portal/merchant/integration-keys/{keyType} (strict). */
-const putIntegrationKeyInput = defineInput(
-  {
-    value: vine.string().minLength(1).maxLength(4096),
-    current_password: currentPassword(),
-    reason: reason(),
-  },
-  { strict: true }
-)
-
-/** DELETE /portal/merchant/integration-keys/{keyType} (strict; `value` not accepted). */
-const deleteIntegrationKeyInput = defineInput(
-  { current_password: currentPassword(), reason: reason() },
-  { strict: true }
-)
+const REASON = { reason: length(10, 500) }
 
 const keyLimit = (operation: string) => [
   { name: 'api' as const, per: 'user' },
@@ -53,6 +46,10 @@ const keyLimit = (operation: string) => [
     per: `actor, merchant, operation (\`${operation}\`) and key type; refusals audited`,
   },
 ]
+
+const KEY_CACHE = 'no-store, private'
+const PASSWORD_RULE =
+  'A wrong `current_password` is 422 on that field and changes nothing (the refusal is audited). The change and its audit record are written atomically.'
 
 export const merchantOperations: OperationSpec[] = [
   {
@@ -68,7 +65,6 @@ export const merchantOperations: OperationSpec[] = [
       200: { description: 'The merchant.', schema: ok(ref('Merchant'), { message: 'Success' }) },
     },
     cacheControl: 'no-store',
-    pending: true,
   },
   {
     method: 'patch',
@@ -77,20 +73,12 @@ export const merchantOperations: OperationSpec[] = [
     tag: 'Merchant',
     summary: 'Update the merchant profile',
     description:
-      'Strict body: at least one of the listed fields; omitted fields are unchanged. Supplied fields other than `website` cannot be null or empty; `website` is null or an HTTPS URL (an empty string becomes null). Read-only fields (id, reference_id, currency, is_active, is_production, services, timestamps, fees, settlement or provider settings, credentials) are rejected with 422.',
+      'Strict body: at least one of the listed fields; omitted fields are unchanged. Supplied fields other than `website` cannot be null or empty; `website` is null or an HTTPS URL (an empty string becomes null). Strings are trimmed; `email` is also lowercased. Single-line fields refuse control characters; `address` may hold line breaks. Read-only fields (id, reference_id, currency, is_active, is_production, services, timestamps, fees, settlement or provider settings, credentials) are rejected with 422.',
     access: 'admin',
     limits: [{ name: 'api', per: 'user' }],
     body: {
       schema: {
-        ...inputJsonSchema(updateMerchantInput, {
-          email: { format: 'email' },
-          website: {
-            type: ['string', 'null'],
-            maxLength: 2048,
-            pattern: '^(https://.+)?$',
-            description: 'HTTPS URL, null, or an empty string (stored as null).',
-          },
-        }),
+        ...inputJsonSchema(merchantUpdateInput, MERCHANT_UPDATE_OVERRIDES),
         minProperties: 1,
       },
     },
@@ -101,7 +89,6 @@ export const merchantOperations: OperationSpec[] = [
       },
     },
     cacheControl: 'no-store',
-    pending: true,
   },
   {
     method: 'get',
@@ -113,9 +100,13 @@ export const merchantOperations: OperationSpec[] = [
       '`data.url` is null when there is no logo or the stored file is missing or unusable.',
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
-    responses: { 200: { description: 'The logo URL.', schema: ok(ref('MerchantLogo')) } },
+    responses: {
+      200: {
+        description: 'The logo URL.',
+        schema: ok(ref('MerchantLogo'), { message: 'Success' }),
+      },
+    },
     cacheControl: 'no-store',
-    pending: true,
   },
   {
     method: 'post',
@@ -124,9 +115,11 @@ export const merchantOperations: OperationSpec[] = [
     tag: 'Merchant',
     summary: 'Upload the logo',
     description:
-      'Multipart field `file`: a real PNG, JPEG or WebP image, at most 2,048 KB. Other types, invalid content, extra fields or oversize: 422 `VALIDATION_ERROR`. Stored under a per-merchant location with a server-generated name; the client filename never chooses storage.',
+      'Multipart (`multipart/form-data`) with exactly one part, the file `file`: a real PNG, JPEG or WebP image (recognised by its content, not its name or part type), at most 2,048 KB and 16,777,216 decoded pixels (4096 × 4096). Other types, invalid, truncated or polyglot content, a missing file, a second file, extra fields, a query string, malformed multipart or oversize (cut off while streaming): 422 `VALIDATION_ERROR`, never 413. Another request content type: 415. The image is re-encoded without metadata and stored under a per-merchant location with a server-generated name; the client filename never chooses storage. The previous logo is removed.',
     access: 'admin',
     limits: [{ name: 'api', per: 'user' }],
+    // Read by the controller (config/bodyparser.ts processManually): no 413.
+    parsesBody: false,
     body: {
       mediaType: 'multipart/form-data',
       schema: {
@@ -137,14 +130,20 @@ export const merchantOperations: OperationSpec[] = [
           file: {
             type: 'string',
             contentMediaType: 'application/octet-stream',
-            description: 'PNG, JPEG or WebP, max 2,048 KB.',
+            description: 'The image: PNG, JPEG or WebP, at most 2,048 KB (2,097,152 bytes).',
           },
         },
       },
+      encoding: { file: { contentType: 'image/png, image/jpeg, image/webp' } },
     },
-    responses: { 200: { description: 'Stored.', schema: ok(ref('MerchantLogo')) } },
+    responses: {
+      200: {
+        description: 'Stored; the new URL.',
+        schema: ok(ref('MerchantLogo'), { message: 'Logo updated.' }),
+      },
+    },
+    errors: { 415: ['UNSUPPORTED_MEDIA_TYPE'] },
     cacheControl: 'no-store',
-    pending: true,
   },
   {
     method: 'delete',
@@ -158,7 +157,7 @@ export const merchantOperations: OperationSpec[] = [
     limits: [{ name: 'api', per: 'user' }],
     body: { schema: inputJsonSchema(NO_BODY), required: false },
     responses: { 204: { description: 'Removed (empty body).' } },
-    pending: true,
+    cacheControl: 'no-store',
   },
   {
     method: 'get',
@@ -167,14 +166,16 @@ export const merchantOperations: OperationSpec[] = [
     tag: 'Integration keys',
     summary: 'Read integration key presence',
     description:
-      'Presence only; values are never readable. Without an integration record both flags are false and `updated_at` is null (no record is created).',
+      'Presence only; values are never readable. Without an integration record both flags are false and `updated_at` is null (no record is created). Every response of the integration key routes, errors included, is `Cache-Control: no-store, private`.',
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
     responses: {
-      200: { description: 'Presence metadata.', schema: ok(ref('IntegrationKeysPresence')) },
+      200: {
+        description: 'Presence metadata.',
+        schema: ok(ref('IntegrationKeysPresence'), { message: 'Success' }),
+      },
     },
-    cacheControl: 'no-store, private',
-    pending: true,
+    cacheControl: KEY_CACHE,
   },
   {
     method: 'put',
@@ -182,13 +183,15 @@ export const merchantOperations: OperationSpec[] = [
     operationId: 'putIntegrationKey',
     tag: 'Integration keys',
     summary: 'Set an integration key',
-    description:
-      'Strict body. `value` is kept byte for byte (not trimmed), nonempty and not whitespace-only. `secret_key` signs payment notifications (queued notifications may still use an earlier key); `authentication_token` maps to a legacy asset and is not an API bearer token. OAuth clients and PATs stay active. A wrong `current_password` is 422 on that field. An unsupported key type is 404.',
+    description: `Strict body. \`value\` is kept exactly as sent (never trimmed), nonempty and not whitespace-only, at most ${INTEGRATION_KEY_MAX_LENGTH.toLocaleString('en-US')} characters; it never appears in a response, log or audit record. \`secret_key\` signs payment notifications (queued notifications may still use an earlier key); \`authentication_token\` maps to a legacy asset and is not an API bearer token. OAuth clients and PATs stay active. ${PASSWORD_RULE} An unsupported key type is 404.`,
     access: 'admin',
     limits: keyLimit('put'),
     pathParameters: ['keyType'],
     body: {
-      schema: inputJsonSchema(putIntegrationKeyInput, { value: { pattern: '\\S' } }),
+      schema: inputJsonSchema(integrationKeyPutInput, {
+        value: length(1, INTEGRATION_KEY_MAX_LENGTH),
+        ...REASON,
+      }),
     },
     responses: {
       200: {
@@ -196,8 +199,7 @@ export const merchantOperations: OperationSpec[] = [
         schema: ok(ref('IntegrationKeysPresence'), { message: 'Integration key updated.' }),
       },
     },
-    cacheControl: 'no-store, private',
-    pending: true,
+    cacheControl: KEY_CACHE,
   },
   {
     method: 'delete',
@@ -205,14 +207,12 @@ export const merchantOperations: OperationSpec[] = [
     operationId: 'deleteIntegrationKey',
     tag: 'Integration keys',
     summary: 'Remove an integration key',
-    description:
-      'Strict JSON body (`value` is not accepted). Idempotent even if the key or the integration is absent; the other key, logo, webhook URLs and x_token are preserved. Removal without a fallback can interrupt future notifications. A wrong `current_password` is 422 on that field.',
+    description: `Strict JSON body (\`value\` is not accepted). Idempotent even if the key or the integration is absent (nothing is created); the other key, logo, webhook URLs and x_token are preserved. Removal without a fallback can interrupt future notifications. ${PASSWORD_RULE} An unsupported key type is 404.`,
     access: 'admin',
     limits: keyLimit('delete'),
     pathParameters: ['keyType'],
-    body: { schema: inputJsonSchema(deleteIntegrationKeyInput) },
+    body: { schema: inputJsonSchema(integrationKeyDeleteInput, REASON) },
     responses: { 204: { description: 'Removed (empty body).' } },
-    cacheControl: 'no-store, private',
-    pending: true,
+    cacheControl: KEY_CACHE,
   },
 ]

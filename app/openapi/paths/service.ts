@@ -1,9 +1,11 @@
 /*
 | The service's own routes (decisions.md §6): health, the machine-token endpoint and
-| the merchant integration API's whoami, and this document with its reference page.
+| the merchant integration API's whoami, this document with its reference page, and
+| the logo files of the fs disk.
 */
 import { schema } from '#openapi/json_schema'
 import { ok } from '#openapi/components'
+import { LOGO_CACHE_CONTROL } from '#services/merchants/logo_storage'
 import type { OperationSpec } from '#openapi/operation'
 
 const oauthError = (codes: string[]) => ({
@@ -130,9 +132,19 @@ export const serviceOperations: OperationSpec[] = [
           },
         },
       },
+      500: {
+        description: 'An unexpected failure (no internals in the description).',
+        schema: oauthError(['server_error']),
+        headers: { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA },
+      },
+      503: {
+        description: 'The database or the limiter store is unreachable; retry later.',
+        schema: oauthError(['temporarily_unavailable']),
+        headers: { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA },
+      },
     },
-    // Failures outside OAuth's vocabulary (a database outage, a bug) keep the Portal envelope.
-    errors: { 500: ['SERVER_ERROR'], 503: ['SERVICE_UNAVAILABLE'] },
+    // Every failure there, outages and other methods included, is in OAuth form.
+    methodNotAllowed: oauthError(['invalid_request']),
   },
   {
     method: 'get',
@@ -245,34 +257,50 @@ export const serviceOperations: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/uploads/{path}',
-    operationId: 'getUploadedFile',
+    path: '/media/logos/{merchant}/{file}',
+    operationId: 'getMerchantLogoFile',
     tag: 'Service',
-    summary: 'A stored public file (merchant logos)',
+    summary: 'A merchant logo (fs disk)',
     description:
-      'Files of the `fs` drive disk (`DRIVE_DISK=fs`), served by @adonisjs/drive: the `url` and `logo_url` values of the merchant endpoints point here. Public files only; revalidated by ETag and Last-Modified.',
-    access: 'none',
-    limits: 'none',
-    envelope: false,
-    pathParameters: ['path'],
+      'Outside `/api/v1`. With `DRIVE_DISK=fs`, the `url` and `logo_url` values of the merchant endpoints point here (with `s3` they point to the bucket or CDN instead). Public like any `<img>` source: names are unguessable and change with every upload, so a file never changes and is cached for a year. The type comes from the stored name (the upload was checked and re-encoded), never sniffed. Only logo-shaped names are routed; a missing file or any other name is 404 `NOT_FOUND`.',
+    access: 'public',
+    limits: [{ name: 'public', per: 'client IP' }],
+    pathParameters: ['merchant', 'file'],
     responses: {
       200: {
-        description: 'The file.',
+        description: 'The image, in the type of its extension.',
         content: {
           'image/png': { schema: schema.string({ contentMediaType: 'image/png' }) },
           'image/jpeg': { schema: schema.string({ contentMediaType: 'image/jpeg' }) },
           'image/webp': { schema: schema.string({ contentMediaType: 'image/webp' }) },
         },
         headers: {
-          ETag: { description: 'File version.', schema: schema.string(), required: true },
+          'Cache-Control': {
+            description: 'Immutable: a new logo always gets a new name.',
+            schema: { const: LOGO_CACHE_CONTROL },
+            required: true,
+          },
+          'X-Content-Type-Options': {
+            description: 'The declared type is final.',
+            schema: { const: 'nosniff' },
+            required: true,
+          },
+          'Content-Security-Policy': {
+            description: 'Nothing in the file may run or load anything.',
+            schema: { const: "default-src 'none'; sandbox" },
+            required: true,
+          },
+          'Cross-Origin-Resource-Policy': {
+            description: 'Embeddable from any origin.',
+            schema: { const: 'cross-origin' },
+            required: true,
+          },
+          'Content-Length': {
+            description: 'Bytes.',
+            schema: schema.string({ pattern: '^[0-9]+$' }),
+          },
         },
       },
-      304: { description: 'Unchanged since the ETag given.' },
-      401: {
-        description: 'A private file without a valid signature.',
-        content: { 'text/plain': { schema: schema.const('Access denied') } },
-      },
     },
-    errors: { 404: ['NOT_FOUND'], 500: ['SERVER_ERROR'] },
   },
 ]

@@ -7,7 +7,6 @@
 import { ulid } from 'ulid'
 import drive from '@adonisjs/drive/services/main'
 import logger from '@adonisjs/core/services/logger'
-import { PRESIGNED_URLS } from '#config/drive'
 import { LOGO_FORMATS, type LogoFormat } from '#services/merchants/logo_image'
 
 export const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable'
@@ -56,6 +55,10 @@ export async function removeLogo(key: string) {
 /** The absolute URL of a stored logo: served by this service (fs), CDN or presigned (s3). */
 export async function urlOfLogo(key: string): Promise<string> {
   const disk = logoDisk()
+  // Read when needed, not at import: operator commands import this module before the
+  // application boots, and loading config/drive.ts (which reads config/app.ts) that
+  // early would freeze an APP_KEY the runtime has not set yet.
+  const { PRESIGNED_URLS } = await import('#config/drive')
   return PRESIGNED_URLS
     ? disk.getSignedUrl(key, { expiresIn: SIGNED_URL_LIFETIME })
     : disk.getUrl(key)

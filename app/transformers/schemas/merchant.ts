@@ -1,9 +1,7 @@
 /*
 | Response schemas of portal-api.md › Merchant, logo and Integration keys presence.
-|
-| Hand-written from the contract until the merchant routes land: their implementer
-| keeps these beside the merchant transformers (the suite validates every response
-| against them, so a difference fails a test).
+| The shapes app/transformers/merchant_transformer.ts returns (the suite validates
+| every response against them, so a difference fails a test).
 */
 import { schema } from '#openapi/json_schema'
 

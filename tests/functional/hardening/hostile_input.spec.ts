@@ -249,16 +249,18 @@ test.group('Malformed percent-encoding in a path (issue 9 › 12)', () => {
 })
 
 test.group('Plain-text refusals of third-party handlers', () => {
-  test('the file server refusing a bad signature answers in the envelope, not text/plain', async ({
+  test("drive's own file server is not mounted: its signed-URL path answers the JSON 404 envelope, never text/plain", async ({
     client,
     assert,
   }) => {
+    // Logos are served by the service's own media route (docs/merchant.md); drive's
+    // file server, which refused a bad signature with a plain-text 401, is not mounted.
     const response = await client.get('/uploads/merchants/1/logo.png?signature=forged')
-    response.assertStatus(401)
+    response.assertStatus(404)
     assert.deepEqual(response.body(), {
       success: false,
-      message: 'Access denied.',
-      error_code: 'UNAUTHENTICATED',
+      message: 'The requested resource was not found.',
+      error_code: 'NOT_FOUND',
     })
     response.assertHeader('cache-control', 'no-store')
   })
