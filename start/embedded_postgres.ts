@@ -38,7 +38,7 @@ function portAcceptsConnections(port: number): Promise<boolean> {
  * inside the project. A checkout under a private directory (e.g. one made by mktemp)
  * would block it: add the search (x) bit for others on such ancestors.
  */
-async function letPostgresUserReach(path: string) {
+export async function letPostgresUserReach(path: string) {
   for (let dir = path; dir !== dirname(dir); dir = dirname(dir)) {
     const info = await stat(dir)
     if ((info.mode & 0o001) === 0) await chmod(dir, info.mode | 0o001)

@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import app from '@adonisjs/core/services/app'
+import { letPostgresUserReach } from '#start/embedded_postgres'
 
 const run = promisify(execFile)
 
@@ -99,6 +100,8 @@ export class StreamingReplica {
     if (asRoot) {
       const { uid, gid } = await postgresUserIds()
       await chown(this.root, uid, gid)
+      // A clone under a private directory (mktemp) would keep the postgres user out.
+      await letPostgresUserReach(this.root)
     }
     await pgTool('initdb', [
       '-D',
