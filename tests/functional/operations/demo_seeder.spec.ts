@@ -32,7 +32,10 @@ test.group('db:seed › demo seeder', (group) => {
     assert.include(output, 'database/seeders/demo_seeder')
     assert.include(output, 'completed')
     assert.notInclude(output, 'error')
-    const merchant = await db.from('merchants').where('email', 'payments@demo-merchant.test').first()
+    const merchant = await db
+      .from('merchants')
+      .where('email', 'payments@demo-merchant.test')
+      .first()
     assert.exists(merchant)
     assert.equal(await countRows('merchants'), 1)
     assert.equal(await countRows('users'), 2)
