@@ -1,5 +1,5 @@
 import { OperatorCommand } from '#console/operator_command'
-import { seedDemoData } from '#services/demo_seed'
+import { seedDemoData } from '#database/demo/demo_data'
 
 export default class DemoSeed extends OperatorCommand {
   static commandName = 'demo:seed'

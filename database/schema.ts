@@ -178,7 +178,7 @@ export class MerchantIntegrationSchema extends BaseModel {
 }
 
 export class MerchantOauthClientSchema extends BaseModel {
-  static $columns = ['createdAt', 'id', 'isActive', 'issuedByUserId', 'label', 'lastUsedAt', 'merchantId', 'oauthClientId', 'reason', 'replacesMerchantOauthClientId', 'revokedAt', 'rotationDeadlineAt', 'updatedAt'] as const
+  static $columns = ['createdAt', 'id', 'isActive', 'issuedByUserId', 'label', 'labelNormalized', 'lastUsedAt', 'merchantId', 'oauthClientId', 'reason', 'replacesMerchantOauthClientId', 'revokedAt', 'rotationDeadlineAt', 'updatedAt'] as const
   $columns = MerchantOauthClientSchema.$columns
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
@@ -190,6 +190,8 @@ export class MerchantOauthClientSchema extends BaseModel {
   declare issuedByUserId: number | null
   @column()
   declare label: string
+  @column()
+  declare labelNormalized: string
   @column.dateTime()
   declare lastUsedAt: DateTime | null
   @column()

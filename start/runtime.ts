@@ -79,7 +79,7 @@ async function prepareDevelopmentDatabase(app: ApplicationService) {
   await migrator.run()
   if (migrator.error) throw migrator.error
 
-  const { hasAnyMerchant, seedDemoData } = await import('#services/demo_seed')
+  const { hasAnyMerchant, seedDemoData } = await import('#database/demo/demo_data')
   if (await hasAnyMerchant()) return
   const demo = await seedDemoData()
   process.stdout.write(

@@ -29,7 +29,10 @@ export default class EmailVerificationLinkController {
       )
     }
     const origin = requirePortalOrigin()
-    const outcome = await verifyEmailLink(ctx.params.verification, proof, actorOf(ctx))
+    const outcome = await verifyEmailLink(actorOf(ctx), {
+      verification: ctx.params.verification,
+      proof,
+    })
     response.header('Cache-Control', 'no-store')
     response.redirect(portalLink(origin, '/', { query: { email_verification: outcome } }))
   }

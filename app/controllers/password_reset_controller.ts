@@ -29,10 +29,7 @@ export default class PasswordResetController {
   /** POST /auth/reset-password/new-password */
   async reset(ctx: HttpContext) {
     const input = await validateBody(ctx, newPasswordInput)
-    await resetPassword(
-      { email: input.email, token: input.token, password: input.password },
-      actorOf(ctx)
-    )
+    await resetPassword(actorOf(ctx), input)
     return respond(ctx, 'Your password has been reset. Log in with your new password.')
   }
 }

@@ -22,7 +22,7 @@ export default class ProfileController {
   /** PATCH /portal/me (strict) */
   async update(ctx: HttpContext) {
     const input = await validateProfileUpdate(ctx)
-    const { user, emailChangeStarted } = await updateProfile(ctx.portal!.user.id, input)
+    const { user, emailChangeStarted } = await updateProfile(ctx.actor!, input)
     const message = emailChangeStarted
       ? 'Profile updated. Enter the code sent to the new email address to confirm it.'
       : 'Profile updated.'
@@ -36,7 +36,7 @@ export default class ProfileController {
   /** POST /portal/me/email/verify (strict) */
   async verifyEmail(ctx: HttpContext) {
     const input = await validateBody(ctx, emailOtpInput)
-    const user = await verifyEmailOtp(ctx.portal!.user.id, input.otp, ctx.actor!)
+    const user = await verifyEmailOtp(ctx.actor!, input)
     return respond(
       ctx,
       'Email verified.',
@@ -47,18 +47,14 @@ export default class ProfileController {
   /** POST /portal/me/email/resend (no body) */
   async resendEmail(ctx: HttpContext) {
     await validateBody(ctx, NO_BODY)
-    await resendEmailVerification(ctx.portal!.user.id)
+    await resendEmailVerification(ctx.actor!)
     return respond(ctx, 'A new verification code has been sent to the new email address.')
   }
 
   /** PUT /portal/me/password (unlisted fields ignored) */
   async changePassword(ctx: HttpContext) {
     const input = await validateBody(ctx, changePasswordInput)
-    await changePassword(
-      ctx.portal!.user,
-      { currentPassword: input.current_password, password: input.password },
-      ctx.actor!
-    )
+    await changePassword(ctx.actor!, input)
     return respond(ctx, 'Password changed. Log in again with the new password.', {
       reauthentication_required: true,
     })

@@ -55,47 +55,32 @@ export async function audit(
   actor: Actor,
   event: AuditEvent
 ): Promise<void> {
+  const record = recordOf(actor, event)
   if (event.outcome === 'throttled') {
-    await recordThrottled(
-      {
-        actorType: actor.kind === 'anonymous' ? 'system' : actor.kind,
-        actorUserId: actor.userId,
-        merchantId: actor.merchantId,
-        action: event.action,
-        targetType: event.target?.type ?? null,
-        targetId:
-          event.target?.id === undefined || event.target?.id === null
-            ? null
-            : String(event.target.id),
-        reason: event.reason ?? null,
-        ip: actor.ip,
-        requestId: actor.requestId,
-        metadata: event.metadata ?? null,
-      },
-      client
-    )
+    await recordThrottled(record, client)
     return
   }
   await AuditLog.create(
-    {
-      occurredAt: DateTime.now(),
-      actorType: actor.kind === 'anonymous' ? 'system' : actor.kind,
-      actorUserId: actor.userId,
-      merchantId: actor.merchantId,
-      action: event.action,
-      targetType: event.target?.type ?? null,
-      targetId:
-        event.target?.id === undefined || event.target?.id === null
-          ? null
-          : String(event.target.id),
-      reason: event.reason ?? null,
-      ip: actor.ip,
-      requestId: actor.requestId,
-      outcome: event.outcome,
-      metadata: event.metadata ?? null,
-    },
+    { ...record, occurredAt: DateTime.now(), outcome: event.outcome },
     client ? { client } : undefined
   )
+}
+
+/** The columns of `event` by `actor` that every outcome's record shares. */
+function recordOf(actor: Actor, event: AuditEvent): ThrottledRecord {
+  return {
+    actorType: actor.kind === 'anonymous' ? 'system' : actor.kind,
+    actorUserId: actor.userId,
+    merchantId: actor.merchantId,
+    action: event.action,
+    targetType: event.target?.type ?? null,
+    targetId:
+      event.target?.id === undefined || event.target?.id === null ? null : String(event.target.id),
+    reason: event.reason ?? null,
+    ip: actor.ip,
+    requestId: actor.requestId,
+    metadata: event.metadata ?? null,
+  }
 }
 
 /** The fields of a throttled refusal's record. */

@@ -24,6 +24,7 @@ import MerchantOauthClient from '#models/merchant_oauth_client'
 import OauthClient from '#models/oauth_client'
 import { DELIVERY_LIFETIME_MINUTES, sealSecret } from '#services/machine_clients/delivery_vault'
 import { recordDeliveries } from '#support/operator_metrics'
+import { normalizeLabel } from '#support/machine_client_label'
 
 export interface IssuedClient {
   ownership: MerchantOauthClient
@@ -72,6 +73,7 @@ export async function lockManagedClient(
   return { ownership, client }
 }
 
+/** 422 when the merchant has a machine client (revoked ones included) with an equal label. */
 export async function assertLabelFree(
   trx: TransactionClientContract,
   merchantId: number,
@@ -79,7 +81,7 @@ export async function assertLabelFree(
 ) {
   const taken = await MerchantOauthClient.query({ client: trx })
     .where('merchant_id', merchantId)
-    .whereRaw('lower(label) = ?', [label.toLowerCase()])
+    .where('label_normalized', normalizeLabel(label))
     .first()
   if (taken) throw labelTaken()
 }

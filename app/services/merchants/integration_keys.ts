@@ -8,12 +8,11 @@
 */
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import encryption from '@adonisjs/core/services/encryption'
 import type { UserActor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
-import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
+import { lockTeamAsAdministrator } from '#services/team/team_locks'
 import type { IntegrationKeyType } from '#validators/merchant'
 
 const COLUMN: Record<IntegrationKeyType, string> = {
@@ -53,12 +52,18 @@ export async function integrationKeysPresence(
 }
 
 /**
- * Takes the merchant lock team mutations take, then re-checks the caller: a demotion
- * or removal that committed since authentication wins (403).
+ * The opening of a key mutation: the caller's current password (a wrong one is 422
+ * and audited as a failure of `action`); the key's column and audit target.
  */
-async function lockedAsAdministrator(trx: TransactionClientContract, actor: UserActor) {
-  await lockMerchantTeam(trx, actor.merchantId)
-  await ensureActorStillAdministrator(trx, actor)
+async function authorizeKeyMutation(
+  actor: UserActor,
+  keyType: IntegrationKeyType,
+  action: string,
+  currentPassword: string
+) {
+  const target = { type: 'integration_key', id: keyType }
+  await requireCurrentPassword(actor, currentPassword, { action, target })
+  return { column: COLUMN[keyType], target }
 }
 
 /** PUT /portal/merchant/integration-keys/{keyType}: sets (or replaces) one key. */
@@ -68,18 +73,21 @@ export async function putIntegrationKey(
   input: { value: string; current_password: string; reason: string }
 ): Promise<IntegrationKeysPresence> {
   const action = 'integration_key.put'
-  await requireCurrentPassword(actor, input.current_password, {
+  const { column, target } = await authorizeKeyMutation(
+    actor,
+    keyType,
     action,
-    target: { type: 'integration_key', id: keyType },
-  })
-  const column = COLUMN[keyType]
+    input.current_password
+  )
   const encrypted = encryption.encrypt(
     input.value,
     undefined,
     integrationKeyPurpose(actor.merchantId, keyType)
   )
   return db.transaction(async (trx) => {
-    await lockedAsAdministrator(trx, actor)
+    // The merchant lock team mutations take, then the caller re-checked: a demotion
+    // or removal that committed since authentication wins (403).
+    await lockTeamAsAdministrator(trx, actor)
     const now = DateTime.now().toJSDate()
     const previous = await trx
       .from('merchant_integrations')
@@ -98,7 +106,7 @@ export async function putIntegrationKey(
     await audit(trx, actor, {
       action,
       outcome: 'success',
-      target: { type: 'integration_key', id: keyType },
+      target,
       reason: input.reason,
       metadata: { replaced: previous?.present === true },
     })
@@ -117,13 +125,14 @@ export async function deleteIntegrationKey(
   input: { current_password: string; reason: string }
 ): Promise<void> {
   const action = 'integration_key.delete'
-  await requireCurrentPassword(actor, input.current_password, {
+  const { column, target } = await authorizeKeyMutation(
+    actor,
+    keyType,
     action,
-    target: { type: 'integration_key', id: keyType },
-  })
-  const column = COLUMN[keyType]
+    input.current_password
+  )
   await db.transaction(async (trx) => {
-    await lockedAsAdministrator(trx, actor)
+    await lockTeamAsAdministrator(trx, actor)
     const cleared = await trx
       .from('merchant_integrations')
       .where('merchant_id', actor.merchantId)
@@ -133,7 +142,7 @@ export async function deleteIntegrationKey(
     await audit(trx, actor, {
       action,
       outcome: 'success',
-      target: { type: 'integration_key', id: keyType },
+      target,
       reason: input.reason,
       metadata: { removed: cleared.length > 0 },
     })

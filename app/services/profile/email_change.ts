@@ -20,7 +20,7 @@ import { isUniqueViolation } from '#support/database_errors'
 import User, { roleName } from '#models/user'
 import Merchant from '#models/merchant'
 import { actorFor, audit } from '#services/audit/audit_trail'
-import { SYSTEM_ACTOR, type Actor } from '#auth/actor'
+import type { Actor, UserActor } from '#auth/actor'
 import { appUrl } from '#config/app'
 import { constantTimeEquals, keyedHash, newOtp, newProof, sha256Hex } from '#support/one_time_proof'
 import { requirePortalOrigin } from '#support/portal_url'
@@ -119,16 +119,21 @@ export interface ProfileChanges {
   email?: string
 }
 
+/** The signed-in user's row, locked for the rest of `trx`. */
+function lockOwnUser(trx: TransactionClientContract, actor: UserActor) {
+  return User.query({ client: trx }).where('id', actor.userId).forUpdate().firstOrFail()
+}
+
 /**
- * PATCH /portal/me. Names are applied as given; `email` (lowercase) starts,
- * replaces or cancels an email change. Nothing changes when the email is taken
- * (422) or the Portal URL is unusable (503). The verification mail is sent after
- * commit; its failure leaves the pending change saved.
+ * PATCH /portal/me for the signed-in user. Names are applied as given; `email`
+ * (lowercase) starts, replaces or cancels an email change. Nothing changes when the
+ * email is taken (422) or the Portal URL is unusable (503). The verification mail is
+ * sent after commit; its failure leaves the pending change saved.
  */
-export async function updateProfile(userId: number, changes: ProfileChanges) {
+export async function updateProfile(actor: UserActor, changes: ProfileChanges) {
   const outcome = await db
     .transaction(async (trx) => {
-      const user = await User.query({ client: trx }).where('id', userId).forUpdate().firstOrFail()
+      const user = await lockOwnUser(trx, actor)
       let mail: EmailVerificationMail | null = null
       if (changes.first_name !== undefined) user.firstName = changes.first_name
       if (changes.last_name !== undefined) user.lastName = changes.last_name
@@ -162,10 +167,10 @@ export async function updateProfile(userId: number, changes: ProfileChanges) {
 }
 
 /** POST /portal/me/email/resend: new proofs for the live pending change. */
-export async function resendEmailVerification(userId: number) {
+export async function resendEmailVerification(actor: UserActor) {
   requirePortalOrigin()
   const outcome = await db.transaction(async (trx) => {
-    const user = await User.query({ client: trx }).where('id', userId).forUpdate().firstOrFail()
+    const user = await lockOwnUser(trx, actor)
     if (!hasLivePendingEmail(user)) return { kind: 'none' as const }
     const email = user.pendingEmail!
     if (await identityTaken(email, { exceptUserId: user.id, client: trx }))
@@ -186,11 +191,7 @@ export async function resendEmailVerification(userId: number) {
 type Swap = { kind: 'verified'; user: User } | { kind: 'invalid' } | { kind: 'blocked' }
 
 /** Replaces the login email by the pending one (caller holds the row lock). */
-async function swapEmail(
-  trx: TransactionClientContract,
-  user: User,
-  requester: Actor = SYSTEM_ACTOR
-) {
+async function swapEmail(trx: TransactionClientContract, user: User, requester: Actor) {
   if (await identityTaken(user.pendingEmail!, { exceptUserId: user.id, client: trx })) {
     return false
   }
@@ -212,29 +213,27 @@ function catchConflict(error: unknown): { kind: 'invalid' } {
 }
 
 /**
- * POST /portal/me/email/verify. Wrong codes are counted; from the fifth on the
- * change is blocked (429) until a resend. PATs are kept.
+ * POST /portal/me/email/verify for the signed-in user. Wrong codes are counted; from
+ * the fifth on the change is blocked (429) until a resend. PATs are kept.
  */
-export async function verifyEmailOtp(userId: number, otp: string, requester: Actor = SYSTEM_ACTOR) {
+export async function verifyEmailOtp(actor: UserActor, input: { otp: string }) {
   type Outcome = Swap | { kind: 'wrong' }
   const outcome: Outcome = await db
     .transaction(async (trx): Promise<Outcome> => {
-      const user = await User.query({ client: trx }).where('id', userId).forUpdate().firstOrFail()
+      const user = await lockOwnUser(trx, actor)
       if (!hasLivePendingEmail(user)) return { kind: 'invalid' }
       if (user.pendingEmailFailedAttempts >= MAX_WRONG_OTPS) return { kind: 'blocked' }
       if (
         !constantTimeEquals(
           user.pendingEmailOtpHash,
-          otpHash(user.pendingEmailVerificationId!, otp)
+          otpHash(user.pendingEmailVerificationId!, input.otp)
         )
       ) {
         user.pendingEmailFailedAttempts += 1
         await user.useTransaction(trx).save()
         return { kind: 'wrong' }
       }
-      return (await swapEmail(trx, user, requester))
-        ? { kind: 'verified', user }
-        : { kind: 'invalid' }
+      return (await swapEmail(trx, user, actor)) ? { kind: 'verified', user } : { kind: 'invalid' }
     })
     .catch(catchConflict)
   if (outcome.kind === 'blocked') {
@@ -256,24 +255,24 @@ export async function verifyEmailOtp(userId: number, otp: string, requester: Act
 /**
  * GET {web_url}/portal/profile/email/verify/{verification}, after its signature
  * was checked: `verified` or `invalid` (stale, consumed, superseded, blocked,
- * ineligible account or address taken meanwhile).
+ * ineligible account or address taken meanwhile). `requester` is the caller of the
+ * link (no PAT); the audit record names the user the link acts for.
  */
 export async function verifyEmailLink(
-  verificationId: string,
-  proof: string,
-  requester: Actor = SYSTEM_ACTOR
+  requester: Actor,
+  input: { verification: string; proof: string }
 ): Promise<'verified' | 'invalid'> {
   const outcome = await db
     .transaction(async (trx): Promise<Swap> => {
       const user = await User.query({ client: trx })
-        .where('pending_email_verification_id', verificationId)
+        .where('pending_email_verification_id', input.verification)
         .forUpdate()
         .first()
       if (
         !user ||
         !hasLivePendingEmail(user) ||
         user.pendingEmailFailedAttempts >= MAX_WRONG_OTPS ||
-        !constantTimeEquals(user.pendingEmailProofHash, sha256Hex(proof))
+        !constantTimeEquals(user.pendingEmailProofHash, sha256Hex(input.proof))
       ) {
         return { kind: 'invalid' }
       }

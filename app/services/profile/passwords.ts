@@ -19,7 +19,7 @@ import hash from '@adonisjs/core/services/hash'
 import ApiError from '#exceptions/api_error'
 import User, { ROLES } from '#models/user'
 import { actorFor, audit } from '#services/audit/audit_trail'
-import { SYSTEM_ACTOR, type Actor } from '#auth/actor'
+import type { Actor, UserActor } from '#auth/actor'
 import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 import { constantTimeEquals, newProof, sha256Hex } from '#support/one_time_proof'
 import { deliver, runInBackground } from '#services/mailer'
@@ -93,10 +93,13 @@ export async function requestPasswordReset(input: { email: string; resetUrl: str
   }
 }
 
-/** Sets a new password with a reset proof; 400 RESET_TOKEN_INVALID for any bad proof. */
+/**
+ * Sets a new password with a reset proof; 400 RESET_TOKEN_INVALID for any bad proof.
+ * `requester` is the (unauthenticated) caller; the audit record names the account.
+ */
 export async function resetPassword(
-  input: { email: string; token: string; password: string },
-  requester: Actor = SYSTEM_ACTOR
+  requester: Actor,
+  input: { email: string; token: string; password: string }
 ) {
   // One query whether or not the email is known (issue 9 › 8): the account and its
   // proof are read together, so an unknown email costs the same work as a known one.
@@ -140,17 +143,17 @@ export async function resetPassword(
   if (!consumed) throw resetTokenInvalid()
 }
 
-/** PUT /portal/me/password: 422 on `current_password` when it does not match. */
+/** PUT /portal/me/password for the signed-in user: 422 on `current_password` when it does not match. */
 export async function changePassword(
-  user: User,
-  input: { currentPassword: string; password: string },
-  requester: Actor = SYSTEM_ACTOR
+  actor: UserActor,
+  input: { current_password: string; password: string }
 ) {
+  const user = { id: actor.userId, merchantId: actor.merchantId }
   const passwordHash = await hash.make(input.password)
   // Verified before any lock or transaction (issue 9 › 4: never hash while holding
   // one), then re-checked under the row lock: the hash must still be the one verified.
   const current = await db.from('users').where('id', user.id).select('password').first()
-  if (!current || !(await hash.verify(current.password, input.currentPassword))) {
+  if (!current || !(await hash.verify(current.password, input.current_password))) {
     throw wrongCurrentPassword()
   }
   const changed = await db.transaction(async (trx) => {
@@ -163,7 +166,7 @@ export async function changePassword(
       .select('password')
       .first()
     if (!locked || locked.password !== current.password) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.change', requester)
+    await replacePassword(trx, user, passwordHash, 'user.password.change', actor)
     return true
   })
   if (!changed) throw wrongCurrentPassword()
@@ -175,10 +178,10 @@ export async function changePassword(
  */
 async function replacePassword(
   trx: TransactionClientContract,
-  user: User,
+  user: { id: number; merchantId: number | null },
   passwordHash: string,
   action: 'user.password.reset' | 'user.password.change',
-  requester: Actor = SYSTEM_ACTOR
+  requester: Actor
 ) {
   await trx
     .from('users')

@@ -8,23 +8,17 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
 import User, { ROLES } from '#models/user'
+import { lockTeamRow } from '#services/team/team_locks'
 
 export const PORTAL_ROLES = [ROLES.administrator, ROLES.developer]
 
 /** A member of the merchant with a Portal role (inactive included), locked for the transaction. */
-export async function lockMember(
-  trx: TransactionClientContract,
-  merchantId: number,
-  memberId: string
-) {
-  const member = await User.query({ client: trx })
-    .where('id', memberId)
-    .where('merchant_id', merchantId)
-    .whereIn('role', PORTAL_ROLES)
-    .forUpdate()
-    .first()
-  if (!member) throw ApiError.notFound()
-  return member
+export function lockMember(trx: TransactionClientContract, merchantId: number, memberId: string) {
+  return lockTeamRow(
+    User.query({ client: trx }).whereIn('role', PORTAL_ROLES),
+    merchantId,
+    memberId
+  )
 }
 
 /** The sole ACTIVE administrator can be neither demoted nor removed (inactive ones do not count). */

@@ -6,6 +6,7 @@
 | change in flight (portal-api.md › Team: LAST_ADMINISTRATOR under concurrency).
 */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { LucidModel, ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import ApiError from '#exceptions/api_error'
 import { ROLES } from '#models/user'
 import type { UserActor } from '#auth/actor'
@@ -40,4 +41,28 @@ export async function ensureActorStillAdministrator(
   ) {
     throw ApiError.forbidden()
   }
+}
+
+/**
+ * The opening of an administrator-only team mutation: the merchant's team lock, then
+ * the caller re-checked under it (403). Returns the merchant row.
+ */
+export async function lockTeamAsAdministrator(trx: TransactionClientContract, actor: UserActor) {
+  const merchant = await lockMerchantTeam(trx, actor.merchantId)
+  await ensureActorStillAdministrator(trx, actor)
+  return merchant
+}
+
+/**
+ * The row of `query` with route id `id` that belongs to the merchant (a member, an
+ * invitation), locked FOR UPDATE for the transaction; 404 when there is none.
+ */
+export async function lockTeamRow<Model extends LucidModel>(
+  query: ModelQueryBuilderContract<Model>,
+  merchantId: number,
+  id: string
+): Promise<InstanceType<Model>> {
+  const row = await query.where('id', id).where('merchant_id', merchantId).forUpdate().first()
+  if (!row) throw ApiError.notFound()
+  return row
 }

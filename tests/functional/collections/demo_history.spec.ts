@@ -8,7 +8,7 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { liftLimit } from '#tests/helpers/limits'
-import { seedDemoCollections } from '#services/collections/demo_collections'
+import { seedDemoCollections } from '#database/demo/demo_collections'
 import { openSnapshot } from '#services/collections/evidence_snapshot'
 import { CAPTURE_STATUSES, REASON_CODES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
 import {

@@ -18,7 +18,7 @@ import {
   teammate,
 } from '#tests/helpers/merchant'
 import { decompressionBomb, oversizeFile, tinyPng } from '#tests/helpers/images'
-import { seedDemoData } from '#services/demo_seed'
+import { seedDemoData } from '#database/demo/demo_data'
 import User from '#models/user'
 import { createPortalClient, issuePat } from '#tests/helpers/portal'
 

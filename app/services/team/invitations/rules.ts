@@ -13,7 +13,7 @@ import ApiError from '#exceptions/api_error'
 import TeamInvitation from '#models/team_invitation'
 import User, { roleName } from '#models/user'
 import type { UserActor } from '#auth/actor'
-import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
+import { lockTeamAsAdministrator, lockTeamRow } from '#services/team/team_locks'
 import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
 import { identityTaken } from '#services/users/identity_availability'
@@ -117,18 +117,13 @@ export function sendInvitationMail(
   )
 }
 
-export async function lockInvitationOf(
+/** An invitation of the merchant, locked for the transaction; 404 when there is none. */
+export function lockInvitationOf(
   trx: TransactionClientContract,
   merchantId: number,
   invitationId: string
 ) {
-  const invitation = await TeamInvitation.query({ client: trx })
-    .where('id', invitationId)
-    .where('merchant_id', merchantId)
-    .forUpdate()
-    .first()
-  if (!invitation) throw ApiError.notFound()
-  return invitation
+  return lockTeamRow(TeamInvitation.query({ client: trx }), merchantId, invitationId)
 }
 
 export function invitationUnavailable() {
@@ -140,7 +135,6 @@ export function invitationUnavailable() {
  * administrator; the merchant's name, for the invitation email.
  */
 export async function lockTeamOf(trx: TransactionClientContract, actor: UserActor) {
-  const merchant = await lockMerchantTeam(trx, actor.merchantId)
-  await ensureActorStillAdministrator(trx, actor)
+  const merchant = await lockTeamAsAdministrator(trx, actor)
   return merchant?.name ?? ''
 }

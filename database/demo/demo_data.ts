@@ -1,10 +1,11 @@
 /*
-| Demo data for a newcomer (`node ace demo:seed`, and the first `npm run dev` on the
-| embedded database): a merchant with an administrator and a developer, and a Portal
+| Demo data for a newcomer, loaded by the demo seeder (database/seeders/demo_seeder.ts,
+| `node ace db:seed`), by `node ace demo:seed` and by the first `npm run dev` on the
+| embedded database: a merchant with an administrator and a developer, and a Portal
 | client, and a year of collection transactions with their evidence
-| (services/collections/demo_collections.ts, created once). Re-running it keeps the
-| same records and issues fresh passwords and a fresh client secret, printed once
-| (only hashes are stored).
+| (demo_collections.ts, created once). Re-running it keeps the same records and
+| issues fresh passwords and a fresh client secret, printed once (only hashes are
+| stored). It lives under database/, not app/services: it is data, not an operation.
 */
 import { randomBytes } from 'node:crypto'
 import hash from '@adonisjs/core/services/hash'
@@ -13,8 +14,8 @@ import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import User, { ROLES, type RoleName } from '#models/user'
 import { assignService } from '#services/merchants/create_merchant'
-import { seedDemoMerchantProfile } from '#services/merchants/demo_merchant_profile'
-import { seedDemoCollections } from '#services/collections/demo_collections'
+import { seedDemoMerchantProfile } from '#database/demo/demo_merchant_profile'
+import { seedDemoCollections } from '#database/demo/demo_collections'
 
 const DEMO_MERCHANT_EMAIL = 'payments@demo-merchant.test'
 const DEMO_PORTAL_CLIENT = 'Demo Merchant Portal'

@@ -1,6 +1,6 @@
 /*
 | Demo data for the merchant area (`node ace demo:seed`): a second service beside the
-| one demo_seed.ts assigns, and a logo drawn here and stored through the same checks
+| one demo_data.ts assigns, and a logo drawn here and stored through the same checks
 | and storage as an upload. Re-running keeps an existing, readable logo.
 */
 import sharp from 'sharp'
