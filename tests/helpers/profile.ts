@@ -9,6 +9,7 @@ import PasswordResetMail from '#mails/password_reset_mail'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
 import { overrideEnv } from '#tests/helpers/env'
+import { route } from '#tests/helpers/routes'
 
 /**
  * For one test: PORTAL_URL = PORTAL_ORIGIN, the mail fake, and limits raised a
@@ -56,7 +57,7 @@ export async function startEmailChange(
   email: string
 ) {
   const response = await client
-    .patch('/api/v1/portal/me')
+    .patch(route('profile.update'))
     .header('Authorization', bearer)
     .json({ email })
   if (response.status() !== 200) {

@@ -8,24 +8,23 @@ import { liftLimit } from '#tests/helpers/limits'
 import {
   collectionsMember,
   historyAuditRows,
-  historyItemPath,
-  historyPath,
   importTransactions,
   merchantRequest,
   type ImportEvent,
 } from '#tests/helpers/collections'
+import { route } from '#tests/helpers/routes'
 
 type Session = Awaited<ReturnType<typeof collectionsMember>>
 
 const readHistory = (client: any, session: Session, id: number, qs: Record<string, unknown> = {}) =>
   client
-    .get(historyPath(id))
+    .get(route('collections.history.index', { transaction: id }))
     .header('Authorization', session.bearer)
     .qs({ environment: 'live', ...qs })
 
 const readItem = (client: any, session: Session, id: number, historyId: string, qs = {}) =>
   client
-    .get(historyItemPath(id, historyId))
+    .get(route('collections.history.show', { transaction: id, history: historyId }))
     .header('Authorization', session.bearer)
     .qs({ environment: 'live', ...qs })
 
@@ -474,12 +473,12 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     const admin = await collectionsMember()
     const stored = await oneTransaction(admin, [])
     for (const url of [
-      historyPath(stored.id),
-      `${historyPath(stored.id)}?environment=LIVE`,
-      `${historyPath(stored.id)}?environment=live&per_page=101`,
-      `${historyPath(stored.id)}?environment=live&page=0`,
-      `${historyPath(stored.id)}?environment=live&kind=internal`,
-      `${historyPath(stored.id)}?environment=live&page=1&page=2`,
+      route('collections.history.index', { transaction: stored.id }),
+      `${route('collections.history.index', { transaction: stored.id })}?environment=LIVE`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live&per_page=101`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live&page=0`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live&kind=internal`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live&page=1&page=2`,
     ]) {
       const response = await client.get(url).header('Authorization', admin.bearer)
       assert.equal(response.status(), 422, url)
@@ -518,7 +517,10 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     cleanup(async () => {
       await db.rawQuery('ALTER TABLE audit_logs DROP CONSTRAINT test_refuses_history_audit')
     })
-    for (const path of [historyPath(stored.id), historyItemPath(stored.id, stored.events[0])]) {
+    for (const path of [
+      route('collections.history.index', { transaction: stored.id }),
+      route('collections.history.show', { transaction: stored.id, history: stored.events[0] }),
+    ]) {
       const response = await client
         .get(path)
         .header('Authorization', admin.bearer)

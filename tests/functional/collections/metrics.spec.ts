@@ -3,13 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
 import { setEnv } from '#tests/helpers/env'
 import { createMerchantWithUser } from '#tests/helpers/portal'
-import {
-  getChart,
-  getMetrics,
-  insertTransactions,
-  metricsPath,
-  reportingMember,
-} from '#tests/helpers/reporting'
+import { getChart, getMetrics, insertTransactions, reportingMember } from '#tests/helpers/reporting'
+import { route } from '#tests/helpers/routes'
 
 const MARCH = {
   environment: 'live',
@@ -181,7 +176,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
     const developer = await reportingMember('developer')
     const response = await getMetrics(client, developer.bearer, MARCH)
     response.assertStatus(200)
-    const anonymous = await client.get(metricsPath()).qs(MARCH)
+    const anonymous = await client.get(route('collections.metrics')).qs(MARCH)
     anonymous.assertStatus(401)
   })
 
@@ -419,14 +414,14 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     const member = await reportingMember()
     const repeated = await client
       .get(
-        `${metricsPath()}?environment=live&currency=PHP&from=${encodeURIComponent(MARCH.from)}&from=${encodeURIComponent(MARCH.from)}&to=${encodeURIComponent(MARCH.to)}`
+        `${route('collections.metrics')}?environment=live&currency=PHP&from=${encodeURIComponent(MARCH.from)}&from=${encodeURIComponent(MARCH.from)}&to=${encodeURIComponent(MARCH.to)}`
       )
       .header('Authorization', member.bearer)
     repeated.assertStatus(422)
     assert.property(repeated.body().errors, 'from')
     const nested = await client
       .get(
-        `${metricsPath()}?environment=live&currency=PHP&from=${encodeURIComponent(MARCH.from)}&to=${encodeURIComponent(MARCH.to)}&timezone[a]=b`
+        `${route('collections.metrics')}?environment=live&currency=PHP&from=${encodeURIComponent(MARCH.from)}&to=${encodeURIComponent(MARCH.to)}&timezone[a]=b`
       )
       .header('Authorization', member.bearer)
     nested.assertStatus(422)

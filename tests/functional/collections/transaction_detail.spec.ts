@@ -3,13 +3,8 @@ import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { colleague } from '#tests/helpers/machine'
 import { liftLimit } from '#tests/helpers/limits'
-import {
-  collectionsMember,
-  importTransactions,
-  merchantRequest,
-  transactionPath,
-  TRANSACTIONS,
-} from '#tests/helpers/collections'
+import { collectionsMember, importTransactions, merchantRequest } from '#tests/helpers/collections'
+import { route } from '#tests/helpers/routes'
 
 test.group('GET /portal/collections/transactions/{transaction}', (group) => {
   group.each.setup(() => resetState())
@@ -35,7 +30,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
     ])
     for (const member of [admin, developer]) {
       const response = await client
-        .get(transactionPath(stored.id))
+        .get(route('collections.transactions.show', { transaction: stored.id }))
         .header('Authorization', member.bearer)
         .qs({ environment: 'test' })
       response.assertStatus(200)
@@ -77,7 +72,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
     ]
     for (const [id, environment] of cases) {
       const response = await client
-        .get(transactionPath(id))
+        .get(route('collections.transactions.show', { transaction: id }))
         .header('Authorization', admin.bearer)
         .qs({ environment })
       response.assertStatus(404)
@@ -99,13 +94,16 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
       '%20',
     ]) {
       const response = await client
-        .get(`${TRANSACTIONS}/${id}?environment=live`)
+        // The raw segment, as sent: route() would percent-encode it.
+        .get(`${route('collections.transactions.index')}/${id}?environment=live`)
         .header('Authorization', admin.bearer)
       assert.equal(response.status(), 404, id)
       assert.equal(response.body().error_code, 'NOT_FOUND')
     }
     const maxBigint = await client
-      .get(`${TRANSACTIONS}/9223372036854775807?environment=live`)
+      .get(
+        `${route('collections.transactions.show', { transaction: '9223372036854775807' })}?environment=live`
+      )
       .header('Authorization', admin.bearer)
     maxBigint.assertStatus(404)
   })
@@ -126,7 +124,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
       { environment: 'live', status: 'PAID' },
     ]) {
       const response = await client
-        .get(transactionPath(stored.id))
+        .get(route('collections.transactions.show', { transaction: stored.id }))
         .header('Authorization', admin.bearer)
         .qs(qs)
       assert.equal(response.status(), 422, JSON.stringify(qs))

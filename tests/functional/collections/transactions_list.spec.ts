@@ -6,18 +6,18 @@ import { colleague } from '#tests/helpers/machine'
 import { liftLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import {
-  TRANSACTIONS,
   collectionsMember,
   importTransactions,
   merchantRequest,
   type ImportLine,
 } from '#tests/helpers/collections'
+import { route } from '#tests/helpers/routes'
 
 type Session = Awaited<ReturnType<typeof collectionsMember>>
 
 const list = (client: any, session: Session, qs: Record<string, unknown> = {}) =>
   client
-    .get(TRANSACTIONS)
+    .get(route('collections.transactions.index'))
     .header('Authorization', session.bearer)
     .qs({ environment: 'live', ...qs })
 
@@ -214,7 +214,10 @@ test.group('GET /portal/collections/transactions', (group) => {
   test('environment is required and case-sensitive', async ({ client, assert }) => {
     const admin = await collectionsMember()
     for (const qs of [{}, { environment: 'LIVE' }, { environment: '' }, { environment: 'prod' }]) {
-      const response = await client.get(TRANSACTIONS).header('Authorization', admin.bearer).qs(qs)
+      const response = await client
+        .get(route('collections.transactions.index'))
+        .header('Authorization', admin.bearer)
+        .qs(qs)
       response.assertStatus(422)
       assert.property(response.body().errors, 'environment')
     }
@@ -514,22 +517,22 @@ test.group('GET /portal/collections/transactions', (group) => {
     const admin = await collectionsMember()
     const long = 'x'.repeat(101)
     const urls = [
-      `${TRANSACTIONS}?environment=live&unknown=1`,
-      `${TRANSACTIONS}?environment=live&amount=1`,
-      `${TRANSACTIONS}?environment=live&status=PAID&status=PAID`,
-      `${TRANSACTIONS}?environment=live&environment=live`,
-      `${TRANSACTIONS}?environment[]=live`,
-      `${TRANSACTIONS}?environment[a]=live`,
-      `${TRANSACTIONS}?environment=live&status=paid`,
-      `${TRANSACTIONS}?environment=live&query=${long}`,
-      `${TRANSACTIONS}?environment=live&query=`,
-      `${TRANSACTIONS}?environment=live&query=%20%20`,
-      `${TRANSACTIONS}?environment=live&merchant_transaction_id=${long}`,
-      `${TRANSACTIONS}?environment=live&payment_brand=${long}`,
-      `${TRANSACTIONS}?environment=live&query=a%00b`,
-      `${TRANSACTIONS}?environment=live&page=99999999999999999999999`,
-      `${TRANSACTIONS}?environment=live&per_page=1e2`,
-      `${TRANSACTIONS}?environment=live&from=${'9'.repeat(5000)}&to=x`,
+      `${route('collections.transactions.index')}?environment=live&unknown=1`,
+      `${route('collections.transactions.index')}?environment=live&amount=1`,
+      `${route('collections.transactions.index')}?environment=live&status=PAID&status=PAID`,
+      `${route('collections.transactions.index')}?environment=live&environment=live`,
+      `${route('collections.transactions.index')}?environment[]=live`,
+      `${route('collections.transactions.index')}?environment[a]=live`,
+      `${route('collections.transactions.index')}?environment=live&status=paid`,
+      `${route('collections.transactions.index')}?environment=live&query=${long}`,
+      `${route('collections.transactions.index')}?environment=live&query=`,
+      `${route('collections.transactions.index')}?environment=live&query=%20%20`,
+      `${route('collections.transactions.index')}?environment=live&merchant_transaction_id=${long}`,
+      `${route('collections.transactions.index')}?environment=live&payment_brand=${long}`,
+      `${route('collections.transactions.index')}?environment=live&query=a%00b`,
+      `${route('collections.transactions.index')}?environment=live&page=99999999999999999999999`,
+      `${route('collections.transactions.index')}?environment=live&per_page=1e2`,
+      `${route('collections.transactions.index')}?environment=live&from=${'9'.repeat(5000)}&to=x`,
     ]
     for (const url of urls) {
       const response = await client.get(url).header('Authorization', admin.bearer)
@@ -558,10 +561,10 @@ test.group('GET /portal/collections/transactions', (group) => {
     const [stored] = await importTransactions([line(admin, 'R1')])
     cleanup(setEnv('RATE_LIMIT_API_PER_MINUTE', 4))
     const paths = [
-      `${TRANSACTIONS}?environment=live`,
-      `${TRANSACTIONS}/${stored.id}?environment=live`,
-      `${TRANSACTIONS}/${stored.id}/history?environment=live`,
-      `${TRANSACTIONS}/${stored.id}/history/01JNB8Q3M4ZC8Y6B2W9XK5T7RA?environment=live`,
+      `${route('collections.transactions.index')}?environment=live`,
+      `${route('collections.transactions.show', { transaction: stored.id })}?environment=live`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live`,
+      `${route('collections.history.show', { transaction: stored.id, history: '01JNB8Q3M4ZC8Y6B2W9XK5T7RA' })}?environment=live`,
     ]
     const statuses = []
     for (const path of paths) {
@@ -576,7 +579,9 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('without a PAT: 401', async ({ client, assert }) => {
-    const response = await client.get(TRANSACTIONS).qs({ environment: 'live' })
+    const response = await client
+      .get(route('collections.transactions.index'))
+      .qs({ environment: 'live' })
     response.assertStatus(401)
     assert.equal(response.body().error_code, 'UNAUTHENTICATED')
   })

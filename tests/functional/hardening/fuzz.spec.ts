@@ -31,6 +31,7 @@ import { issueThroughApi } from '#tests/helpers/machine'
 import { overrideEnv } from '#tests/helpers/env'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
 import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
+import { route } from '#tests/helpers/routes'
 
 const BATCH = 10
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500)
@@ -66,11 +67,11 @@ function routesOfRouter(): Route[] {
   const domains = router.toJSON() as unknown as Record<string, Route[]>
   return Object.values(domains)
     .flat()
-    .map((route) => ({
-      pattern: route.pattern,
-      methods: route.methods.filter((method) => method !== 'HEAD'),
+    .map((entry) => ({
+      pattern: entry.pattern,
+      methods: entry.methods.filter((method) => method !== 'HEAD'),
     }))
-    .filter((route) => route.methods.length > 0)
+    .filter((entry) => entry.methods.length > 0)
 }
 
 // ---- leaves -------------------------------------------------------------------------
@@ -653,7 +654,7 @@ test.group('Fuzz: every route against hostile input', (group) => {
       `fuzz: ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`
     )
     assert.isAtLeast(sent, RUNS * BATCH)
-    const ready = await client.get('/health/ready')
+    const ready = await client.get(route('health.ready'))
     ready.assertStatus(200)
   }).timeout(240_000)
 })

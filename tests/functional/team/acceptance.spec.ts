@@ -28,8 +28,8 @@ import User, { ROLES } from '#models/user'
 import type InvitationMail from '#mails/invitation_mail'
 import type PortalClient from '#models/portal_client'
 import type { ApiClient } from '@japa/api-client'
+import { route } from '#tests/helpers/routes'
 
-const ACCEPT = '/api/v1/portal/team/invitations/accept'
 const ACCEPTED_MESSAGE = 'Invitation accepted. Log in to continue.'
 
 function newAccountBody(token: string, overrides: Record<string, unknown> = {}) {
@@ -45,7 +45,7 @@ function newAccountBody(token: string, overrides: Record<string, unknown> = {}) 
 
 /** POSTs an acceptance with the Portal application credentials of `team`. */
 function accept(client: ApiClient, team: { client: PortalClient }, body: object) {
-  return client.post(ACCEPT).headers(appHeaders(team.client)).json(body)
+  return client.post(route('team.invitations.accept')).headers(appHeaders(team.client)).json(body)
 }
 
 async function tokensOf(userId: number) {
@@ -86,7 +86,7 @@ test.group('POST /portal/team/invitations/accept › application credentials', (
     ]
     for (const headers of headerSets) {
       const response = await client
-        .post(ACCEPT)
+        .post(route('team.invitations.accept'))
         .headers(headers)
         .header('Content-Type', 'application/json')
         .unsafeJson('{ this is not json')
@@ -108,14 +108,14 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     const mailer = fakeMail()
     const team = await teamWithAdministrator()
     const invited = await client
-      .post('/api/v1/portal/team/invitations')
+      .post(route('team.invitations.store'))
       .header('Authorization', team.bearer)
       .json({ email: 'Fresh.Person@Example.test', role: 'administrator' })
     invited.assertStatus(201)
     const proof = proofOf(mailer.mails.sent()[0] as InvitationMail)!
 
     const response = await client
-      .post(ACCEPT)
+      .post(route('team.invitations.accept'))
       .headers({ ...appHeaders(team.client), Origin: PORTAL_ORIGIN })
       .json(newAccountBody(proof, { first_name: '  Fresh  ', last_name: ' Person ' }))
     response.assertStatus(200)
@@ -151,7 +151,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.notInclude(JSON.stringify(audit[0].serialize()), proof)
 
     const login = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers({ ...appHeaders(team.client), Origin: PORTAL_ORIGIN })
       .json({ username: 'fresh.person@example.test', password: NEW_PASSWORD })
     login.assertStatus(200)
@@ -160,7 +160,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.equal(login.body().data.user.merchant_id, team.merchant.id)
 
     const members = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .header('Authorization', `Bearer ${login.body().data.access_token}`)
     members.assertStatus(200)
     assert.equal(members.body().meta.total, 2)
@@ -179,7 +179,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     const team = await teamWithAdministrator()
     const member = await addMember(team.merchant, team.client, 'developer')
     const removed = await client
-      .delete(`/api/v1/portal/team/members/${member.user.id}`)
+      .delete(route('team.members.destroy', { member: member.user.id }))
       .header('Authorization', team.bearer)
     removed.assertStatus(204)
     await member.user.refresh()
@@ -193,7 +193,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     await issuePat(member.user, team.client)
 
     const invited = await client
-      .post('/api/v1/portal/team/invitations')
+      .post(route('team.invitations.store'))
       .header('Authorization', team.bearer)
       .json({ email: member.user.email.toUpperCase(), role: 'administrator' })
     invited.assertStatus(201)
@@ -224,7 +224,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.equal(await tokensOf(user.id), 0)
 
     const login = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers(appHeaders(team.client))
       .json({ username: user.email, password: DEFAULT_TEST_PASSWORD })
     login.assertStatus(200)
@@ -441,7 +441,7 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
       assert.isNull(account.merchantId)
 
       const resent = await client
-        .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
+        .post(route('team.invitations.resend', { invitation: invitation.id }))
         .header('Authorization', team.bearer)
       resent.assertStatus(200)
       const newProof = proofOf(mailer.mails.sent()[0] as InvitationMail)!

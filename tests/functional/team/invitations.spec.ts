@@ -20,6 +20,7 @@ import AuditLog from '#models/audit_log'
 import TeamInvitation from '#models/team_invitation'
 import { ROLES } from '#models/user'
 import InvitationMail from '#mails/invitation_mail'
+import { route } from '#tests/helpers/routes'
 
 const INVITATION_FIELDS = [
   'created_at',
@@ -34,19 +35,23 @@ const INVITATION_FIELDS = [
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
 function invite(client: any, bearer: string, body: unknown) {
-  return client.post('/api/v1/portal/team/invitations').header('Authorization', bearer).json(body)
+  return client.post(route('team.invitations.store')).header('Authorization', bearer).json(body)
 }
 
 function listInvitations(client: any, bearer: string) {
-  return client.get('/api/v1/portal/team/invitations').header('Authorization', bearer)
+  return client.get(route('team.invitations.index')).header('Authorization', bearer)
 }
 
 function resend(client: any, bearer: string, id: string) {
-  return client.post(`/api/v1/portal/team/invitations/${id}/resend`).header('Authorization', bearer)
+  return client
+    .post(route('team.invitations.resend', { invitation: id }))
+    .header('Authorization', bearer)
 }
 
 function revoke(client: any, bearer: string, id: string) {
-  return client.delete(`/api/v1/portal/team/invitations/${id}`).header('Authorization', bearer)
+  return client
+    .delete(route('team.invitations.destroy', { invitation: id }))
+    .header('Authorization', bearer)
 }
 
 test.group('POST /portal/team/invitations', (group) => {
@@ -159,7 +164,7 @@ test.group('POST /portal/team/invitations', (group) => {
       const response =
         typeof body === 'string'
           ? await client
-              .post('/api/v1/portal/team/invitations')
+              .post(route('team.invitations.store'))
               .header('Authorization', team.bearer)
               .unsafeJson(body)
           : await invite(client, team.bearer, body)
@@ -176,7 +181,7 @@ test.group('POST /portal/team/invitations', (group) => {
     ]) {
       await clearLimits()
       const proto = await client
-        .post('/api/v1/portal/team/invitations')
+        .post(route('team.invitations.store'))
         .header('Authorization', team.bearer)
         .unsafeJson(raw)
       assert.isBelow(proto.status(), 500)
@@ -414,7 +419,7 @@ test.group('GET /portal/team/invitations', (group) => {
     const expected = { pending, expired, accepted, revoked }
     for (const [status, invitation] of Object.entries(expected)) {
       const response = await client
-        .get('/api/v1/portal/team/invitations')
+        .get(route('team.invitations.index'))
         .qs({ status, email: 'ignored', sort: 'asc' })
         .header('Authorization', team.bearer)
       response.assertStatus(200)
@@ -452,13 +457,13 @@ test.group('GET /portal/team/invitations', (group) => {
       { page: -1 },
     ]) {
       const response = await client
-        .get('/api/v1/portal/team/invitations')
+        .get(route('team.invitations.index'))
         .qs(qs)
         .header('Authorization', team.bearer)
       response.assertStatus(422)
     }
     const repeated = await client
-      .get('/api/v1/portal/team/invitations?status=pending&status=revoked')
+      .get(`${route('team.invitations.index')}?status=pending&status=revoked`)
       .header('Authorization', team.bearer)
     repeated.assertStatus(422)
   })
@@ -497,7 +502,7 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     assert.equal(invitation.tokenHash, sha256(newProof))
 
     const old = await client
-      .post('/api/v1/portal/team/invitations/accept')
+      .post(route('team.invitations.accept'))
       .headers(appHeaders(team.client))
       .json({ token: oldProof, current_password: 'whatever-it-is' })
     old.assertStatus(404)
@@ -611,7 +616,7 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
       1
     )
     const accept = await client
-      .post('/api/v1/portal/team/invitations/accept')
+      .post(route('team.invitations.accept'))
       .headers(appHeaders(team.client))
       .json({ token: proof, first_name: 'A', last_name: 'B' })
     accept.assertStatus(410)

@@ -8,6 +8,7 @@ import { addMember, createMerchantWithUser } from '#tests/helpers/portal'
 import { UserFactory, DEFAULT_TEST_PASSWORD } from '#database/factories/user_factory'
 import AuditLog from '#models/audit_log'
 import User, { ROLES } from '#models/user'
+import { route } from '#tests/helpers/routes'
 
 async function tokensOf(user: User) {
   const row = await db
@@ -35,7 +36,7 @@ test.group('GET /portal/team/members', (group) => {
     await createMerchantWithUser() // another merchant's member
 
     const response = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .header('Authorization', team.bearer)
     response.assertStatus(200)
     response.assertHeader('cache-control', 'no-store, private')
@@ -63,7 +64,7 @@ test.group('GET /portal/team/members', (group) => {
     const team = await teamWithAdministrator()
     const developer = await addMember(team.merchant, team.client, 'developer')
     const response = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .header('Authorization', developer.bearer)
     response.assertStatus(200)
     response.assertBodyContains({ meta: { total: 2 } })
@@ -78,7 +79,7 @@ test.group('GET /portal/team/members', (group) => {
     await addMember(team.merchant, team.client, 'developer')
 
     const page2 = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .qs({ page: 2, per_page: 1, role: 'developer', sort: 'desc' })
       .header('Authorization', team.bearer)
     page2.assertStatus(200)
@@ -89,7 +90,7 @@ test.group('GET /portal/team/members', (group) => {
     )
 
     const beyond = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .qs({ page: 9 })
       .header('Authorization', team.bearer)
     beyond.assertStatus(200)
@@ -107,7 +108,7 @@ test.group('GET /portal/team/members', (group) => {
       { page: '1e3' },
     ]) {
       const response = await client
-        .get('/api/v1/portal/team/members')
+        .get(route('team.members.index'))
         .qs(qs)
         .header('Authorization', team.bearer)
       response.assertStatus(422)
@@ -116,7 +117,7 @@ test.group('GET /portal/team/members', (group) => {
   })
 
   test('requires a PAT', async ({ client }) => {
-    const response = await client.get('/api/v1/portal/team/members')
+    const response = await client.get(route('team.members.index'))
     response.assertStatus(401)
     response.assertBodyContains({ error_code: 'UNAUTHENTICATED' })
   })
@@ -129,7 +130,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     const team = await teamWithAdministrator()
     const developer = await addMember(team.merchant, team.client, 'developer')
     const response = await client
-      .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+      .patch(route('team.members.role', { member: team.admin.id }))
       .header('Authorization', developer.bearer)
       .json({ role: 42, junk: true })
     response.assertStatus(403)
@@ -145,7 +146,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     const team = await teamWithAdministrator()
     const developer = await addMember(team.merchant, team.client, 'developer')
     const response = await client
-      .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+      .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'administrator' })
     response.assertStatus(200)
@@ -159,7 +160,9 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     await developer.user.refresh()
     assert.equal(developer.user.role, ROLES.administrator)
     assert.equal(await tokensOf(developer.user), 0)
-    const revoked = await client.get('/api/v1/portal/me').header('Authorization', developer.bearer)
+    const revoked = await client
+      .get(route('profile.show'))
+      .header('Authorization', developer.bearer)
     revoked.assertStatus(401)
 
     const audit = await AuditLog.query().where('action', 'team.member.role_change')
@@ -177,14 +180,14 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     const team = await teamWithAdministrator()
     const developer = await addMember(team.merchant, team.client, 'developer')
     const response = await client
-      .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+      .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(200)
     assert.equal(response.body().data.role, 'developer')
     assert.equal(await tokensOf(developer.user), 1)
     assert.lengthOf(await AuditLog.query().where('action', 'team.member.role_change'), 0)
-    const still = await client.get('/api/v1/portal/me').header('Authorization', developer.bearer)
+    const still = await client.get(route('profile.show')).header('Authorization', developer.bearer)
     still.assertStatus(200)
   })
 
@@ -214,7 +217,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     for (const body of bodies) {
       await clearLimits()
       const request = client
-        .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+        .patch(route('team.members.role', { member: developer.user.id }))
         .header('Authorization', team.bearer)
       const response =
         typeof body === 'string' && body.startsWith('{')
@@ -225,7 +228,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     }
     await clearLimits()
     const extra = await client
-      .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+      .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'administrator', merchant_role: 1 })
     assert.property(extra.body().errors, 'merchant_role')
@@ -249,7 +252,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
       '01',
     ]) {
       const response = await client
-        .patch(`/api/v1/portal/team/members/${id}/role`)
+        .patch(route('team.members.role', { member: id }))
         .header('Authorization', team.bearer)
         .json({ role: 'administrator' })
       response.assertStatus(404)
@@ -264,7 +267,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     const team = await teamWithAdministrator()
     await addMember(team.merchant, team.client, 'administrator', { isActive: false })
     const response = await client
-      .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+      .patch(route('team.members.role', { member: team.admin.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(409)
@@ -280,7 +283,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
       isActive: false,
     })
     const response = await client
-      .patch(`/api/v1/portal/team/members/${inactive.user.id}/role`)
+      .patch(route('team.members.role', { member: inactive.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(200)
@@ -297,14 +300,14 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     const team = await teamWithAdministrator()
     const other = await addMember(team.merchant, team.client, 'administrator')
     const response = await client
-      .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+      .patch(route('team.members.role', { member: team.admin.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(200)
     assert.equal(response.body().data.role, 'developer')
-    const after = await client.get('/api/v1/portal/me').header('Authorization', team.bearer)
+    const after = await client.get(route('profile.show')).header('Authorization', team.bearer)
     after.assertStatus(401)
-    const otherStill = await client.get('/api/v1/portal/me').header('Authorization', other.bearer)
+    const otherStill = await client.get(route('profile.show')).header('Authorization', other.bearer)
     otherStill.assertStatus(200)
   })
 })
@@ -316,7 +319,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     const team = await teamWithAdministrator()
     const developer = await addMember(team.merchant, team.client, 'developer')
     const response = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', developer.bearer)
       .json({ anything: 1 })
     response.assertStatus(403)
@@ -334,7 +337,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     const passwordHash = developer.user.password
 
     const response = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(204)
     assert.equal(response.text(), '')
@@ -347,7 +350,9 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     assert.equal(user.password, passwordHash)
     assert.isTrue(await hash.verify(user.password, DEFAULT_TEST_PASSWORD))
     assert.equal(await tokensOf(user), 0)
-    const revoked = await client.get('/api/v1/portal/me').header('Authorization', developer.bearer)
+    const revoked = await client
+      .get(route('profile.show'))
+      .header('Authorization', developer.bearer)
     revoked.assertStatus(401)
 
     const audit = await AuditLog.query().where('action', 'team.member.remove')
@@ -355,12 +360,10 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     assert.equal(audit[0].targetId, String(user.id))
 
     const again = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
     again.assertStatus(404)
-    const list = await client
-      .get('/api/v1/portal/team/members')
-      .header('Authorization', team.bearer)
+    const list = await client.get(route('team.members.index')).header('Authorization', team.bearer)
     assert.deepEqual(
       list.body().data.map((member: any) => member.id),
       [team.admin.id]
@@ -371,7 +374,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     const team = await teamWithAdministrator()
     const developer = await addMember(team.merchant, team.client, 'developer')
     const response = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ reason: 'gone' })
     response.assertStatus(422)
@@ -387,7 +390,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     const { user: foreign } = await createMerchantWithUser()
     for (const id of [detached.id, internal.id, foreign.id, 424242]) {
       const response = await client
-        .delete(`/api/v1/portal/team/members/${id}`)
+        .delete(route('team.members.destroy', { member: id }))
         .header('Authorization', team.bearer)
       response.assertStatus(404)
     }
@@ -397,7 +400,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     const team = await teamWithAdministrator()
     await addMember(team.merchant, team.client, 'administrator', { isActive: false })
     const response = await client
-      .delete(`/api/v1/portal/team/members/${team.admin.id}`)
+      .delete(route('team.members.destroy', { member: team.admin.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'LAST_ADMINISTRATOR' })
@@ -413,12 +416,12 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     const team = await teamWithAdministrator()
     await addMember(team.merchant, team.client, 'administrator')
     const response = await client
-      .delete(`/api/v1/portal/team/members/${team.admin.id}`)
+      .delete(route('team.members.destroy', { member: team.admin.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(204)
     await team.admin.refresh()
     assert.isNull(team.admin.merchantId)
-    const after = await client.get('/api/v1/portal/me').header('Authorization', team.bearer)
+    const after = await client.get(route('profile.show')).header('Authorization', team.bearer)
     after.assertStatus(401)
   })
 
@@ -430,7 +433,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
       isActive: false,
     })
     const response = await client
-      .delete(`/api/v1/portal/team/members/${inactive.user.id}`)
+      .delete(route('team.members.destroy', { member: inactive.user.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(204)
   })
@@ -447,13 +450,13 @@ test.group('Team mutation limits', (group) => {
     const developer = await addMember(team.merchant, team.client, 'developer')
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await client
-        .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+        .patch(route('team.members.role', { member: developer.user.id }))
         .header('Authorization', team.bearer)
         .json({ role: attempt === 0 ? 'bogus' : 'developer' })
       assert.oneOf(response.status(), [200, 422])
     }
     const throttled = await client
-      .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+      .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     throttled.assertStatus(429)
@@ -465,7 +468,7 @@ test.group('Team mutation limits', (group) => {
     assert.lengthOf(audit, 1)
 
     const removal = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
     removal.assertStatus(204)
   })

@@ -3,6 +3,7 @@ import { addMember } from '#tests/helpers/portal'
 import { resetState } from '#tests/helpers/database'
 import { teamWithAdministrator, whileTeamLocked } from '#tests/helpers/team'
 import User, { ROLES } from '#models/user'
+import { route } from '#tests/helpers/routes'
 
 const ROUNDS = 5
 
@@ -53,11 +54,11 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
       const other = await addMember(team.merchant, team.client, 'administrator')
       const [first, second] = await Promise.all([
         client
-          .patch(`/api/v1/portal/team/members/${other.user.id}/role`)
+          .patch(route('team.members.role', { member: other.user.id }))
           .header('Authorization', team.bearer)
           .json({ role: 'developer' }),
         client
-          .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+          .patch(route('team.members.role', { member: team.admin.id }))
           .header('Authorization', other.bearer)
           .json({ role: 'developer' }),
       ])
@@ -76,10 +77,10 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
       const other = await addMember(team.merchant, team.client, 'administrator')
       const [first, second] = await Promise.all([
         client
-          .delete(`/api/v1/portal/team/members/${other.user.id}`)
+          .delete(route('team.members.destroy', { member: other.user.id }))
           .header('Authorization', team.bearer),
         client
-          .delete(`/api/v1/portal/team/members/${team.admin.id}`)
+          .delete(route('team.members.destroy', { member: team.admin.id }))
           .header('Authorization', other.bearer),
       ])
       assertOneWinner(assert, [first, second], 204, round)
@@ -97,11 +98,11 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
       const other = await addMember(team.merchant, team.client, 'administrator')
       const [demote, remove] = await Promise.all([
         client
-          .patch(`/api/v1/portal/team/members/${other.user.id}/role`)
+          .patch(route('team.members.role', { member: other.user.id }))
           .header('Authorization', team.bearer)
           .json({ role: 'developer' }),
         client
-          .delete(`/api/v1/portal/team/members/${team.admin.id}`)
+          .delete(route('team.members.destroy', { member: team.admin.id }))
           .header('Authorization', other.bearer),
       ])
       const succeeded = [demote.status() === 200, remove.status() === 204]
@@ -120,11 +121,11 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     const other = await addMember(team.merchant, team.client, 'administrator')
     const responses = await Promise.all([
       client
-        .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+        .patch(route('team.members.role', { member: team.admin.id }))
         .header('Authorization', team.bearer)
         .json({ role: 'developer' }),
       client
-        .patch(`/api/v1/portal/team/members/${other.user.id}/role`)
+        .patch(route('team.members.role', { member: other.user.id }))
         .header('Authorization', other.bearer)
         .json({ role: 'developer' }),
     ])
@@ -145,12 +146,12 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     const calls = [
       () =>
         client
-          .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+          .patch(route('team.members.role', { member: developer.user.id }))
           .header('Authorization', other.bearer)
           .json({ role: 'administrator' }),
       () =>
         client
-          .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+          .delete(route('team.members.destroy', { member: developer.user.id }))
           .header('Authorization', other.bearer),
     ]
     for (const call of calls) {
