@@ -8,7 +8,8 @@ import EmailVerificationMail from '#mails/email_verification_mail'
 import PasswordResetMail from '#mails/password_reset_mail'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
-import { overrideEnv } from '#tests/helpers/env'
+import { setEnv } from '#tests/helpers/env'
+import { raiseLimits } from '#tests/helpers/limits'
 import { route } from '#tests/helpers/routes'
 
 /**
@@ -16,7 +17,8 @@ import { route } from '#tests/helpers/routes'
  * hundredfold (tests of a limit call `realLimits()`). Undo with `restore`.
  */
 export function profileTestSetup() {
-  const restoreEnv = overrideEnv({ PORTAL_URL: PORTAL_ORIGIN, RATE_LIMIT_MULTIPLIER: 100 })
+  const restoreEnv = setEnv('PORTAL_URL', PORTAL_ORIGIN)
+  const restoreLimits = raiseLimits()
   const fake = mail.fake()
   return {
     fake,
@@ -24,6 +26,7 @@ export function profileTestSetup() {
       await settleBackgroundDeliveries()
       mail.restore()
       restoreEnv()
+      restoreLimits()
     },
   }
 }

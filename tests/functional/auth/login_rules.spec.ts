@@ -17,6 +17,7 @@ import {
 import { countRows, ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 import { withEnv } from '#tests/helpers/env'
 import { route } from '#tests/helpers/routes'
+import { withRaisedLimits } from '#tests/helpers/limits'
 
 async function setup() {
   const app = await createPortalClient()
@@ -146,7 +147,7 @@ test.group('POST /auth/login › body validation', (group) => {
   }) => {
     const { headers } = await setup()
     // Many attempts from one IP and identity: lift the limits, which have their own tests.
-    await withEnv({ RATE_LIMIT_MULTIPLIER: 100 }, async () => {
+    await withRaisedLimits(async () => {
       for (const [name, body, fields] of INVALID_BODIES) {
         const response = await client.post(route('auth.login')).headers(headers).json(body)
         assert.equal(response.status(), 422, name)
@@ -174,7 +175,7 @@ test.group('POST /auth/login › body validation', (group) => {
       '{"constructor":{"prototype":{"isAdmin":true}},"username":"someone","password":"1"}',
       '{"username":{"__proto__":{"length":3}},"password":"secret1"}',
     ]
-    await withEnv({ RATE_LIMIT_MULTIPLIER: 100 }, async () => {
+    await withRaisedLimits(async () => {
       for (const raw of bodies) {
         const request = client.post(route('auth.login')).headers(headers).type('json')
         request.request.send(raw)

@@ -3,8 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { colleague } from '#tests/helpers/machine'
-import { liftLimit } from '#tests/helpers/limits'
-import { setEnv } from '#tests/helpers/env'
+import { liftLimit, setLimit } from '#tests/helpers/limits'
 import {
   collectionsMember,
   importTransactions,
@@ -559,7 +558,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   }) => {
     const admin = await collectionsMember()
     const [stored] = await importTransactions([line(admin, 'R1')])
-    cleanup(setEnv('RATE_LIMIT_API_PER_MINUTE', 4))
+    cleanup(setLimit('api', 4))
     const paths = [
       `${route('collections.transactions.index')}?environment=live`,
       `${route('collections.transactions.show', { transaction: stored.id })}?environment=live`,

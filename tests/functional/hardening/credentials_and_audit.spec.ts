@@ -19,11 +19,11 @@ import {
 } from '#tests/helpers/portal'
 import { setEnv } from '#tests/helpers/env'
 import { expectStatus } from '#tests/helpers/machine'
-import { LIMITS } from '#limits/limits'
 import { sha256Hex } from '#support/one_time_proof'
 import { createInvitation, NEW_PASSWORD, teamWithAdministrator } from '#tests/helpers/team'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
+import { raiseLimits, setLimit } from '#tests/helpers/limits'
 
 /** Counts scrypt operations and the database connections in use while each runs. */
 function watchHashing() {
@@ -55,7 +55,7 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
     assert,
   }) => {
     const app = await createPortalClient()
-    const restore = setEnv(LIMITS.api.env, 5)
+    const restore = setLimit('api', 5)
     const watch = watchHashing()
     try {
       const statuses: number[] = []
@@ -82,7 +82,7 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
     assert,
   }) => {
     const app = await createPortalClient()
-    const restore = setEnv(LIMITS.api.env, 3)
+    const restore = setLimit('api', 3)
     try {
       const statuses: number[] = []
       for (let attempt = 0; attempt < 5; attempt++) {
@@ -103,7 +103,7 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
     client,
     assert,
   }) => {
-    const restore = setEnv('RATE_LIMIT_MULTIPLIER', 100)
+    const restore = raiseLimits()
     const restoreUrl = setEnv('PORTAL_URL', PORTAL_ORIGIN)
     // Fixtures first (factories hash too); only the requests are watched.
     const app = await createPortalClient()
@@ -160,7 +160,7 @@ test.group('Audit flood (issue 9 › 6)', (group) => {
     client,
     assert,
   }) => {
-    const restore = setEnv(LIMITS.public.env, 2)
+    const restore = setLimit('public', 2)
     try {
       const path = route('profile.email.verify_link', { verification: randomUUID() })
       const statuses: number[] = []
@@ -191,7 +191,7 @@ test.group('Audit flood (issue 9 › 6)', (group) => {
     client,
     assert,
   }) => {
-    const restore = setEnv(LIMITS.public.env, 1)
+    const restore = setLimit('public', 1)
     try {
       const path = route('profile.email.verify_link', { verification: randomUUID() })
       await expectStatus(client.get(path), 403)
@@ -251,7 +251,7 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
     client,
     assert,
   }) => {
-    const restore = setEnv('RATE_LIMIT_MULTIPLIER', 100)
+    const restore = raiseLimits()
     try {
       const app = await createPortalClient()
       const session = await signedInMember()

@@ -28,10 +28,11 @@ import { resetState } from '#tests/helpers/database'
 import { addMember, appHeaders, issuePat } from '#tests/helpers/portal'
 import { createInvitation, teamWithAdministrator } from '#tests/helpers/team'
 import { issueThroughApi } from '#tests/helpers/machine'
-import { overrideEnv } from '#tests/helpers/env'
+import { setEnv } from '#tests/helpers/env'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
 import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 import { route } from '#tests/helpers/routes'
+import { raiseLimits } from '#tests/helpers/limits'
 
 const BATCH = 10
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500)
@@ -590,10 +591,8 @@ test.group('Fuzz: every route against hostile input', (group) => {
     assert,
     client,
   }) => {
-    const restoreEnv = overrideEnv({
-      RATE_LIMIT_MULTIPLIER: 100_000,
-      PORTAL_URL: 'https://portal.example.test',
-    })
+    const restoreLimits = raiseLimits(100_000)
+    const restoreEnv = setEnv('PORTAL_URL', 'https://portal.example.test')
     // Mails of fuzzed requests (reset links, invitations) go to the fake, not the outbox.
     mail.fake()
     const routes = routesOfRouter()
@@ -649,6 +648,7 @@ test.group('Fuzz: every route against hostile input', (group) => {
       await settleBackgroundDeliveries()
       mail.restore()
       restoreEnv()
+      restoreLimits()
     }
     process.stdout.write(
       `fuzz: ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`

@@ -9,10 +9,8 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { auditRows, uniqueLabel } from '#tests/helpers/machine'
-import { liftLimit } from '#tests/helpers/limits'
-import { setEnv } from '#tests/helpers/env'
+import { liftLimit, setLimit } from '#tests/helpers/limits'
 import { MAX_BODY_DEPTH } from '#http/body_depth'
-import { LIMITS } from '#limits/limits'
 import { route } from '#tests/helpers/routes'
 
 /** One raw HTTP request to the test server: the path is sent byte for byte. */
@@ -119,7 +117,7 @@ test.group('X-Request-Id (issue 9 › 2)', (group) => {
     assert,
   }) => {
     const session = await signedInMember()
-    const restore = setEnv(LIMITS.machineClientMutation.env, 1)
+    const restore = setLimit('machineClientMutation', 1)
     try {
       const body = { label: uniqueLabel(), reason: 'A reason long enough', current_password: 'x' }
       const statuses: number[] = []

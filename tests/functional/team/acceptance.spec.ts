@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { clearLimits } from '#tests/helpers/limits'
+import { clearLimits, setLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
@@ -666,7 +666,7 @@ test.group('POST /portal/team/invitations/accept › limits', (group) => {
     assert,
     cleanup,
   }) => {
-    cleanup(setEnv('RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE', '100'))
+    cleanup(setLimit('invitationAcceptanceIp', 100))
     const team = await teamWithAdministrator()
     const { proof } = await createInvitation(team.merchant, team.admin)
     for (let attempt = 0; attempt < 5; attempt++) {
