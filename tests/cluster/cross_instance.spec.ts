@@ -11,12 +11,13 @@ import db from '@adonisjs/lucid/services/db'
 import User, { ROLES } from '#models/user'
 import {
   appHeaders,
+  createMerchantWithUser,
   createPortalClient,
   PORTAL_ORIGIN,
   signedInMember,
+  teammate,
 } from '#tests/helpers/portal'
-import { NEW_PASSWORD, teamWithAdministrator } from '#tests/helpers/team'
-import { addMember, createMerchantWithUser } from '#tests/helpers/portal'
+import { NEW_PASSWORD } from '#tests/helpers/team'
 import { call, countBy, Pair, resetCluster } from './helpers/instances.js'
 import { route } from '#tests/helpers/routes'
 
@@ -88,14 +89,14 @@ test.group('Two instances behave as one', (group) => {
   }) => {
     for (let round = 0; round < 5; round++) {
       await resetCluster()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
       const [first, second] = await Promise.all([
         call(pair.a, 'PATCH', route('team.members.role', { member: other.user.id }), {
           headers: { Authorization: team.bearer },
           json: { role: 'developer' },
         }),
-        call(pair.b, 'PATCH', route('team.members.role', { member: team.admin.id }), {
+        call(pair.b, 'PATCH', route('team.members.role', { member: team.user.id }), {
           headers: { Authorization: other.bearer },
           json: { role: 'developer' },
         }),
@@ -125,7 +126,7 @@ test.group('Two instances behave as one', (group) => {
   }) => {
     for (let round = 0; round < 3; round++) {
       await resetCluster()
-      const team = await teamWithAdministrator()
+      const team = await signedInMember('administrator')
       const email = `invitee-${round}@example.test`
       const invited = await call(pair.a, 'POST', route('team.invitations.store'), {
         headers: { Authorization: team.bearer },

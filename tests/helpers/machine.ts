@@ -4,18 +4,11 @@
 */
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
-import { addMember, signedInMember } from '#tests/helpers/portal'
+import { signedInMember, type Session } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
 import { route } from '#tests/helpers/routes'
-
-export type Session = Awaited<ReturnType<typeof signedInMember>>
-
-/** Another member of the same merchant, signed in through the same Portal client. */
-export async function colleague(session: Session, role: 'administrator' | 'developer') {
-  return { ...session, ...(await addMember(session.merchant, session.client, role)) }
-}
 
 let labelCounter = 0
 export function uniqueLabel(prefix = 'Server') {

@@ -4,7 +4,6 @@
 */
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
-import { signedInMember } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
 
 export interface TransactionRow {
@@ -41,11 +40,6 @@ export async function insertTransactions(merchantId: number, rows: TransactionRo
       updated_at: row.created_at,
     }))
   )
-}
-
-/** A signed-in member (administrator unless said) whose merchant reports in PHP. */
-export async function reportingMember(role: 'administrator' | 'developer' = 'administrator') {
-  return signedInMember(role)
 }
 
 export function getMetrics(client: ApiClient, bearer: string, query: Record<string, unknown>) {

@@ -11,8 +11,8 @@ import { liftLimit } from '#tests/helpers/limits'
 import { seedDemoCollections } from '#services/collections/demo_collections'
 import { openSnapshot } from '#services/collections/evidence_snapshot'
 import { CAPTURE_STATUSES, REASON_CODES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
-import { collectionsMember } from '#tests/helpers/collections'
 import { route } from '#tests/helpers/routes'
+import { signedInMember } from '#tests/helpers/portal'
 
 const ITEM_KEYS = [
   'id',
@@ -56,7 +56,7 @@ test.group('Collections › the demo year through the read routes', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await seedDemoCollections(admin.merchant.id)
     const statuses = new Set<string>()
     for (const environment of ['live', 'test'] as const) {
@@ -132,7 +132,7 @@ test.group('Collections › the demo year through the read routes', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await seedDemoCollections(admin.merchant.id)
     const purged = await db
       .from('exchange_evidence')

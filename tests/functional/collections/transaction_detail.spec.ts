@@ -1,9 +1,8 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import { colleague } from '#tests/helpers/machine'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import { liftLimit } from '#tests/helpers/limits'
-import { collectionsMember, importTransactions, merchantRequest } from '#tests/helpers/collections'
+import { importTransactions, merchantRequest } from '#tests/helpers/collections'
 import { route } from '#tests/helpers/routes'
 
 test.group('GET /portal/collections/transactions/{transaction}', (group) => {
@@ -11,8 +10,8 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
   group.each.setup(() => liftLimit('api'))
 
   test('both roles read one transaction, message Success', async ({ client, assert }) => {
-    const admin = await collectionsMember()
-    const developer = await colleague(admin, 'developer')
+    const admin = await signedInMember()
+    const developer = await teammate(admin, 'developer')
     const [stored] = await importTransactions([
       {
         merchant_id: admin.merchant.id,
@@ -59,7 +58,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     const [mine, foreign] = await importTransactions([
       { merchant_id: admin.merchant.id, environment: 'live', merchant_transaction_id: 'A' },
@@ -81,7 +80,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
   })
 
   test('malformed ids and ids past bigint are 404, never 500', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     for (const id of [
       '0',
       '01',
@@ -112,7 +111,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const [stored] = await importTransactions([
       { merchant_id: admin.merchant.id, environment: 'live', merchant_transaction_id: 'A' },
     ])

@@ -1,18 +1,10 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import { colleague } from '#tests/helpers/machine'
+import { signedInMember, teammate, type Session } from '#tests/helpers/portal'
 import { liftLimit, setLimit } from '#tests/helpers/limits'
-import {
-  collectionsMember,
-  importTransactions,
-  merchantRequest,
-  type ImportLine,
-} from '#tests/helpers/collections'
+import { importTransactions, merchantRequest, type ImportLine } from '#tests/helpers/collections'
 import { route } from '#tests/helpers/routes'
-
-type Session = Awaited<ReturnType<typeof collectionsMember>>
 
 const list = (client: any, session: Session, qs: Record<string, unknown> = {}) =>
   client
@@ -42,8 +34,8 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember('administrator')
-    const developer = await colleague(admin, 'developer')
+    const admin = await signedInMember('administrator')
+    const developer = await teammate(admin, 'developer')
     const [stored] = await importTransactions([
       line(admin, 'ORD-1001', {
         amount: '1500.00',
@@ -89,7 +81,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'A', { amount: '0.10', created_at: '2026-03-02T00:00:00Z' }),
       line(admin, 'B', { amount: null, payment_status: 'PENDING', created_at: null }),
@@ -108,7 +100,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'P1', {
         payment_status: 'Rejected',
@@ -148,7 +140,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     await importTransactions([
       line(admin, 'LIVE-1', { archived: true }),
@@ -163,7 +155,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'OLD', { created_at: '2026-01-01T00:00:00Z' }),
       line(admin, 'NULL', { created_at: null }),
@@ -184,7 +176,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions(
       Array.from({ length: 5 }, (_, index) =>
         line(admin, `R${index}`, { created_at: `2026-03-0${index + 1}T00:00:00Z` })
@@ -211,7 +203,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('environment is required and case-sensitive', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     for (const qs of [{}, { environment: 'LIVE' }, { environment: '' }, { environment: 'prod' }]) {
       const response = await client
         .get(route('collections.transactions.index'))
@@ -226,7 +218,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const cases: Array<[Record<string, string>, string]> = [
       [{ from: '2026-03-01T00:00:00Z' }, 'to'],
       [{ to: '2026-03-01T00:00:00Z' }, 'from'],
@@ -256,7 +248,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'BEFORE', { created_at: '2026-02-28T15:59:59.999999Z' }),
       line(admin, 'AT-FROM', { created_at: '2026-02-28T16:00:00Z' }),
@@ -278,7 +270,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('merchant_transaction_id is an exact, case-sensitive match', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([line(admin, 'ORD-1'), line(admin, 'ORD-10'), line(admin, 'ord-1')])
     assert.deepEqual(references(await list(client, admin, { merchant_transaction_id: 'ORD-1' })), [
       'ORD-1',
@@ -287,7 +279,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('query is a substring search taking %, _ and ! literally', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'A-100%-X', { created_at: '2026-03-06T00:00:00Z' }),
       line(admin, 'A-1000-X', { created_at: '2026-03-05T00:00:00Z' }),
@@ -313,7 +305,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'PHP-1', { currency: 'PHP' }),
       line(admin, 'USD-1', { currency: 'USD' }),
@@ -331,7 +323,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     assert,
     cleanup,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([line(admin, 'PHP-1')])
     await db.rawQuery('ALTER TABLE currencies RENAME TO currencies_hidden_by_test')
     cleanup(async () => {
@@ -347,7 +339,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('payment_brand is an exact match', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'G', { payment_brand: 'gcash' }),
       line(admin, 'GX', { payment_brand: 'gcash_x' }),
@@ -357,7 +349,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('filters combine with AND', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'ORD-1', {
         payment_brand: 'gcash',
@@ -401,7 +393,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     const filters: Array<Record<string, string>> = [
       {},
@@ -461,7 +453,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'NONE', { created_at: '2026-03-05T00:00:00Z' }),
       line(admin, 'PROVIDER-ONLY', {
@@ -513,7 +505,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const long = 'x'.repeat(101)
     const urls = [
       `${route('collections.transactions.index')}?environment=live&unknown=1`,
@@ -544,7 +536,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     const response = await list(client, admin, { merchant_id: other.merchant.id })
     response.assertStatus(403)
@@ -556,7 +548,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     assert,
     cleanup,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const [stored] = await importTransactions([line(admin, 'R1')])
     cleanup(setLimit('api', 4))
     const paths = [
@@ -589,7 +581,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'R1', { events: [merchantRequest('R1', '2026-03-01T00:00:00Z')] }),
     ])

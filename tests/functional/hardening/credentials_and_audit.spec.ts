@@ -14,14 +14,14 @@ import {
   basicAuthorization,
   createMerchantWithUser,
   createPortalClient,
+  PORTAL_ORIGIN,
   signedInMember,
-  addMember,
+  teammate,
 } from '#tests/helpers/portal'
 import { setEnv } from '#tests/helpers/env'
 import { expectStatus } from '#tests/helpers/machine'
 import { sha256Hex } from '#support/one_time_proof'
-import { createInvitation, NEW_PASSWORD, teamWithAdministrator } from '#tests/helpers/team'
-import { PORTAL_ORIGIN } from '#tests/helpers/portal'
+import { createInvitation, NEW_PASSWORD } from '#tests/helpers/team'
 import { route } from '#tests/helpers/routes'
 import { raiseLimits, setLimit } from '#tests/helpers/limits'
 
@@ -109,8 +109,8 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
     const app = await createPortalClient()
     const { user, password } = await createMerchantWithUser()
     const session = await signedInMember()
-    const team = await teamWithAdministrator()
-    const { proof } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof } = await createInvitation(team.merchant, team.user)
     const watch = watchHashing()
     try {
       const login = (pass: string) =>
@@ -337,8 +337,8 @@ test.group('Removal and outstanding proofs (issue 9 › 13)', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const member = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const member = await teammate(team, 'developer')
     const proof = 'c'.repeat(64)
     await db.table('password_reset_tokens').insert({
       user_id: member.user.id,

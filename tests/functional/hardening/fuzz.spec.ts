@@ -25,8 +25,8 @@ import router from '@adonisjs/core/services/router'
 import mail from '@adonisjs/mail/services/main'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { resetState } from '#tests/helpers/database'
-import { addMember, appHeaders, issuePat } from '#tests/helpers/portal'
-import { createInvitation, teamWithAdministrator } from '#tests/helpers/team'
+import { appHeaders, issuePat, signedInMember, teammate } from '#tests/helpers/portal'
+import { createInvitation } from '#tests/helpers/team'
 import { issueThroughApi } from '#tests/helpers/machine'
 import { setEnv } from '#tests/helpers/env'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
@@ -562,10 +562,10 @@ function problemsOf(
 }
 
 async function fixtures() {
-  const team = await teamWithAdministrator()
-  const developer = await addMember(team.merchant, team.client, 'developer')
-  const other = await teamWithAdministrator()
-  const { invitation } = await createInvitation(team.merchant, team.admin)
+  const team = await signedInMember('administrator')
+  const developer = await teammate(team, 'developer')
+  const other = await signedInMember('administrator')
+  const { invitation } = await createInvitation(team.merchant, team.user)
   const adminPat = team.bearer.slice('Bearer '.length)
   return {
     adminPat,
@@ -573,12 +573,12 @@ async function fixtures() {
     basic: appHeaders(team.client).Authorization,
     password: team.password,
     ids: {
-      member: [String(team.admin.id), String(developer.user.id), String(other.admin.id)],
+      member: [String(team.user.id), String(developer.user.id), String(other.user.id)],
       invitation: [invitation.id],
       keyType: ['authentication_token', 'secret_key'],
     } as Record<string, string[]>,
     secrets: [adminPat, developer.pat, TEST_PORTAL_CLIENT_SECRET, team.password],
-    admin: team.admin,
+    admin: team.user,
     developer: developer.user,
     client: team.client,
   }

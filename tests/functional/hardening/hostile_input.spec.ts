@@ -142,15 +142,15 @@ test.group('X-Request-Id (issue 9 › 2)', (group) => {
     client,
     assert,
   }) => {
-    const { createInvitation, teamWithAdministrator } = await import('#tests/helpers/team')
+    const { createInvitation } = await import('#tests/helpers/team')
     const { appHeaders } = await import('#tests/helpers/portal')
     const { UserFactory } = await import('#database/factories/user_factory')
     const { ROLES } = await import('#models/user')
     const restore = liftLimit('invitationAcceptance')
     const restoreIp = liftLimit('invitationAcceptanceIp')
     try {
-      const team = await teamWithAdministrator()
-      const { invitation, proof } = await createInvitation(team.merchant, team.admin)
+      const team = await signedInMember('administrator')
+      const { invitation, proof } = await createInvitation(team.merchant, team.user)
       await UserFactory.merge({
         merchantId: null,
         isActive: false,

@@ -1,17 +1,11 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import { appUrl } from '#config/app'
 import { SYSTEM_ACTOR, type UserActor } from '#auth/actor'
 import { consumeDelivery, findConsumableDelivery } from '#services/machine_clients/consume_delivery'
-import {
-  auditOutcomes,
-  auditRows,
-  colleague,
-  issueThroughApi,
-  machineToken,
-} from '#tests/helpers/machine'
+import { auditOutcomes, auditRows, issueThroughApi, machineToken } from '#tests/helpers/machine'
 import { route } from '#tests/helpers/routes'
 
 test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (group) => {
@@ -115,9 +109,9 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
   }) => {
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin)
-    const otherAdmin = await colleague(admin, 'administrator')
+    const otherAdmin = await teammate(admin, 'administrator')
     const foreignAdmin = await signedInMember('administrator')
-    const developer = await colleague(admin, 'developer')
+    const developer = await teammate(admin, 'developer')
     for (const member of [otherAdmin, foreignAdmin]) {
       const response = await client
         .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))

@@ -2,14 +2,8 @@ import { test } from '@japa/runner'
 import { liftLimit } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import {
-  auditRows,
-  colleague,
-  issueThroughApi,
-  uniqueLabel,
-  auditOutcomes,
-} from '#tests/helpers/machine'
+import { signedInMember, teammate } from '#tests/helpers/portal'
+import { auditRows, issueThroughApi, uniqueLabel, auditOutcomes } from '#tests/helpers/machine'
 import { route } from '#tests/helpers/routes'
 
 const REASON = 'Integration server for orders'
@@ -257,7 +251,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
       .header('Authorization', admin.bearer)
       .json({ reason: REASON, current_password: admin.password })
     revoke.assertStatus(200)
-    const other = await colleague(admin, 'administrator')
+    const other = await teammate(admin, 'administrator')
     await issueThroughApi(client, other)
   })
 

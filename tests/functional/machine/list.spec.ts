@@ -2,10 +2,9 @@ import { test } from '@japa/runner'
 import { liftLimit } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import {
   auditRows,
-  colleague,
   consumeThroughApi,
   issueThroughApi,
   mappedClientOfKind,
@@ -25,7 +24,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
   }) => {
     cleanup(liftLimit('machineClientMutation'))
     const admin = await signedInMember('administrator')
-    const developer = await colleague(admin, 'developer')
+    const developer = await teammate(admin, 'developer')
     const ids: number[] = []
     for (let i = 0; i < 3; i++) {
       const issued = await issueThroughApi(client, admin)
@@ -111,8 +110,8 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
   }) => {
     setNow('2026-03-01T10:00:00Z')
     const admin = await signedInMember('administrator')
-    const developer = await colleague(admin, 'developer')
-    const otherAdmin = await colleague(admin, 'administrator')
+    const developer = await teammate(admin, 'developer')
+    const otherAdmin = await teammate(admin, 'administrator')
     const issued = await issueThroughApi(client, admin)
     const deliveryOf = async (member: typeof admin) => {
       const response = await client
@@ -151,7 +150,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
   }) => {
     setNow('2026-03-01T10:00:00Z')
     const admin = await signedInMember('administrator')
-    const developer = await colleague(admin, 'developer')
+    const developer = await teammate(admin, 'developer')
     const issued = await issueThroughApi(client, admin)
     advanceClock(5 * 60 * 1000)
     const response = await client

@@ -3,8 +3,8 @@ import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import OauthClient from '#models/oauth_client'
-import { colleague, machineClientWithSecret, machineToken } from '#tests/helpers/machine'
-import { basicAuthorization } from '#tests/helpers/portal'
+import { machineClientWithSecret, machineToken } from '#tests/helpers/machine'
+import { basicAuthorization, teammate } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
 
 async function ownershipLastUsed(id: number) {
@@ -188,7 +188,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     await client.get(route('merchant_api.whoami')).bearerToken(token)
     assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:01:01.000Z')
 
-    const developer = await colleague(machine.admin, 'developer')
+    const developer = await teammate(machine.admin, 'developer')
     const list = await client
       .get(route('merchant.machine_clients.index'))
       .header('Authorization', developer.bearer)

@@ -2,8 +2,9 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { captureLogs } from '#tests/helpers/logs'
-import { colleague, machineClientWithSecret, tokenRequest } from '#tests/helpers/machine'
+import { machineClientWithSecret, tokenRequest } from '#tests/helpers/machine'
 import { route } from '#tests/helpers/routes'
+import { teammate } from '#tests/helpers/portal'
 
 test.group('No secret appears in any list, log line, error or audit record', (group) => {
   group.each.setup(() => resetState())
@@ -28,7 +29,7 @@ test.group('No secret appears in any list, log line, error or audit record', (gr
       return response
     }
     keep(await client.get(route('merchant_api.whoami')).bearerToken(accessToken))
-    const developer = await colleague(machine.admin, 'developer')
+    const developer = await teammate(machine.admin, 'developer')
     for (const member of [machine.admin, developer]) {
       keep(
         await client

@@ -2,10 +2,9 @@ import { test } from '@japa/runner'
 import { liftLimit } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import {
   auditRows,
-  colleague,
   consumeThroughApi,
   issueThroughApi,
   machineClientWithSecret,
@@ -251,7 +250,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
       .json(rotateBody('Not-the-password-1'))
     wrong.assertStatus(422)
     assert.properties(wrong.body().errors, ['current_password'])
-    const developer = await colleague(admin, 'developer')
+    const developer = await teammate(admin, 'developer')
     const forbidden = await client.post(path).header('Authorization', developer.bearer).json({})
     forbidden.assertStatus(403)
     assert.equal(forbidden.body().error_code, 'FORBIDDEN')
@@ -376,7 +375,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     }
     const noBody = await client.post(path).header('Authorization', machine.admin.bearer)
     noBody.assertStatus(422)
-    const developer = await colleague(machine.admin, 'developer')
+    const developer = await teammate(machine.admin, 'developer')
     await expectStatus(client.post(path).header('Authorization', developer.bearer).json({}), 403)
 
     const token = await machineToken(client, machine)

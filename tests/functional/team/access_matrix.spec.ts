@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import { addMember } from '#tests/helpers/portal'
-import { createInvitation, invitationMailSetup, teamWithAdministrator } from '#tests/helpers/team'
+import { signedInMember, teammate } from '#tests/helpers/portal'
+import { createInvitation, invitationMailSetup } from '#tests/helpers/team'
 import { route } from '#tests/helpers/routes'
 
 /*
@@ -14,10 +14,10 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
-    const target = await addMember(team.merchant, team.client, 'developer')
-    const { invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
+    const target = await teammate(team, 'developer')
+    const { invitation } = await createInvitation(team.merchant, team.user)
 
     const rows: Array<{
       name: string

@@ -3,8 +3,7 @@ import { clearLimits } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import { resetState } from '#tests/helpers/database'
-import { teamWithAdministrator } from '#tests/helpers/team'
-import { addMember, createMerchantWithUser } from '#tests/helpers/portal'
+import { createMerchantWithUser, signedInMember, teammate } from '#tests/helpers/portal'
 import { UserFactory, DEFAULT_TEST_PASSWORD } from '#database/factories/user_factory'
 import AuditLog from '#models/audit_log'
 import User, { ROLES } from '#models/user'
@@ -26,9 +25,9 @@ test.group('GET /portal/team/members', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
-    const inactive = await addMember(team.merchant, team.client, 'administrator', {
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
+    const inactive = await teammate(team, 'administrator', {
       isActive: false,
     })
     await UserFactory.merge({ merchantId: team.merchant.id, role: 99 }).create() // internal role
@@ -44,7 +43,7 @@ test.group('GET /portal/team/members', (group) => {
     assert.equal(body.message, 'Success')
     assert.deepEqual(
       body.data.map((member: any) => member.id),
-      [team.admin.id, developer.user.id, inactive.user.id]
+      [team.user.id, developer.user.id, inactive.user.id]
     )
     assert.deepEqual(body.meta, { current_page: 1, per_page: 25, total: 3, last_page: 1 })
     assert.deepEqual(body.data[1], {
@@ -61,8 +60,8 @@ test.group('GET /portal/team/members', (group) => {
   })
 
   test('developers may list members too', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
       .get(route('team.members.index'))
       .header('Authorization', developer.bearer)
@@ -74,9 +73,9 @@ test.group('GET /portal/team/members', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
-    await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
+    await teammate(team, 'developer')
 
     const page2 = await client
       .get(route('team.members.index'))
@@ -99,7 +98,7 @@ test.group('GET /portal/team/members', (group) => {
   })
 
   test('invalid pagination is 422', async ({ client }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     for (const qs of [
       { page: 0 },
       { per_page: 101 },
@@ -127,24 +126,24 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
   group.each.setup(() => resetState())
 
   test('a developer gets 403 FORBIDDEN before any validation', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
-      .patch(route('team.members.role', { member: team.admin.id }))
+      .patch(route('team.members.role', { member: team.user.id }))
       .header('Authorization', developer.bearer)
       .json({ role: 42, junk: true })
     response.assertStatus(403)
     response.assertBodyContains({ error_code: 'FORBIDDEN' })
-    await team.admin.refresh()
-    assert.equal(team.admin.role, ROLES.administrator)
+    await team.user.refresh()
+    assert.equal(team.user.role, ROLES.administrator)
   })
 
   test('an actual change updates the role, revokes all the target tokens and is audited', async ({
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
       .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
@@ -168,7 +167,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     const audit = await AuditLog.query().where('action', 'team.member.role_change')
     assert.lengthOf(audit, 1)
     assert.equal(audit[0].outcome, 'success')
-    assert.equal(audit[0].actorUserId, team.admin.id)
+    assert.equal(audit[0].actorUserId, team.user.id)
     assert.equal(audit[0].targetId, String(developer.user.id))
     assert.deepEqual(audit[0].metadata, { from: 'developer', to: 'administrator' })
   })
@@ -177,8 +176,8 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
       .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
@@ -195,8 +194,8 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const bodies: unknown[] = [
       {},
       { role: 1 },
@@ -237,7 +236,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
   })
 
   test('a missing, detached, foreign or internal-role target is 404', async ({ client }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const detached = await UserFactory.merge({ merchantId: null, isActive: false }).create()
     const internal = await UserFactory.merge({ merchantId: team.merchant.id, role: 99 }).create()
     const { user: foreign } = await createMerchantWithUser({ role: 'developer' })
@@ -264,22 +263,22 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    await addMember(team.merchant, team.client, 'administrator', { isActive: false })
+    const team = await signedInMember('administrator')
+    await teammate(team, 'administrator', { isActive: false })
     const response = await client
-      .patch(route('team.members.role', { member: team.admin.id }))
+      .patch(route('team.members.role', { member: team.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'LAST_ADMINISTRATOR' })
-    await team.admin.refresh()
-    assert.equal(team.admin.role, ROLES.administrator)
-    assert.equal(await tokensOf(team.admin), 1)
+    await team.user.refresh()
+    assert.equal(team.user.role, ROLES.administrator)
+    assert.equal(await tokensOf(team.user), 1)
   })
 
   test('an inactive member stays inactive when its role changes', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    const inactive = await addMember(team.merchant, team.client, 'administrator', {
+    const team = await signedInMember('administrator')
+    const inactive = await teammate(team, 'administrator', {
       isActive: false,
     })
     const response = await client
@@ -297,10 +296,10 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const other = await addMember(team.merchant, team.client, 'administrator')
+    const team = await signedInMember('administrator')
+    const other = await teammate(team, 'administrator')
     const response = await client
-      .patch(route('team.members.role', { member: team.admin.id }))
+      .patch(route('team.members.role', { member: team.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(200)
@@ -316,8 +315,8 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
   group.each.setup(() => resetState())
 
   test('a developer gets 403 FORBIDDEN', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
       .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', developer.bearer)
@@ -330,8 +329,8 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer', {
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer', {
       rememberMeToken: 'remember-me-value',
     })
     const passwordHash = developer.user.password
@@ -366,13 +365,13 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     const list = await client.get(route('team.members.index')).header('Authorization', team.bearer)
     assert.deepEqual(
       list.body().data.map((member: any) => member.id),
-      [team.admin.id]
+      [team.user.id]
     )
   })
 
   test('takes no body: supplied fields are 422 and nothing changes', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
       .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
@@ -384,7 +383,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
   })
 
   test('a missing, detached, foreign or internal-role target is 404', async ({ client }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const detached = await UserFactory.merge({ merchantId: null, isActive: false }).create()
     const internal = await UserFactory.merge({ merchantId: team.merchant.id, role: 99 }).create()
     const { user: foreign } = await createMerchantWithUser()
@@ -397,30 +396,30 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
   })
 
   test('the sole active administrator cannot be removed', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    await addMember(team.merchant, team.client, 'administrator', { isActive: false })
+    const team = await signedInMember('administrator')
+    await teammate(team, 'administrator', { isActive: false })
     const response = await client
-      .delete(route('team.members.destroy', { member: team.admin.id }))
+      .delete(route('team.members.destroy', { member: team.user.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'LAST_ADMINISTRATOR' })
-    await team.admin.refresh()
-    assert.equal(team.admin.merchantId, team.merchant.id)
-    assert.isTrue(team.admin.isActive)
+    await team.user.refresh()
+    assert.equal(team.user.merchantId, team.merchant.id)
+    assert.isTrue(team.user.isActive)
   })
 
   test('an administrator may remove self when another active administrator remains; the own PAT is revoked', async ({
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    await addMember(team.merchant, team.client, 'administrator')
+    const team = await signedInMember('administrator')
+    await teammate(team, 'administrator')
     const response = await client
-      .delete(route('team.members.destroy', { member: team.admin.id }))
+      .delete(route('team.members.destroy', { member: team.user.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(204)
-    await team.admin.refresh()
-    assert.isNull(team.admin.merchantId)
+    await team.user.refresh()
+    assert.isNull(team.user.merchantId)
     const after = await client.get(route('profile.show')).header('Authorization', team.bearer)
     after.assertStatus(401)
   })
@@ -428,8 +427,8 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
   test('an inactive administrator can be removed while the caller is the only active one', async ({
     client,
   }) => {
-    const team = await teamWithAdministrator()
-    const inactive = await addMember(team.merchant, team.client, 'administrator', {
+    const team = await signedInMember('administrator')
+    const inactive = await teammate(team, 'administrator', {
       isActive: false,
     })
     const response = await client
@@ -446,8 +445,8 @@ test.group('Team mutation limits', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await client
         .patch(route('team.members.role', { member: developer.user.id }))

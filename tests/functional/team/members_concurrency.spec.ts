@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
-import { addMember } from '#tests/helpers/portal'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import { resetState } from '#tests/helpers/database'
-import { teamWithAdministrator, whileTeamLocked } from '#tests/helpers/team'
+import { whileTeamLocked } from '#tests/helpers/team'
 import User, { ROLES } from '#models/user'
 import { route } from '#tests/helpers/routes'
 
@@ -50,15 +50,15 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
   }) => {
     for (let round = 0; round < ROUNDS; round++) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
       const [first, second] = await Promise.all([
         client
           .patch(route('team.members.role', { member: other.user.id }))
           .header('Authorization', team.bearer)
           .json({ role: 'developer' }),
         client
-          .patch(route('team.members.role', { member: team.admin.id }))
+          .patch(route('team.members.role', { member: team.user.id }))
           .header('Authorization', other.bearer)
           .json({ role: 'developer' }),
       ])
@@ -73,14 +73,14 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
   }) => {
     for (let round = 0; round < ROUNDS; round++) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
       const [first, second] = await Promise.all([
         client
           .delete(route('team.members.destroy', { member: other.user.id }))
           .header('Authorization', team.bearer),
         client
-          .delete(route('team.members.destroy', { member: team.admin.id }))
+          .delete(route('team.members.destroy', { member: team.user.id }))
           .header('Authorization', other.bearer),
       ])
       assertOneWinner(assert, [first, second], 204, round)
@@ -94,15 +94,15 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
   }) => {
     for (let round = 0; round < ROUNDS; round++) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
       const [demote, remove] = await Promise.all([
         client
           .patch(route('team.members.role', { member: other.user.id }))
           .header('Authorization', team.bearer)
           .json({ role: 'developer' }),
         client
-          .delete(route('team.members.destroy', { member: team.admin.id }))
+          .delete(route('team.members.destroy', { member: team.user.id }))
           .header('Authorization', other.bearer),
       ])
       const succeeded = [demote.status() === 200, remove.status() === 204]
@@ -117,11 +117,11 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const other = await addMember(team.merchant, team.client, 'administrator')
+    const team = await signedInMember('administrator')
+    const other = await teammate(team, 'administrator')
     const responses = await Promise.all([
       client
-        .patch(route('team.members.role', { member: team.admin.id }))
+        .patch(route('team.members.role', { member: team.user.id }))
         .header('Authorization', team.bearer)
         .json({ role: 'developer' }),
       client
@@ -137,9 +137,9 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const other = await addMember(team.merchant, team.client, 'administrator')
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const other = await teammate(team, 'administrator')
+    const developer = await teammate(team, 'developer')
     const demoteOther = async (trx: any) => {
       await trx.from('users').where('id', other.user.id).update({ role: ROLES.developer })
     }
