@@ -11,16 +11,16 @@ import db from '@adonisjs/lucid/services/db'
 import User, { ROLES } from '#models/user'
 import {
   appHeaders,
+  createMerchantWithUser,
   createPortalClient,
   PORTAL_ORIGIN,
   signedInMember,
+  teammate,
 } from '#tests/helpers/portal'
-import { NEW_PASSWORD, teamWithAdministrator } from '#tests/helpers/team'
-import { consumePath, MACHINE_CLIENTS, WHOAMI } from '#tests/helpers/machine'
-import { addMember, createMerchantWithUser } from '#tests/helpers/portal'
+import { NEW_PASSWORD } from '#tests/helpers/team'
 import { call, countBy, Pair, resetCluster } from './helpers/instances.js'
+import { route } from '#tests/helpers/routes'
 
-const ACCEPT = '/api/v1/portal/team/invitations/accept'
 const REASON = 'Integration server for orders'
 
 function basic(id: string | number, secret: string) {
@@ -28,7 +28,7 @@ function basic(id: string | number, secret: string) {
 }
 
 async function tokenGrant(pair: Pair, at: 0 | 1, clientId: number, secret: string) {
-  const response = await fetch(`${pair.at(at).url}/oauth/token`, {
+  const response = await fetch(`${pair.at(at).url}${route('oauth.token')}`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
@@ -54,17 +54,24 @@ test.group('Two instances behave as one', (group) => {
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const issued = await call(pair.a, 'POST', MACHINE_CLIENTS, {
+    const issued = await call(pair.a, 'POST', route('merchant.machine_clients.store'), {
       headers: { Authorization: admin.bearer },
       json: { label: 'Orders server', reason: REASON, current_password: admin.password },
     })
     assert.equal(issued.status, 201)
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
-        call(pair.at(index), 'POST', consumePath(issued.body.data.delivery.id), {
-          headers: { Authorization: admin.bearer },
-          json: { current_password: admin.password },
-        })
+        call(
+          pair.at(index),
+          'POST',
+          route('merchant.credential_deliveries.consume', {
+            delivery: issued.body.data.delivery.id,
+          }),
+          {
+            headers: { Authorization: admin.bearer },
+            json: { current_password: admin.password },
+          }
+        )
       )
     )
     assert.deepEqual(countBy(responses.map((response) => response.status)), { 200: 1, 410: 49 })
@@ -82,14 +89,14 @@ test.group('Two instances behave as one', (group) => {
   }) => {
     for (let round = 0; round < 5; round++) {
       await resetCluster()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
       const [first, second] = await Promise.all([
-        call(pair.a, 'PATCH', `/api/v1/portal/team/members/${other.user.id}/role`, {
+        call(pair.a, 'PATCH', route('team.members.role', { member: other.user.id }), {
           headers: { Authorization: team.bearer },
           json: { role: 'developer' },
         }),
-        call(pair.b, 'PATCH', `/api/v1/portal/team/members/${team.admin.id}/role`, {
+        call(pair.b, 'PATCH', route('team.members.role', { member: team.user.id }), {
           headers: { Authorization: other.bearer },
           json: { role: 'developer' },
         }),
@@ -119,9 +126,9 @@ test.group('Two instances behave as one', (group) => {
   }) => {
     for (let round = 0; round < 3; round++) {
       await resetCluster()
-      const team = await teamWithAdministrator()
+      const team = await signedInMember('administrator')
       const email = `invitee-${round}@example.test`
-      const invited = await call(pair.a, 'POST', '/api/v1/portal/team/invitations', {
+      const invited = await call(pair.a, 'POST', route('team.invitations.store'), {
         headers: { Authorization: team.bearer },
         json: { email, role: 'developer' },
       })
@@ -136,7 +143,10 @@ test.group('Two instances behave as one', (group) => {
       }
       const responses = await Promise.all(
         [pair.a, pair.b].map((instance) =>
-          call(instance, 'POST', ACCEPT, { headers: appHeaders(team.client), json: body })
+          call(instance, 'POST', route('team.invitations.accept'), {
+            headers: appHeaders(team.client),
+            json: body,
+          })
         )
       )
       const statuses = responses.map((response) => response.status)
@@ -163,21 +173,21 @@ test.group('Two instances behave as one', (group) => {
   }) => {
     const portalClient = await createPortalClient()
     const { user, password } = await createMerchantWithUser()
-    const login = await call(pair.a, 'POST', '/api/v1/auth/login', {
+    const login = await call(pair.a, 'POST', route('auth.login'), {
       headers: appHeaders(portalClient),
       json: { username: user.email, password },
     })
     assert.equal(login.status, 200)
     const bearer = `Bearer ${login.body.data.access_token}`
-    const me = await call(pair.b, 'GET', '/api/v1/portal/me', {
+    const me = await call(pair.b, 'GET', route('profile.show'), {
       headers: { Authorization: bearer },
     })
     assert.equal(me.status, 200)
-    const logout = await call(pair.b, 'POST', '/api/v1/auth/logout', {
+    const logout = await call(pair.b, 'POST', route('auth.logout'), {
       headers: { Authorization: bearer },
     })
     assert.equal(logout.status, 200)
-    const after = await call(pair.a, 'GET', '/api/v1/portal/me', {
+    const after = await call(pair.a, 'GET', route('profile.show'), {
       headers: { Authorization: bearer },
     })
     assert.equal(after.status, 401)
@@ -189,20 +199,20 @@ test.group('Two instances behave as one', (group) => {
     const member = await signedInMember('developer')
     const headers = { Authorization: member.bearer }
 
-    const first = await call(pair.a, 'PATCH', '/api/v1/portal/me', {
+    const first = await call(pair.a, 'PATCH', route('profile.update'), {
       headers,
       json: { email: 'first-new@example.test' },
     })
     assert.equal(first.status, 200)
     const otp = await pair.waitForMail('first-new@example.test', /^ {4}(\d{6})$/m)
-    const verified = await call(pair.b, 'POST', '/api/v1/portal/me/email/verify', {
+    const verified = await call(pair.b, 'POST', route('profile.email.verify'), {
       headers,
       json: { otp },
     })
     assert.equal(verified.status, 200, JSON.stringify(verified.body))
     assert.equal(verified.body.data.email, 'first-new@example.test')
 
-    const second = await call(pair.b, 'PATCH', '/api/v1/portal/me', {
+    const second = await call(pair.b, 'PATCH', route('profile.update'), {
       headers,
       json: { email: 'second-new@example.test' },
     })
@@ -225,7 +235,7 @@ test.group('Two instances behave as one', (group) => {
   }) => {
     const portalClient = await createPortalClient()
     const { user } = await createMerchantWithUser()
-    const requested = await call(pair.a, 'POST', '/api/v1/auth/reset-password/reset-link', {
+    const requested = await call(pair.a, 'POST', route('auth.reset_link'), {
       json: { email: user.email, reset_url: `${PORTAL_ORIGIN}/reset` },
     })
     assert.equal(requested.status, 200)
@@ -234,7 +244,7 @@ test.group('Two instances behave as one', (group) => {
       /^(https:\/\/portal\.example\.test\/reset\?\S+)$/m
     )
     const token = new URL(link).searchParams.get('token')
-    const reset = await call(pair.b, 'POST', '/api/v1/auth/reset-password/new-password', {
+    const reset = await call(pair.b, 'POST', route('auth.new_password'), {
       json: {
         email: user.email,
         token,
@@ -243,7 +253,7 @@ test.group('Two instances behave as one', (group) => {
       },
     })
     assert.equal(reset.status, 200, JSON.stringify(reset.body))
-    const login = await call(pair.a, 'POST', '/api/v1/auth/login', {
+    const login = await call(pair.a, 'POST', route('auth.login'), {
       headers: appHeaders(portalClient),
       json: { username: user.email, password: NEW_PASSWORD },
     })
@@ -254,20 +264,25 @@ test.group('Two instances behave as one', (group) => {
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const issued = await call(pair.a, 'POST', MACHINE_CLIENTS, {
+    const issued = await call(pair.a, 'POST', route('merchant.machine_clients.store'), {
       headers: { Authorization: admin.bearer },
       json: { label: 'Orders server', reason: REASON, current_password: admin.password },
     })
     assert.equal(issued.status, 201)
-    const consumed = await call(pair.b, 'POST', consumePath(issued.body.data.delivery.id), {
-      headers: { Authorization: admin.bearer },
-      json: { current_password: admin.password },
-    })
+    const consumed = await call(
+      pair.b,
+      'POST',
+      route('merchant.credential_deliveries.consume', { delivery: issued.body.data.delivery.id }),
+      {
+        headers: { Authorization: admin.bearer },
+        json: { current_password: admin.password },
+      }
+    )
     assert.equal(consumed.status, 200)
     const { oauth_client_id: clientId, oauth_client_secret: secret } = consumed.body.data
     const grant = await tokenGrant(pair, 1, clientId, secret)
     assert.equal(grant.status, 200)
-    const whoami = await call(pair.a, 'GET', WHOAMI, {
+    const whoami = await call(pair.a, 'GET', route('merchant_api.whoami'), {
       headers: { Authorization: `Bearer ${grant.body.access_token}` },
     })
     assert.equal(whoami.status, 200)
@@ -278,7 +293,7 @@ test.group('Two instances behave as one', (group) => {
   }) => {
     const member = await signedInMember('developer')
     for (const instance of pair.instances) {
-      const me = await call(instance, 'GET', '/api/v1/portal/me', {
+      const me = await call(instance, 'GET', route('profile.show'), {
         headers: { Authorization: member.bearer },
       })
       assert.equal(me.status, 200)

@@ -11,8 +11,8 @@ import {
   createPortalClient,
   signedInMember,
 } from '#tests/helpers/portal'
-import { consumePath, MACHINE_CLIENTS } from '#tests/helpers/machine'
 import { call, countBy, Pair, resetCluster } from './helpers/instances.js'
+import { route } from '#tests/helpers/routes'
 
 for (const store of ['redis', 'database'] as const) {
   test.group(`Limits across two instances (${store} store)`, (group) => {
@@ -29,7 +29,7 @@ for (const store of ['redis', 'database'] as const) {
       const statuses: number[] = []
       let refused: Awaited<ReturnType<typeof call>> | undefined
       for (let index = 0; index < 6; index++) {
-        const response = await call(pair.at(index), 'POST', '/api/v1/auth/login', {
+        const response = await call(pair.at(index), 'POST', route('auth.login'), {
           headers: appHeaders(portalClient),
           json: { username: user.email, password },
         })
@@ -48,7 +48,7 @@ for (const store of ['redis', 'database'] as const) {
       const { user } = await createMerchantWithUser()
       const responses = await Promise.all(
         Array.from({ length: 12 }, (_, index) =>
-          call(pair.at(index), 'POST', '/api/v1/auth/login', {
+          call(pair.at(index), 'POST', route('auth.login'), {
             headers: appHeaders(portalClient),
             json: { username: user.email, password: 'wrong-password' },
           })
@@ -64,7 +64,7 @@ for (const store of ['redis', 'database'] as const) {
       assert,
     }) => {
       const admin = await signedInMember('administrator')
-      const issued = await call(pair.a, 'POST', MACHINE_CLIENTS, {
+      const issued = await call(pair.a, 'POST', route('merchant.machine_clients.store'), {
         headers: { Authorization: admin.bearer },
         json: {
           label: 'Orders server',
@@ -78,7 +78,9 @@ for (const store of ['redis', 'database'] as const) {
         const response = await call(
           pair.at(index),
           'POST',
-          consumePath(issued.body.data.delivery.id),
+          route('merchant.credential_deliveries.consume', {
+            delivery: issued.body.data.delivery.id,
+          }),
           {
             headers: { Authorization: admin.bearer },
             json: { current_password: 'not-the-password' },
@@ -95,7 +97,7 @@ for (const store of ['redis', 'database'] as const) {
       const first = await signedInMember('developer')
       const statuses: number[] = []
       for (let index = 0; index < 61; index++) {
-        const response = await call(pair.at(index), 'GET', '/api/v1/portal/me', {
+        const response = await call(pair.at(index), 'GET', route('profile.show'), {
           headers: { Authorization: first.bearer },
         })
         statuses.push(response.status)
@@ -106,7 +108,7 @@ for (const store of ['redis', 'database'] as const) {
       const second = await signedInMember('developer')
       const responses = await Promise.all(
         Array.from({ length: 70 }, (_, index) =>
-          call(pair.at(index), 'GET', '/api/v1/portal/me', {
+          call(pair.at(index), 'GET', route('profile.show'), {
             headers: { Authorization: second.bearer },
           })
         )

@@ -15,8 +15,7 @@ import { setEnv } from '#tests/helpers/env'
 import { readConnection } from '#support/read_connection'
 import { aceOnHost, call, Instance } from './helpers/instances.js'
 import { StreamingReplica } from './helpers/streaming_replica.js'
-
-const COLLECTIONS = '/api/v1/portal/collections/transactions?environment=live'
+import { route } from '#tests/helpers/routes'
 
 /** Client backends connected to the replica other than our own probes. */
 async function appBackendsOn(replica: StreamingReplica) {
@@ -98,7 +97,7 @@ test.group('Read replica', (group) => {
     const basic = Buffer.from(
       `${demo.portal_client.client_id}:${demo.portal_client.client_secret}`
     ).toString('base64')
-    const login = await call(instance, 'POST', '/api/v1/auth/login', {
+    const login = await call(instance, 'POST', route('auth.login'), {
       headers: { 'Authorization': `Basic ${basic}`, 'X-Service-Application': 'merchant_portal' },
       json: { username: demo.developer.username, password: demo.developer.password },
     })
@@ -116,16 +115,16 @@ test.group('Read replica', (group) => {
     )
     assert.equal(onPrimary[0].total, onReplica[0].total + 1, 'the replica lags behind')
 
-    const me = await call(instance, 'GET', '/api/v1/portal/me', {
+    const me = await call(instance, 'GET', route('profile.show'), {
       headers: { Authorization: bearer },
     })
     assert.equal(me.status, 200, 'authenticated on the primary')
-    const renamed = await call(instance, 'PATCH', '/api/v1/portal/me', {
+    const renamed = await call(instance, 'PATCH', route('profile.update'), {
       headers: { Authorization: bearer },
       json: { first_name: 'Renamed' },
     })
     assert.equal(renamed.status, 200, 'written to the primary')
-    const again = await call(instance, 'GET', '/api/v1/portal/me', {
+    const again = await call(instance, 'GET', route('profile.show'), {
       headers: { Authorization: bearer },
     })
     assert.equal(again.body.data.first_name, 'Renamed', 'its own write read back')
@@ -141,12 +140,17 @@ test.group('Read replica', (group) => {
     const basic = Buffer.from(
       `${demo.portal_client.client_id}:${demo.portal_client.client_secret}`
     ).toString('base64')
-    const login = await call(instance, 'POST', '/api/v1/auth/login', {
+    const login = await call(instance, 'POST', route('auth.login'), {
       headers: { 'Authorization': `Basic ${basic}`, 'X-Service-Application': 'merchant_portal' },
       json: { username: demo.developer.username, password: demo.developer.password },
     })
     const bearer = `Bearer ${login.body.data.access_token}`
-    const probe = await call(instance, 'GET', COLLECTIONS, { headers: { Authorization: bearer } })
+    const probe = await call(
+      instance,
+      'GET',
+      `${route('collections.transactions.index')}?environment=live`,
+      { headers: { Authorization: bearer } }
+    )
     if (probe.status === 404) {
       console.log(
         'collections routes are not registered in this build: readConnection() proven directly'
@@ -165,13 +169,23 @@ test.group('Read replica', (group) => {
        values ($1, 'live', 'REPLICA-LAG-PROBE', '10.00', 'PHP', 'PAID', 'gcash', now(), now())`,
       [demo.merchant.id]
     )
-    const lagging = await call(instance, 'GET', COLLECTIONS, { headers: { Authorization: bearer } })
+    const lagging = await call(
+      instance,
+      'GET',
+      `${route('collections.transactions.index')}?environment=live`,
+      { headers: { Authorization: bearer } }
+    )
     assert.equal(lagging.body.meta.total, before, 'the paused replica answered')
     assert.isAbove(await appBackendsOn(replica), 0, 'the instance is connected to the replica')
 
     await replica.resumeReplay()
     await replica.caughtUp()
-    const fresh = await call(instance, 'GET', COLLECTIONS, { headers: { Authorization: bearer } })
+    const fresh = await call(
+      instance,
+      'GET',
+      `${route('collections.transactions.index')}?environment=live`,
+      { headers: { Authorization: bearer } }
+    )
     assert.equal(fresh.body.meta.total, before + 1, 'caught up: the new row is visible')
   })
 
@@ -182,19 +196,24 @@ test.group('Read replica', (group) => {
     const basic = Buffer.from(
       `${demo.portal_client.client_id}:${demo.portal_client.client_secret}`
     ).toString('base64')
-    const login = await call(instance, 'POST', '/api/v1/auth/login', {
+    const login = await call(instance, 'POST', route('auth.login'), {
       headers: { 'Authorization': `Basic ${basic}`, 'X-Service-Application': 'merchant_portal' },
       json: { username: demo.developer.username, password: demo.developer.password },
     })
     assert.equal(login.status, 200)
     const bearer = `Bearer ${login.body.data.access_token}`
-    const me = await call(instance, 'GET', '/api/v1/portal/me', {
+    const me = await call(instance, 'GET', route('profile.show'), {
       headers: { Authorization: bearer },
     })
     assert.equal(me.status, 200)
-    const reporting = await call(instance, 'GET', COLLECTIONS, {
-      headers: { Authorization: bearer },
-    })
+    const reporting = await call(
+      instance,
+      'GET',
+      `${route('collections.transactions.index')}?environment=live`,
+      {
+        headers: { Authorization: bearer },
+      }
+    )
     if (reporting.status === 404) return // collections routes not on this branch yet
     assert.equal(reporting.status, 503, JSON.stringify(reporting.body))
     assert.equal(reporting.body.error_code, 'SERVICE_UNAVAILABLE')

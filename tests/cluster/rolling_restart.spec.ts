@@ -10,6 +10,7 @@ import autocannon from 'autocannon'
 import { signedInMember } from '#tests/helpers/portal'
 import { nextPort, Pair, resetCluster, sleep } from './helpers/instances.js'
 import { HEALTH_INTERVAL_MS, RoundRobinBalancer } from './helpers/balancer.js'
+import { route } from '#tests/helpers/routes'
 
 // Longer than several health-check intervals: the balancer notices the 503 first.
 const DRAIN_MS = 10 * HEALTH_INTERVAL_MS
@@ -38,7 +39,7 @@ test.group('Rolling restart under load', (group) => {
       const finished = new Promise<autocannon.Result>((resolve, reject) => {
         load = autocannon(
           {
-            url: `${balancer.url}/api/v1/portal/me`,
+            url: `${balancer.url}${route('profile.show')}`,
             connections: 12,
             duration: 60,
             headers: { authorization: member.bearer },

@@ -1,6 +1,6 @@
 /*
 | Building blocks of the collections tests: transactions and their exchange evidence
-| in the import format of decisions.md §5, a signed-in member, and the routes.
+| in the import format of decisions.md §5.
 |
 | `importTransactions` loads them through the import operation itself, so every
 | rule is tested on data as `collections:import` stores it.
@@ -10,13 +10,6 @@ import { ulid } from 'ulid'
 import db from '@adonisjs/lucid/services/db'
 import type { EvidenceKind } from '#services/collections/evidence_kinds'
 import { importJsonLines } from '#services/collections/import_transactions'
-import { signedInMember } from '#tests/helpers/portal'
-
-export const TRANSACTIONS = '/api/v1/portal/collections/transactions'
-export const transactionPath = (id: number | string) => `${TRANSACTIONS}/${id}`
-export const historyPath = (id: number | string) => `${TRANSACTIONS}/${id}/history`
-export const historyItemPath = (id: number | string, historyId: string) =>
-  `${TRANSACTIONS}/${id}/history/${historyId}`
 
 export interface ImportEvent {
   kind: EvidenceKind
@@ -95,11 +88,6 @@ export async function importTransactions(lines: ImportLine[]) {
     stored.push({ id: Number(row.id), events: line.events.map((event) => event.id) })
   }
   return stored
-}
-
-/** A signed-in member (administrator by default) whose merchant will hold the data. */
-export async function collectionsMember(role: 'administrator' | 'developer' = 'administrator') {
-  return signedInMember(role)
 }
 
 /** A validated merchant request of the import examples (decisions.md §5). */

@@ -4,22 +4,11 @@
 */
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
-import { addMember, signedInMember } from '#tests/helpers/portal'
+import { signedInMember, type Session } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import { generateClientSecret, hashClientSecret } from '#auth/oauth_client_secrets'
-
-export const MACHINE_CLIENTS = '/api/v1/portal/merchant/machine-clients'
-export const consumePath = (deliveryId: string) =>
-  `/api/v1/portal/merchant/credential-deliveries/${deliveryId}/consume`
-export const WHOAMI = '/api/v1/merchant-api/whoami'
-
-export type Session = Awaited<ReturnType<typeof signedInMember>>
-
-/** Another member of the same merchant, signed in through the same Portal client. */
-export async function colleague(session: Session, role: 'administrator' | 'developer') {
-  return { ...session, ...(await addMember(session.merchant, session.client, role)) }
-}
+import { route } from '#tests/helpers/routes'
 
 let labelCounter = 0
 export function uniqueLabel(prefix = 'Server') {
@@ -29,7 +18,7 @@ export function uniqueLabel(prefix = 'Server') {
 
 export async function issueThroughApi(client: ApiClient, session: Session, label = uniqueLabel()) {
   const response = await client
-    .post(MACHINE_CLIENTS)
+    .post(route('merchant.machine_clients.store'))
     .header('Authorization', session.bearer)
     .json({ label, reason: 'Integration server for orders', current_password: session.password })
   if (response.status() !== 201) {
@@ -43,7 +32,7 @@ export async function issueThroughApi(client: ApiClient, session: Session, label
 
 export async function consumeThroughApi(client: ApiClient, session: Session, deliveryId: string) {
   const response = await client
-    .post(consumePath(deliveryId))
+    .post(route('merchant.credential_deliveries.consume', { delivery: deliveryId }))
     .header('Authorization', session.bearer)
     .json({ current_password: session.password })
   if (response.status() !== 200) {
@@ -75,7 +64,7 @@ export function tokenRequest(
   form: Record<string, string>,
   basic?: { id: string; secret: string }
 ) {
-  const request = client.post('/oauth/token').form(form)
+  const request = client.post(route('oauth.token')).form(form)
   if (basic) {
     request.header(
       'Authorization',

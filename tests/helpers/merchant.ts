@@ -5,21 +5,13 @@
 import { rm } from 'node:fs/promises'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
-import { addMember, type signedInMember } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
-
-type Session = Awaited<ReturnType<typeof signedInMember>>
 
 export const MERCHANT = () => route('merchant.show')
 export const LOGO = () => route('merchant.logo.show')
 export const INTEGRATION_KEYS = () => route('merchant.integration_keys.show')
 export const integrationKey = (keyType: string) =>
   route('merchant.integration_keys.update', { keyType })
-
-/** Another member of the session's merchant, signed in through the same Portal client. */
-export async function teammate(session: Session, role: 'administrator' | 'developer') {
-  return { ...session, ...(await addMember(session.merchant, session.client, role)) }
-}
 
 export function uploadLogo(
   client: ApiClient,

@@ -1,6 +1,8 @@
 /*
-| Building blocks of functional tests: a Portal application, a merchant with
-| members, and signed-in sessions.
+| The one way tests build a merchant with its members and tokens: a Portal
+| application, `signedInMember` (merchant, client and a signed-in member),
+| `teammate` (more members of that merchant, each with a PAT),
+| `createMerchantWithUser` (a member without a PAT) and `issuePat`.
 */
 import { MerchantFactory } from '#database/factories/merchant_factory'
 import { UserFactory, DEFAULT_TEST_PASSWORD } from '#database/factories/user_factory'
@@ -58,11 +60,8 @@ export async function issuePat(
   return token.value!.release()
 }
 
-/**
- * The one way to add a signed-in member: a user of `merchant` with `role` (and any
- * column `overrides`), and a PAT from `client`.
- */
-export async function addMember(
+/** A user of `merchant` with `role` (and any column `overrides`), and a PAT from `client`. */
+async function addMember(
   merchant: Merchant,
   client: PortalClient,
   role: 'administrator' | 'developer',
@@ -78,4 +77,18 @@ export async function signedInMember(role: 'administrator' | 'developer' = 'admi
   const client = await createPortalClient()
   const merchant = await MerchantFactory.create()
   return { client, merchant, ...(await addMember(merchant, client, role)) }
+}
+
+export type Session = Awaited<ReturnType<typeof signedInMember>>
+
+/**
+ * The one way to add a signed-in member: another user of the session's merchant with
+ * `role` (and any column `overrides`), with a PAT from the same Portal client.
+ */
+export async function teammate(
+  session: Pick<Session, 'merchant' | 'client'>,
+  role: 'administrator' | 'developer',
+  overrides: Partial<User> = {}
+) {
+  return { ...session, ...(await addMember(session.merchant, session.client, role, overrides)) }
 }

@@ -8,14 +8,17 @@ import EmailVerificationMail from '#mails/email_verification_mail'
 import PasswordResetMail from '#mails/password_reset_mail'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
-import { overrideEnv } from '#tests/helpers/env'
+import { setEnv } from '#tests/helpers/env'
+import { raiseLimits } from '#tests/helpers/limits'
+import { route } from '#tests/helpers/routes'
 
 /**
  * For one test: PORTAL_URL = PORTAL_ORIGIN, the mail fake, and limits raised a
  * hundredfold (tests of a limit call `realLimits()`). Undo with `restore`.
  */
 export function profileTestSetup() {
-  const restoreEnv = overrideEnv({ PORTAL_URL: PORTAL_ORIGIN, RATE_LIMIT_MULTIPLIER: 100 })
+  const restoreEnv = setEnv('PORTAL_URL', PORTAL_ORIGIN)
+  const restoreLimits = raiseLimits()
   const fake = mail.fake()
   return {
     fake,
@@ -23,6 +26,7 @@ export function profileTestSetup() {
       await settleBackgroundDeliveries()
       mail.restore()
       restoreEnv()
+      restoreLimits()
     },
   }
 }
@@ -56,7 +60,7 @@ export async function startEmailChange(
   email: string
 ) {
   const response = await client
-    .patch('/api/v1/portal/me')
+    .patch(route('profile.update'))
     .header('Authorization', bearer)
     .json({ email })
   if (response.status() !== 200) {

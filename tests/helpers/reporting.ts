@@ -3,9 +3,8 @@
 | the table (the import has its own tests), and the two reporting requests.
 */
 import db from '@adonisjs/lucid/services/db'
-import router from '@adonisjs/core/services/router'
 import type { ApiClient } from '@japa/api-client'
-import { signedInMember } from '#tests/helpers/portal'
+import { route } from '#tests/helpers/routes'
 
 export interface TransactionRow {
   created_at: string | null
@@ -43,18 +42,10 @@ export async function insertTransactions(merchantId: number, rows: TransactionRo
   )
 }
 
-/** A signed-in member (administrator unless said) whose merchant reports in PHP. */
-export async function reportingMember(role: 'administrator' | 'developer' = 'administrator') {
-  return signedInMember(role)
-}
-
-export const metricsPath = () => router.makeUrl('collections.metrics')
-export const chartsPath = () => router.makeUrl('collections.charts')
-
 export function getMetrics(client: ApiClient, bearer: string, query: Record<string, unknown>) {
-  return client.get(metricsPath()).qs(query).header('Authorization', bearer)
+  return client.get(route('collections.metrics')).qs(query).header('Authorization', bearer)
 }
 
 export function getChart(client: ApiClient, bearer: string, query: Record<string, unknown>) {
-  return client.get(chartsPath()).qs(query).header('Authorization', bearer)
+  return client.get(route('collections.charts')).qs(query).header('Authorization', bearer)
 }

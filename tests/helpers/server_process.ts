@@ -8,6 +8,7 @@ import net from 'node:net'
 import { randomBytes } from 'node:crypto'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
+import { route } from '#tests/helpers/routes'
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -112,7 +113,7 @@ export async function startProductionServer(
     await eventually(
       async () => {
         if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
-        const response = await fetch(`${server.base}/health/live`, {
+        const response = await fetch(`${server.base}${route('health.live')}`, {
           signal: AbortSignal.timeout(2_000),
         }).catch(() => null)
         return response?.status === 200

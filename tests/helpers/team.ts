@@ -13,18 +13,11 @@ import type User from '#models/user'
 import { ROLES } from '#models/user'
 import type InvitationMail from '#mails/invitation_mail'
 import { hashInvitationProof, newInvitationProof } from '#services/team/invitations/rules'
-import { signedInMember } from '#tests/helpers/portal'
 import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
 import { setEnv } from '#tests/helpers/env'
 
 export const TEST_PORTAL_URL = 'https://portal.example.test'
 export const NEW_PASSWORD = 'Brand-New-Passw0rd!'
-
-/** A merchant with an administrator (signed in) and a Portal client. */
-export async function teamWithAdministrator() {
-  const { client, merchant, user, password, bearer } = await signedInMember('administrator')
-  return { client, merchant, admin: user, password, bearer }
-}
 
 /** An invitation written straight to the database, with its proof. */
 export async function createInvitation(

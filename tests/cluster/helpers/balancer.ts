@@ -9,6 +9,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Instance } from './instances.js'
 import { statusOf } from './instances.js'
+import { route } from '#tests/helpers/routes'
 
 export const HEALTH_INTERVAL_MS = 100
 
@@ -58,7 +59,7 @@ export class RoundRobinBalancer {
     await Promise.all(
       this.backends.map(async (backend) => {
         const started = Date.now()
-        const status = await statusOf(`${backend.instance.url}/health/ready`, 2_000)
+        const status = await statusOf(`${backend.instance.url}${route('health.ready')}`, 2_000)
         if (status === 200) {
           backend.healthy = true
           backend.slowProbes = 0

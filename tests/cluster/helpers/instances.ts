@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
+import { route } from '#tests/helpers/routes'
 
 export const BUILD_DIR = app.makePath('build')
 /** One APP_KEY for every instance: signed links and encrypted secrets must travel. */
@@ -131,7 +132,7 @@ export class Instance {
       if (child.exitCode !== null) {
         throw new Error(`${this.options.name} exited early:\n${this.output}`)
       }
-      if ((await statusOf(`${this.url}/health/ready`)) === 200) return this
+      if ((await statusOf(`${this.url}${route('health.ready')}`)) === 200) return this
       await sleep(100)
     }
     throw new Error(`${this.options.name} did not become ready:\n${this.output}`)

@@ -6,6 +6,7 @@ import {
   createPortalClient,
   PORTAL_ORIGIN,
 } from '#tests/helpers/portal'
+import { route } from '#tests/helpers/routes'
 
 test.group('POST /auth/login', (group) => {
   group.each.setup(() => resetState())
@@ -17,7 +18,7 @@ test.group('POST /auth/login', (group) => {
     const app = await createPortalClient()
     const { user, merchant, password } = await createMerchantWithUser()
     const response = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers({ ...appHeaders(app), Origin: PORTAL_ORIGIN })
       .json({ username: user.email, password })
     response.assertStatus(200)

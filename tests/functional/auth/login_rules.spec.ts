@@ -16,8 +16,8 @@ import {
 } from '#tests/helpers/portal'
 import { countRows, ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 import { withEnv } from '#tests/helpers/env'
-
-const LOGIN = '/api/v1/auth/login'
+import { route } from '#tests/helpers/routes'
+import { withRaisedLimits } from '#tests/helpers/limits'
 
 async function setup() {
   const app = await createPortalClient()
@@ -36,7 +36,7 @@ test.group('POST /auth/login › identity and credentials', (group) => {
       email: 'owner@shop.test',
     }).create()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: 'sHOP.oWNER', password: DEFAULT_TEST_PASSWORD })
     response.assertStatus(200)
@@ -52,7 +52,7 @@ test.group('POST /auth/login › identity and credentials', (group) => {
       email: 'owner@shop.test',
     }).create()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: 'OWNER@Shop.TEST', password: DEFAULT_TEST_PASSWORD })
     response.assertStatus(200)
@@ -66,11 +66,11 @@ test.group('POST /auth/login › identity and credentials', (group) => {
     const { headers } = await setup()
     const { user } = await createMerchantWithUser()
     const wrongPassword = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: user.email, password: 'Wrong-Password-1!' })
     const unknownUser = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: 'nobody@example.test', password: 'Wrong-Password-1!' })
     wrongPassword.assertStatus(401)
@@ -88,7 +88,7 @@ test.group('POST /auth/login › identity and credentials', (group) => {
     const { headers } = await setup()
     const { user } = await createMerchantWithUser()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: user.email, password: ` ${DEFAULT_TEST_PASSWORD} ` })
     response.assertStatus(401)
@@ -99,7 +99,7 @@ test.group('POST /auth/login › identity and credentials', (group) => {
     const { headers } = await setup()
     const { user } = await createMerchantWithUser()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: `  ${user.email}  `, password: DEFAULT_TEST_PASSWORD })
     response.assertStatus(200)
@@ -147,9 +147,9 @@ test.group('POST /auth/login › body validation', (group) => {
   }) => {
     const { headers } = await setup()
     // Many attempts from one IP and identity: lift the limits, which have their own tests.
-    await withEnv({ RATE_LIMIT_MULTIPLIER: 100 }, async () => {
+    await withRaisedLimits(async () => {
       for (const [name, body, fields] of INVALID_BODIES) {
-        const response = await client.post(LOGIN).headers(headers).json(body)
+        const response = await client.post(route('auth.login')).headers(headers).json(body)
         assert.equal(response.status(), 422, name)
         const payload = response.body()
         assert.equal(payload.error_code, 'VALIDATION_ERROR', name)
@@ -175,9 +175,9 @@ test.group('POST /auth/login › body validation', (group) => {
       '{"constructor":{"prototype":{"isAdmin":true}},"username":"someone","password":"1"}',
       '{"username":{"__proto__":{"length":3}},"password":"secret1"}',
     ]
-    await withEnv({ RATE_LIMIT_MULTIPLIER: 100 }, async () => {
+    await withRaisedLimits(async () => {
       for (const raw of bodies) {
-        const request = client.post(LOGIN).headers(headers).type('json')
+        const request = client.post(route('auth.login')).headers(headers).type('json')
         request.request.send(raw)
         const response = await request
         assert.oneOf(response.status(), [401, 422], raw)
@@ -192,7 +192,7 @@ test.group('POST /auth/login › body validation', (group) => {
     assert,
   }) => {
     const { headers } = await setup()
-    const request = client.post(LOGIN).headers(headers).type('json')
+    const request = client.post(route('auth.login')).headers(headers).type('json')
     request.request.send('{"__proto__":{"x":1},"username":"someone","password":"1"}')
     const response = await request
     response.assertStatus(422)
@@ -208,12 +208,12 @@ test.group('POST /auth/login › body validation', (group) => {
       email: 'jurgen@shop.test',
     }).create()
     const matched = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: 'jürgen.ørsted', password: DEFAULT_TEST_PASSWORD })
     matched.assertStatus(200)
     const unknown = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: '💳\u0000\u202E名前', password: DEFAULT_TEST_PASSWORD })
     assert.oneOf(unknown.status(), [401, 422])
@@ -223,7 +223,7 @@ test.group('POST /auth/login › body validation', (group) => {
     const { headers } = await setup()
     const { user, password } = await createMerchantWithUser()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({
         username: user.email,
@@ -244,7 +244,7 @@ test.group('POST /auth/login › issued token', (group) => {
     const { headers } = await setup()
     const { user, password } = await createMerchantWithUser()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: user.email, password })
     response.assertStatus(200)
@@ -262,7 +262,7 @@ test.group('POST /auth/login › issued token', (group) => {
     const { user, password } = await createMerchantWithUser()
     setNow('2031-05-06T07:08:09.000Z')
     const response = await withEnv({ PAT_TTL_MINUTES: undefined }, () =>
-      client.post(LOGIN).headers(headers).json({ username: user.email, password })
+      client.post(route('auth.login')).headers(headers).json({ username: user.email, password })
     )
     response.assertStatus(200)
     assert.equal(response.body().data.expires_at, '2031-05-06T08:08:09.000Z')
@@ -278,17 +278,17 @@ test.group('POST /auth/login › issued token', (group) => {
     const { user, password } = await createMerchantWithUser()
     setNow('2031-05-06T07:08:09.000Z')
     const response = await withEnv({ PAT_TTL_MINUTES: 15 }, () =>
-      client.post(LOGIN).headers(headers).json({ username: user.email, password })
+      client.post(route('auth.login')).headers(headers).json({ username: user.email, password })
     )
     response.assertStatus(200)
     assert.equal(response.body().data.expires_at, '2031-05-06T07:23:09.000Z')
     const bearer = `Bearer ${response.body().data.access_token}`
 
     advanceClock(14 * 60_000)
-    const before = await client.get('/api/v1/portal/me').header('Authorization', bearer)
+    const before = await client.get(route('profile.show')).header('Authorization', bearer)
     before.assertStatus(200)
     setNow('2031-05-06T07:23:09.000Z')
-    const after = await client.get('/api/v1/portal/me').header('Authorization', bearer)
+    const after = await client.get(route('profile.show')).header('Authorization', bearer)
     after.assertStatus(401)
     after.assertBodyContains({ error_code: 'ACCESS_TOKEN_INVALID' })
   })
@@ -330,14 +330,14 @@ test.group('POST /auth/login › who may sign in', (group) => {
       const { headers } = await setup()
       const user = await makeUser()
       const right = await client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(headers)
         .json({ username: user.username, password: DEFAULT_TEST_PASSWORD })
       right.assertStatus(403)
       right.assertBodyContains({ success: false, error_code: 'MERCHANT_USER_NOT_AUTHORIZED' })
 
       const wrong = await client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(headers)
         .json({ username: user.username, password: 'Not-The-Password-1' })
       wrong.assertStatus(401)
@@ -350,13 +350,13 @@ test.group('POST /auth/login › who may sign in', (group) => {
     const { headers } = await setup()
     const { user, password } = await createMerchantWithUser({ role: 'developer' })
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(headers)
       .json({ username: user.email, password })
     response.assertStatus(200)
     assert.equal(response.body().data.user.role, 10)
     const me = await client
-      .get('/api/v1/portal/me')
+      .get(route('profile.show'))
       .header('Authorization', `Bearer ${response.body().data.access_token}`)
     me.assertStatus(200)
     assert.equal(me.body().data.role, 'developer')

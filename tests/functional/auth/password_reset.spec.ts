@@ -16,6 +16,7 @@ import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import { sha256Hex } from '#support/one_time_proof'
+import { route } from '#tests/helpers/routes'
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!'
 const RESET_URL = `${PORTAL_ORIGIN}/reset-password`
@@ -24,7 +25,7 @@ let fake: FakeMailer
 let restore: () => Promise<void>
 
 async function requestLink(client: any, email: string, resetUrl = RESET_URL) {
-  return client.post('/api/v1/auth/reset-password/reset-link').json({ email, reset_url: resetUrl })
+  return client.post(route('auth.reset_link')).json({ email, reset_url: resetUrl })
 }
 
 /** Requests a link for `email` and returns the token and email of the mailed link. */
@@ -37,7 +38,7 @@ async function mailedProof(client: any, email: string) {
 }
 
 function newPassword(client: any, body: Record<string, unknown>) {
-  return client.post('/api/v1/auth/reset-password/new-password').json(body)
+  return client.post(route('auth.new_password')).json(body)
 }
 
 test.group('POST /auth/reset-password/reset-link', (group) => {
@@ -209,16 +210,16 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
     ]
     for (const value of hostile) {
       const a = await client
-        .post('/api/v1/auth/reset-password/reset-link')
+        .post(route('auth.reset_link'))
         .json({ email: value, reset_url: RESET_URL })
       assert.equal(a.status(), 422)
       const b = await client
-        .post('/api/v1/auth/reset-password/reset-link')
+        .post(route('auth.reset_link'))
         .json({ email: user.email, reset_url: value })
       assert.equal(b.status(), 422)
     }
     const proto = await client
-      .post('/api/v1/auth/reset-password/reset-link')
+      .post(route('auth.reset_link'))
       .json(
         JSON.parse(
           '{"email":"a@example.test","reset_url":"https://portal.example.test/r","__proto__":{"x":1},"role":1}'
@@ -289,11 +290,11 @@ test.group('POST /auth/reset-password/new-password', (group) => {
     await user.refresh()
     assert.isTrue(await hash.verify(user.password, NEW_PASSWORD))
     for (const pat of [patA, patB]) {
-      const me = await client.get('/api/v1/portal/me').header('Authorization', `Bearer ${pat}`)
+      const me = await client.get(route('profile.show')).header('Authorization', `Bearer ${pat}`)
       me.assertStatus(401)
     }
     const login = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: user.email, password: NEW_PASSWORD })
     login.assertStatus(200)

@@ -20,10 +20,7 @@ import { countRows, encodeTokenId, ERROR_ENVELOPE_KEYS, patParts } from '#tests/
 import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import User from '#models/user'
-
-const LOGIN = '/api/v1/auth/login'
-const ME = '/api/v1/portal/me'
-const LOGOUT = '/api/v1/auth/logout'
+import { route } from '#tests/helpers/routes'
 
 test.group('Portal application authentication on login', (group) => {
   group.each.setup(() => resetState())
@@ -76,7 +73,7 @@ test.group('Portal application authentication on login', (group) => {
     test(`${name} is 401 ECOSYSTEM_CLIENT_UNAUTHENTICATED`, async ({ client, assert }) => {
       const { app, body } = await loginSetup()
       const response = await client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(await headersFor(app))
         .json(body)
       response.assertStatus(401)
@@ -93,7 +90,7 @@ test.group('Portal application authentication on login', (group) => {
   test('an allowed Origin passes', async ({ client }) => {
     const { app, body } = await loginSetup()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers({ ...appHeaders(app), Origin: PORTAL_ORIGIN })
       .json(body)
     response.assertStatus(200)
@@ -101,7 +98,7 @@ test.group('Portal application authentication on login', (group) => {
 
   test('an absent Origin passes', async ({ client }) => {
     const { app, body } = await loginSetup()
-    const response = await client.post(LOGIN).headers(appHeaders(app)).json(body)
+    const response = await client.post(route('auth.login')).headers(appHeaders(app)).json(body)
     response.assertStatus(200)
   })
 
@@ -109,7 +106,10 @@ test.group('Portal application authentication on login', (group) => {
     client,
   }) => {
     const { app } = await loginSetup()
-    const request = client.post(LOGIN).headers(appHeaders(app, 'not-the-secret')).type('json')
+    const request = client
+      .post(route('auth.login'))
+      .headers(appHeaders(app, 'not-the-secret'))
+      .type('json')
     request.request.send('{"username": "broken')
     const response = await request
     response.assertStatus(401)
@@ -122,7 +122,7 @@ test.group('Portal PAT middleware › token checks', (group) => {
 
   test('no Authorization header is 401 UNAUTHENTICATED', async ({ client, assert }) => {
     await signedInMember()
-    for (const request of [client.get(ME), client.post(LOGOUT)]) {
+    for (const request of [client.get(route('profile.show')), client.post(route('auth.logout'))]) {
       const response = await request
       response.assertStatus(401)
       assert.deepEqual(response.body(), {
@@ -152,7 +152,10 @@ test.group('Portal PAT middleware › token checks', (group) => {
       ['a foreign prefix', `Bearer oat_${encodedId}.${secret}`],
     ]
     for (const [name, authorization] of cases) {
-      for (const request of [client.get(ME), client.post(LOGOUT)]) {
+      for (const request of [
+        client.get(route('profile.show')),
+        client.post(route('auth.logout')),
+      ]) {
         const response = await request.header('Authorization', authorization)
         assert.equal(response.status(), 401, name)
         assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID', name)
@@ -160,14 +163,16 @@ test.group('Portal PAT middleware › token checks', (group) => {
       }
     }
     // The real token still works: nothing above revoked it.
-    const ok = await client.get(ME).header('Authorization', `Bearer ${pat}`)
+    const ok = await client.get(route('profile.show')).header('Authorization', `Bearer ${pat}`)
     ok.assertStatus(200)
   })
 
   test('the Bearer scheme name is case-insensitive (RFC 7235)', async ({ client }) => {
     const { pat } = await signedInMember()
     for (const scheme of ['bearer', 'BEARER']) {
-      const response = await client.get(ME).header('Authorization', `${scheme} ${pat}`)
+      const response = await client
+        .get(route('profile.show'))
+        .header('Authorization', `${scheme} ${pat}`)
       response.assertStatus(200)
     }
   })
@@ -176,20 +181,20 @@ test.group('Portal PAT middleware › token checks', (group) => {
     setNow('2031-01-01T00:00:00.000Z')
     const { bearer } = await signedInMember()
     advanceClock(59 * 60_000)
-    const stillValid = await client.get(ME).header('Authorization', bearer)
+    const stillValid = await client.get(route('profile.show')).header('Authorization', bearer)
     stillValid.assertStatus(200)
     setNow('2031-01-01T01:00:00.000Z')
-    const response = await client.get(ME).header('Authorization', bearer)
+    const response = await client.get(route('profile.show')).header('Authorization', bearer)
     response.assertStatus(401)
     response.assertBodyContains({ error_code: 'ACCESS_TOKEN_INVALID' })
   })
 
   test('a PAT revoked by logout is 401 ACCESS_TOKEN_INVALID', async ({ client, assert }) => {
     const { bearer } = await signedInMember()
-    const logout = await client.post(LOGOUT).header('Authorization', bearer)
+    const logout = await client.post(route('auth.logout')).header('Authorization', bearer)
     logout.assertStatus(200)
     assert.deepEqual(logout.body(), { success: true, message: logout.body().message, data: null })
-    for (const request of [client.get(ME), client.post(LOGOUT)]) {
+    for (const request of [client.get(route('profile.show')), client.post(route('auth.logout'))]) {
       const response = await request.header('Authorization', bearer)
       response.assertStatus(401)
       response.assertBodyContains({ error_code: 'ACCESS_TOKEN_INVALID' })
@@ -201,14 +206,19 @@ test.group('Portal PAT middleware › token checks', (group) => {
     const second = await issuePat(user, app)
     const other = await signedInMember()
 
-    const logout = await client.post(LOGOUT).header('Authorization', bearer).json({ extra: 1 })
+    const logout = await client
+      .post(route('auth.logout'))
+      .header('Authorization', bearer)
+      .json({ extra: 1 })
     logout.assertStatus(200)
 
-    const again = await client.get(ME).header('Authorization', bearer)
+    const again = await client.get(route('profile.show')).header('Authorization', bearer)
     again.assertStatus(401)
-    const sameUser = await client.get(ME).header('Authorization', `Bearer ${second}`)
+    const sameUser = await client
+      .get(route('profile.show'))
+      .header('Authorization', `Bearer ${second}`)
     sameUser.assertStatus(200)
-    const otherUser = await client.get(ME).header('Authorization', other.bearer)
+    const otherUser = await client.get(route('profile.show')).header('Authorization', other.bearer)
     otherUser.assertStatus(200)
     assert.equal(await countRows('auth_access_tokens'), 2)
   })
@@ -218,7 +228,9 @@ test.group('Portal PAT middleware › token checks', (group) => {
   }) => {
     const { user, client: app } = await signedInMember()
     const pat = await issuePat(user, app, { abilities: ['reports:read'] })
-    const response = await client.get(ME).header('Authorization', `Bearer ${pat}`)
+    const response = await client
+      .get(route('profile.show'))
+      .header('Authorization', `Bearer ${pat}`)
     response.assertStatus(403)
     response.assertBodyContains({ success: false, error_code: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT' })
   })
@@ -228,7 +240,7 @@ test.group('Portal PAT middleware › token checks', (group) => {
   }) => {
     const { bearer, client: app } = await signedInMember()
     await PortalClient.query().where('id', app.id).update({ is_active: false })
-    const response = await client.get(ME).header('Authorization', bearer)
+    const response = await client.get(route('profile.show')).header('Authorization', bearer)
     response.assertStatus(403)
     response.assertBodyContains({ error_code: 'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED' })
   })
@@ -250,10 +262,13 @@ test.group('Portal PAT middleware › account eligibility', (group) => {
   for (const [name, spoil] of INELIGIBLE) {
     test(`${name} is 403 MERCHANT_USER_NOT_AUTHORIZED`, async ({ client }) => {
       const { bearer, user, merchant } = await signedInMember()
-      const before = await client.get(ME).header('Authorization', bearer)
+      const before = await client.get(route('profile.show')).header('Authorization', bearer)
       before.assertStatus(200)
       await spoil(user, merchant)
-      for (const request of [client.get(ME), client.post(LOGOUT)]) {
+      for (const request of [
+        client.get(route('profile.show')),
+        client.post(route('auth.logout')),
+      ]) {
         const response = await request.header('Authorization', bearer)
         response.assertStatus(403)
         response.assertBodyContains({ success: false, error_code: 'MERCHANT_USER_NOT_AUTHORIZED' })
@@ -267,7 +282,7 @@ test.group('GET /portal/me', (group) => {
 
   test('returns the exact Profile shape', async ({ client, assert }) => {
     const { bearer, user, merchant } = await signedInMember('developer')
-    const response = await client.get(ME).header('Authorization', bearer)
+    const response = await client.get(route('profile.show')).header('Authorization', bearer)
     response.assertStatus(200)
     assert.deepEqual(response.body(), {
       success: true,
@@ -294,11 +309,14 @@ test.group('GET /portal/me', (group) => {
   test('Portal responses carry Cache-Control: no-store, errors included', async ({ client }) => {
     const { bearer } = await signedInMember()
     const responses = [
-      await client.get(ME).header('Authorization', bearer),
-      await client.get(ME),
-      await client.get(ME).header('Authorization', 'Bearer nope'),
-      await client.get(ME).header('Authorization', bearer).qs({ merchant_id: '999999' }),
-      await client.post(LOGIN).json({}),
+      await client.get(route('profile.show')).header('Authorization', bearer),
+      await client.get(route('profile.show')),
+      await client.get(route('profile.show')).header('Authorization', 'Bearer nope'),
+      await client
+        .get(route('profile.show'))
+        .header('Authorization', bearer)
+        .qs({ merchant_id: '999999' }),
+      await client.post(route('auth.login')).json({}),
       await client.get('/api/v1/unknown'),
     ]
     for (const response of responses) response.assertHeader('cache-control', 'no-store')
@@ -317,7 +335,7 @@ test.group('PAT last_used_at', (group) => {
     setNow('2031-02-03T04:05:06.000Z')
     const { bearer } = await signedInMember()
     assert.isNull(await lastUsedAt())
-    const response = await client.get(ME).header('Authorization', bearer)
+    const response = await client.get(route('profile.show')).header('Authorization', bearer)
     response.assertStatus(200)
     assert.equal(await lastUsedAt(), '2031-02-03T04:05:06.000Z')
   })
@@ -325,9 +343,9 @@ test.group('PAT last_used_at', (group) => {
   test('is not rewritten by another request within the same minute', async ({ client, assert }) => {
     setNow('2031-02-03T04:05:06.000Z')
     const { bearer } = await signedInMember()
-    await client.get(ME).header('Authorization', bearer)
+    await client.get(route('profile.show')).header('Authorization', bearer)
     advanceClock(59_000)
-    const response = await client.get(ME).header('Authorization', bearer)
+    const response = await client.get(route('profile.show')).header('Authorization', bearer)
     response.assertStatus(200)
     assert.equal(await lastUsedAt(), '2031-02-03T04:05:06.000Z')
   })
@@ -335,9 +353,9 @@ test.group('PAT last_used_at', (group) => {
   test('is rewritten once the clock has moved more than 60 seconds', async ({ client, assert }) => {
     setNow('2031-02-03T04:05:06.000Z')
     const { bearer } = await signedInMember()
-    await client.get(ME).header('Authorization', bearer)
+    await client.get(route('profile.show')).header('Authorization', bearer)
     setNow('2031-02-03T04:06:07.000Z')
-    const response = await client.get(ME).header('Authorization', bearer)
+    const response = await client.get(route('profile.show')).header('Authorization', bearer)
     response.assertStatus(200)
     assert.equal(await lastUsedAt(), '2031-02-03T04:06:07.000Z')
   })
@@ -349,7 +367,7 @@ test.group('PAT last_used_at', (group) => {
     const { pat } = await signedInMember()
     const { encodedId } = patParts(pat)
     const forged = `Bearer pat_${encodedId}.${randomBytes(40).toString('base64url')}`
-    const response = await client.get(ME).header('Authorization', forged)
+    const response = await client.get(route('profile.show')).header('Authorization', forged)
     response.assertStatus(401)
     assert.isNull(await lastUsedAt())
   })
@@ -366,18 +384,21 @@ test.group('Merchant selector on Portal routes', (group) => {
     const other = await signedInMember()
     const attempts = [
       client
-        .get(ME)
+        .get(route('profile.show'))
         .header('Authorization', bearer)
         .qs({ merchant_id: String(other.merchant.id) }),
       client
-        .get(ME)
+        .get(route('profile.show'))
         .header('Authorization', bearer)
         .header('X-Merchant-Id', String(other.merchant.id)),
       client
-        .get(ME)
+        .get(route('profile.show'))
         .header('Authorization', bearer)
         .qs({ merchant_reference_id: other.merchant.referenceId }),
-      client.post(LOGOUT).header('Authorization', bearer).json({ merchant_id: other.merchant.id }),
+      client
+        .post(route('auth.logout'))
+        .header('Authorization', bearer)
+        .json({ merchant_id: other.merchant.id }),
     ]
     for (const attempt of attempts) {
       const response = await attempt
@@ -389,19 +410,19 @@ test.group('Merchant selector on Portal routes', (group) => {
       })
     }
     // The logout attempt was refused: the token still works.
-    const me = await client.get(ME).header('Authorization', bearer)
+    const me = await client.get(route('profile.show')).header('Authorization', bearer)
     me.assertStatus(200)
   })
 
   test("the caller's own merchant id passes", async ({ client }) => {
     const { bearer, merchant } = await signedInMember()
     const viaQuery = await client
-      .get(ME)
+      .get(route('profile.show'))
       .header('Authorization', bearer)
       .qs({ merchant_id: String(merchant.id) })
     viaQuery.assertStatus(200)
     const viaHeader = await client
-      .get(ME)
+      .get(route('profile.show'))
       .header('Authorization', bearer)
       .header('X-Merchant-Id', String(merchant.id))
     viaHeader.assertStatus(200)
@@ -414,7 +435,9 @@ test.group('Error bodies of the PAT middleware', (group) => {
   test('carry only the envelope keys', async ({ client, assert }) => {
     const { user, client: app } = await signedInMember()
     const pat = await issuePat(user, app, { abilities: [] })
-    const response = await client.get(ME).header('Authorization', `Bearer ${pat}`)
+    const response = await client
+      .get(route('profile.show'))
+      .header('Authorization', `Bearer ${pat}`)
     response.assertStatus(403)
     assert.includeMembers(ERROR_ENVELOPE_KEYS, Object.keys(response.body()))
   })

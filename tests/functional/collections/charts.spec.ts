@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
-import { getChart, insertTransactions, reportingMember } from '#tests/helpers/reporting'
+import { getChart, insertTransactions } from '#tests/helpers/reporting'
+import { signedInMember } from '#tests/helpers/portal'
 
 const BASE = { environment: 'live', currency: 'PHP' }
 
@@ -22,7 +23,7 @@ test.group('GET /portal/collections/charts: buckets and totals', (group) => {
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2026-03-01T00:00:00+08:00', amount: '10.00' },
       { created_at: '2026-02-28T23:59:59Z', amount: '0.01' }, // 03-01 07:59:59 local
@@ -105,7 +106,7 @@ test.group('GET /portal/collections/charts: buckets and totals', (group) => {
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2026-01-15T10:00:00.123455+08:00' }, // a microsecond before `from`
       { created_at: '2026-01-15T10:00:00.123456+08:00' }, // exactly `from`
@@ -164,7 +165,7 @@ test.group('GET /portal/collections/charts: buckets and totals', (group) => {
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2026-03-08T01:59:59.999999-05:00', amount: '1.00' }, // just before the gap
       { created_at: '2026-03-08T03:00:00-04:00', amount: '2.00' }, // just after it
@@ -223,7 +224,7 @@ test.group('GET /portal/collections/charts: buckets and totals', (group) => {
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2011-12-29T23:59:59-10:00', amount: '1.00' },
       { created_at: '2011-12-31T00:00:00+14:00', amount: '2.00' }, // one second later
@@ -271,7 +272,7 @@ test.group('GET /portal/collections/charts: buckets and totals', (group) => {
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2024-02-29T00:00:00+08:00', amount: '1.00' },
       { created_at: '2024-02-29T23:59:59.999999+08:00', amount: '2.00' },
@@ -310,7 +311,7 @@ test.group('GET /portal/collections/charts: buckets and totals', (group) => {
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [{ created_at: '2026-03-01T03:00:00+08:00' }])
     const query = {
       ...BASE,
@@ -356,7 +357,7 @@ test.group('GET /portal/collections/charts: limits and validation', (group) => {
   ]
   for (const [interval, from, to, status] of cases) {
     test(`${interval} ${from} → ${to}: ${status}`, async ({ client, assert }) => {
-      const member = await reportingMember()
+      const member = await signedInMember()
       const response = await getChart(client, member.bearer, { ...BASE, from, to, interval })
       response.assertStatus(status)
       if (status === 422) {
@@ -373,7 +374,7 @@ test.group('GET /portal/collections/charts: limits and validation', (group) => {
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     const query = { ...BASE, from: '2026-03-01T00:00:00+08:00', to: '2026-03-02T00:00:00+08:00' }
     for (const interval of [undefined, '', 'week', 'DAY', 'hour']) {
       const response = await getChart(client, member.bearer, { ...query, interval })

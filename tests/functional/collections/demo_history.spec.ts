@@ -11,13 +11,8 @@ import { liftLimit } from '#tests/helpers/limits'
 import { seedDemoCollections } from '#database/demo/demo_collections'
 import { openSnapshot } from '#services/collections/evidence_snapshot'
 import { CAPTURE_STATUSES, REASON_CODES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
-import {
-  collectionsMember,
-  historyItemPath,
-  historyPath,
-  TRANSACTIONS,
-  transactionPath,
-} from '#tests/helpers/collections'
+import { route } from '#tests/helpers/routes'
+import { signedInMember } from '#tests/helpers/portal'
 
 const ITEM_KEYS = [
   'id',
@@ -61,7 +56,7 @@ test.group('Collections › the demo year through the read routes', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await seedDemoCollections(admin.merchant.id)
     const statuses = new Set<string>()
     for (const environment of ['live', 'test'] as const) {
@@ -73,7 +68,7 @@ test.group('Collections › the demo year through the read routes', (group) => {
       const listed: any[] = []
       for (let page = 1; ; page++) {
         const response = await client
-          .get(TRANSACTIONS)
+          .get(route('collections.transactions.index'))
           .header('Authorization', admin.bearer)
           .qs({ environment, page, per_page: 100 })
         response.assertStatus(200)
@@ -91,12 +86,12 @@ test.group('Collections › the demo year through the read routes', (group) => {
       }
       for (const transaction of listed.filter((item) => item.history_available).slice(0, 15)) {
         const detail = await client
-          .get(transactionPath(transaction.id))
+          .get(route('collections.transactions.show', { transaction: transaction.id }))
           .header('Authorization', admin.bearer)
           .qs({ environment })
         assert.deepEqual(detail.body().data, transaction)
         const history = await client
-          .get(historyPath(transaction.id))
+          .get(route('collections.history.index', { transaction: transaction.id }))
           .header('Authorization', admin.bearer)
           .qs({ environment, per_page: 100 })
         history.assertStatus(200)
@@ -115,7 +110,12 @@ test.group('Collections › the demo year through the read routes', (group) => {
           statuses.add(item.capture_status)
         }
         const one = await client
-          .get(historyItemPath(transaction.id, body.data[0].id))
+          .get(
+            route('collections.history.show', {
+              transaction: transaction.id,
+              history: body.data[0].id,
+            })
+          )
           .header('Authorization', admin.bearer)
           .qs({ environment })
         assert.deepEqual(one.body().data, body.data[0])
@@ -132,7 +132,7 @@ test.group('Collections › the demo year through the read routes', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await seedDemoCollections(admin.merchant.id)
     const purged = await db
       .from('exchange_evidence')
@@ -140,7 +140,12 @@ test.group('Collections › the demo year through the read routes', (group) => {
       .whereNotNull('purged_at')
       .firstOrFail()
     const response = await client
-      .get(historyItemPath(purged.transaction_id, purged.id))
+      .get(
+        route('collections.history.show', {
+          transaction: purged.transaction_id,
+          history: purged.id,
+        })
+      )
       .header('Authorization', admin.bearer)
       .qs({ environment: purged.environment })
     response.assertStatus(200)
@@ -156,7 +161,7 @@ test.group('Collections › the demo year through the read routes', (group) => {
     const corrupt = sealed.filter((row) => openSnapshot(row.id, row.snapshot_ciphertext) === null)
     assert.lengthOf(corrupt, 1)
     const history = await client
-      .get(historyPath(corrupt[0].transaction_id))
+      .get(route('collections.history.index', { transaction: corrupt[0].transaction_id }))
       .header('Authorization', admin.bearer)
       .qs({ environment: corrupt[0].environment, per_page: 100 })
     history.assertStatus(200)

@@ -2,30 +2,25 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { ulid } from 'ulid'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import { colleague } from '#tests/helpers/machine'
+import { signedInMember, teammate, type Session } from '#tests/helpers/portal'
 import { liftLimit } from '#tests/helpers/limits'
 import {
-  collectionsMember,
   historyAuditRows,
-  historyItemPath,
-  historyPath,
   importTransactions,
   merchantRequest,
   type ImportEvent,
 } from '#tests/helpers/collections'
-
-type Session = Awaited<ReturnType<typeof collectionsMember>>
+import { route } from '#tests/helpers/routes'
 
 const readHistory = (client: any, session: Session, id: number, qs: Record<string, unknown> = {}) =>
   client
-    .get(historyPath(id))
+    .get(route('collections.history.index', { transaction: id }))
     .header('Authorization', session.bearer)
     .qs({ environment: 'live', ...qs })
 
 const readItem = (client: any, session: Session, id: number, historyId: string, qs = {}) =>
   client
-    .get(historyItemPath(id, historyId))
+    .get(route('collections.history.show', { transaction: id, history: historyId }))
     .header('Authorization', session.bearer)
     .qs({ environment: 'live', ...qs })
 
@@ -108,8 +103,8 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
-    const developer = await colleague(admin, 'developer')
+    const admin = await signedInMember()
+    const developer = await teammate(admin, 'developer')
     const stored = await oneTransaction(admin, fullExchange('ORD-1001'))
     const [request, , synchronous, , queued, reply] = stored.events
     for (const member of [admin, developer]) {
@@ -225,7 +220,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const at = '2026-03-01T10:00:00+08:00'
     const ids = [ulid(), ulid(), ulid()].sort()
     const stored = await oneTransaction(admin, [
@@ -283,7 +278,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       {
         ...merchantRequest('ORD', '2026-03-01T00:00:00Z'),
@@ -303,7 +298,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       {
         kind: 'merchant_notification.delivery_attempt',
@@ -332,7 +327,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
   })
 
   test('a corrupt snapshot marks only its own item unavailable', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       merchantRequest('ORD', '2026-03-01T00:00:00Z'),
       {
@@ -361,7 +356,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
   })
 
   test('a snapshot sealed for another row is unreadable here', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       merchantRequest('ORD', '2026-03-01T00:00:00Z'),
       merchantRequest('ORD', '2026-03-01T00:00:01Z'),
@@ -381,7 +376,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       { ...merchantRequest('ORD', '2026-03-01T00:00:00Z'), schema_version: 3 },
       { ...merchantRequest('ORD', '2026-03-01T00:00:01Z'), schema_version: 1 },
@@ -409,7 +404,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       { ...merchantRequest('ORD', '2024-01-01T00:00:00Z'), retain_until: '2025-01-01T00:00:00Z' },
     ])
@@ -426,7 +421,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       { kind: 'provider.response', captured_at: '2026-03-01T00:00:00Z', body: { x: 1 } },
     ])
@@ -451,7 +446,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     const mine = await oneTransaction(admin, [merchantRequest('A', '2026-03-01T00:00:00Z')])
     const foreign = await oneTransaction(other, [merchantRequest('B', '2026-03-01T00:00:00Z')])
@@ -471,15 +466,15 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, [])
     for (const url of [
-      historyPath(stored.id),
-      `${historyPath(stored.id)}?environment=LIVE`,
-      `${historyPath(stored.id)}?environment=live&per_page=101`,
-      `${historyPath(stored.id)}?environment=live&page=0`,
-      `${historyPath(stored.id)}?environment=live&kind=internal`,
-      `${historyPath(stored.id)}?environment=live&page=1&page=2`,
+      route('collections.history.index', { transaction: stored.id }),
+      `${route('collections.history.index', { transaction: stored.id })}?environment=LIVE`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live&per_page=101`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live&page=0`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live&kind=internal`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live&page=1&page=2`,
     ]) {
       const response = await client.get(url).header('Authorization', admin.bearer)
       assert.equal(response.status(), 422, url)
@@ -487,7 +482,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
   })
 
   test('every history list read is audited', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, fullExchange('ORD'))
     await readHistory(client, admin, stored.id, { per_page: 2 })
     const rows = await historyAuditRows()
@@ -509,7 +504,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     assert,
     cleanup,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, fullExchange('ORD'))
     await db.rawQuery(
       `ALTER TABLE audit_logs ADD CONSTRAINT test_refuses_history_audit
@@ -518,7 +513,10 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     cleanup(async () => {
       await db.rawQuery('ALTER TABLE audit_logs DROP CONSTRAINT test_refuses_history_audit')
     })
-    for (const path of [historyPath(stored.id), historyItemPath(stored.id, stored.events[0])]) {
+    for (const path of [
+      route('collections.history.index', { transaction: stored.id }),
+      route('collections.history.show', { transaction: stored.id, history: stored.events[0] }),
+    ]) {
       const response = await client
         .get(path)
         .header('Authorization', admin.bearer)
@@ -539,8 +537,8 @@ test.group('GET /portal/collections/transactions/{transaction}/history/{history}
   group.each.setup(() => liftLimit('api'))
 
   test('one history item, message Success, audited', async ({ client, assert }) => {
-    const admin = await collectionsMember()
-    const developer = await colleague(admin, 'developer')
+    const admin = await signedInMember()
+    const developer = await teammate(admin, 'developer')
     const stored = await oneTransaction(admin, fullExchange('ORD'))
     const list = await readHistory(client, admin, stored.id)
     for (const member of [admin, developer]) {
@@ -565,7 +563,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history/{history}
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     const mine = await oneTransaction(admin, fullExchange('A'), 'A')
     const sibling = await oneTransaction(admin, fullExchange('B'), 'B')
@@ -600,7 +598,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history/{history}
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const stored = await oneTransaction(admin, fullExchange('A'))
     const id = stored.events[0]
     for (const bad of [

@@ -2,14 +2,9 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
 import { setEnv } from '#tests/helpers/env'
-import { createMerchantWithUser } from '#tests/helpers/portal'
-import {
-  getChart,
-  getMetrics,
-  insertTransactions,
-  metricsPath,
-  reportingMember,
-} from '#tests/helpers/reporting'
+import { createMerchantWithUser, signedInMember } from '#tests/helpers/portal'
+import { getChart, getMetrics, insertTransactions } from '#tests/helpers/reporting'
+import { route } from '#tests/helpers/routes'
 
 const MARCH = {
   environment: 'live',
@@ -25,7 +20,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     const other = await createMerchantWithUser()
     await insertTransactions(member.merchant.id, [
       { created_at: '2026-03-01T00:00:00+08:00', amount: '0.10' }, // exactly `from`: included
@@ -85,7 +80,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
   })
 
   test('an empty population: total "0.00", counts 0, rate null', async ({ client, assert }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     const response = await getMetrics(client, member.bearer, MARCH)
     response.assertStatus(200)
     assert.deepInclude(response.body().data, {
@@ -102,7 +97,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2026-03-02T00:00:00+08:00', status: 'PENDING' },
       { created_at: '2026-03-02T00:00:00+08:00', status: 'REJECTED' },
@@ -126,7 +121,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
   })
 
   test('payment_brand narrows the population to that exact brand', async ({ client, assert }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2026-03-02T00:00:00+08:00', payment_brand: 'gcash', amount: '1.00' },
       { created_at: '2026-03-02T00:00:00+08:00', payment_brand: 'maya', amount: '2.00' },
@@ -142,7 +137,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     const now = new Date(Date.now() + 1000)
     setNow(now)
     const response = await getMetrics(client, member.bearer, {
@@ -165,7 +160,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
     assert,
     cleanup,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     cleanup(setEnv('REPORTING_DEFAULT_TIMEZONE', undefined))
     const manila = await getMetrics(client, member.bearer, MARCH)
     assert.equal(manila.body().data.timezone, 'Asia/Manila')
@@ -178,10 +173,10 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
   })
 
   test('developers may read metrics; without a token 401', async ({ client }) => {
-    const developer = await reportingMember('developer')
+    const developer = await signedInMember('developer')
     const response = await getMetrics(client, developer.bearer, MARCH)
     response.assertStatus(200)
-    const anonymous = await client.get(metricsPath()).qs(MARCH)
+    const anonymous = await client.get(route('collections.metrics')).qs(MARCH)
     anonymous.assertStatus(401)
   })
 
@@ -189,7 +184,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2026-03-05T00:00:00+08:00', amount: '10.00' },
       { created_at: '2026-03-20T00:00:00+08:00', amount: null },
@@ -215,7 +210,7 @@ test.group('GET /portal/collections/metrics: population and figures', (group) =>
   test('the same 503 when the paid row without amount is read from the rollup (a whole UTC month)', async ({
     client,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [
       { created_at: '2026-03-15T12:00:00Z', amount: null },
     ])
@@ -246,7 +241,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
   }
 
   test('environment, currency, from and to are required', async ({ client, assert }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await expect422(client, assert, member.bearer, {}, ['environment', 'currency', 'from', 'to'])
   })
 
@@ -254,7 +249,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await expect422(client, assert, member.bearer, { ...MARCH, environment: 'LIVE' }, [
       'environment',
     ])
@@ -267,7 +262,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await db.rawQuery('ALTER TABLE currencies RENAME TO currencies_hidden')
     try {
       const summary = await getMetrics(client, member.bearer, MARCH)
@@ -281,7 +276,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
   })
 
   test('from and to follow the transactions timestamp grammar', async ({ client, assert }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     for (const bad of [
       '2026-03-01',
       '2026-03-01T00:00:00',
@@ -296,7 +291,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
   })
 
   test('from must be before to (field to)', async ({ client, assert }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await expect422(client, assert, member.bearer, { ...MARCH, to: MARCH.from }, ['to'])
     // The same instant written with another offset.
     await expect422(client, assert, member.bearer, { ...MARCH, to: '2026-02-28T16:00:00Z' }, ['to'])
@@ -306,7 +301,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     const ok = await getMetrics(client, member.bearer, {
       ...MARCH,
       from: '2016-03-01T00:00:00.000001+08:00',
@@ -341,7 +336,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     const ok = await getMetrics(client, member.bearer, {
       ...MARCH,
       from: '2024-02-29T10:00:00+08:00',
@@ -361,7 +356,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     for (const zone of ['UTC', 'Etc/GMT+8', 'Australia/Lord_Howe', 'Pacific/Apia']) {
       const response = await getMetrics(client, member.bearer, { ...MARCH, timezone: zone })
       response.assertStatus(200)
@@ -375,7 +370,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
   })
 
   test('payment_brand: nonempty, at most 100 characters', async ({ client, assert }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await expect422(client, assert, member.bearer, { ...MARCH, payment_brand: '' }, [
       'payment_brand',
     ])
@@ -390,7 +385,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     for (const field of [
       'interval',
       'page',
@@ -416,17 +411,17 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
   })
 
   test('repeated or bracketed parameters are 422, never 500', async ({ client, assert }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     const repeated = await client
       .get(
-        `${metricsPath()}?environment=live&currency=PHP&from=${encodeURIComponent(MARCH.from)}&from=${encodeURIComponent(MARCH.from)}&to=${encodeURIComponent(MARCH.to)}`
+        `${route('collections.metrics')}?environment=live&currency=PHP&from=${encodeURIComponent(MARCH.from)}&from=${encodeURIComponent(MARCH.from)}&to=${encodeURIComponent(MARCH.to)}`
       )
       .header('Authorization', member.bearer)
     repeated.assertStatus(422)
     assert.property(repeated.body().errors, 'from')
     const nested = await client
       .get(
-        `${metricsPath()}?environment=live&currency=PHP&from=${encodeURIComponent(MARCH.from)}&to=${encodeURIComponent(MARCH.to)}&timezone[a]=b`
+        `${route('collections.metrics')}?environment=live&currency=PHP&from=${encodeURIComponent(MARCH.from)}&to=${encodeURIComponent(MARCH.to)}&timezone[a]=b`
       )
       .header('Authorization', member.bearer)
     nested.assertStatus(422)
@@ -437,7 +432,7 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     for (const [from, to, timezone] of [
       ['0001-01-01T00:00:00+14:00', '0001-02-01T00:00:00+14:00', 'Etc/GMT-14'],
       ['9999-06-01T00:00:00-12:00', '9999-12-31T23:59:59.999999-12:00', 'Etc/GMT+12'],

@@ -6,11 +6,11 @@ import {
   getChart,
   getMetrics,
   insertTransactions,
-  reportingMember,
   type TransactionRow,
 } from '#tests/helpers/reporting'
 import { formatCents, parseCents, successRatePercent } from '#reporting/money'
 import { parseTimestamp } from '#validators/rules/timestamp'
+import { signedInMember } from '#tests/helpers/portal'
 
 const WINDOW_FROM = BigInt(Date.parse('2023-01-01T00:00:00Z')) * 1000n
 const WINDOW_MICROS = BigInt(Date.parse('2027-01-01T00:00:00Z')) * 1000n - WINDOW_FROM
@@ -146,7 +146,7 @@ test.group('Metrics and charts: properties over random populations, zones and ra
     client,
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await fc.assert(
       fc.asyncProperty(
         fc.array(rowArbitrary, { minLength: 0, maxLength: 40 }),
@@ -220,7 +220,7 @@ test.group('Metrics and charts: properties over random populations, zones and ra
   test('the rollup kept by the triggers equals a fresh aggregate after inserts, upserts, updates and deletes', async ({
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await fc.assert(
       fc.asyncProperty(
         fc.array(rowArbitrary, { minLength: 1, maxLength: 30 }),
@@ -284,7 +284,7 @@ test.group('Metrics and charts: properties over random populations, zones and ra
   test('two concurrent writers of the same rollup rows both count: the second waits for the first', async ({
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     const row = (reference: string, amount: string) => ({
       merchant_id: member.merchant.id,
       environment: 'live',
@@ -325,7 +325,7 @@ test.group('Metrics and charts: properties over random populations, zones and ra
   test('TRUNCATE of transactions empties the rollup; deleting a merchant removes its rows', async ({
     assert,
   }) => {
-    const member = await reportingMember()
+    const member = await signedInMember()
     await insertTransactions(member.merchant.id, [{ created_at: '2026-03-01T00:00:00Z' }])
     const count = async () => {
       const row = await db.from('transaction_totals').count('* as total').first()

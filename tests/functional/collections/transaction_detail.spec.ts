@@ -1,23 +1,17 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import { colleague } from '#tests/helpers/machine'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import { liftLimit } from '#tests/helpers/limits'
-import {
-  collectionsMember,
-  importTransactions,
-  merchantRequest,
-  transactionPath,
-  TRANSACTIONS,
-} from '#tests/helpers/collections'
+import { importTransactions, merchantRequest } from '#tests/helpers/collections'
+import { route } from '#tests/helpers/routes'
 
 test.group('GET /portal/collections/transactions/{transaction}', (group) => {
   group.each.setup(() => resetState())
   group.each.setup(() => liftLimit('api'))
 
   test('both roles read one transaction, message Success', async ({ client, assert }) => {
-    const admin = await collectionsMember()
-    const developer = await colleague(admin, 'developer')
+    const admin = await signedInMember()
+    const developer = await teammate(admin, 'developer')
     const [stored] = await importTransactions([
       {
         merchant_id: admin.merchant.id,
@@ -35,7 +29,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
     ])
     for (const member of [admin, developer]) {
       const response = await client
-        .get(transactionPath(stored.id))
+        .get(route('collections.transactions.show', { transaction: stored.id }))
         .header('Authorization', member.bearer)
         .qs({ environment: 'test' })
       response.assertStatus(200)
@@ -64,7 +58,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     const [mine, foreign] = await importTransactions([
       { merchant_id: admin.merchant.id, environment: 'live', merchant_transaction_id: 'A' },
@@ -77,7 +71,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
     ]
     for (const [id, environment] of cases) {
       const response = await client
-        .get(transactionPath(id))
+        .get(route('collections.transactions.show', { transaction: id }))
         .header('Authorization', admin.bearer)
         .qs({ environment })
       response.assertStatus(404)
@@ -86,7 +80,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
   })
 
   test('malformed ids and ids past bigint are 404, never 500', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     for (const id of [
       '0',
       '01',
@@ -99,13 +93,16 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
       '%20',
     ]) {
       const response = await client
-        .get(`${TRANSACTIONS}/${id}?environment=live`)
+        // The raw segment, as sent: route() would percent-encode it.
+        .get(`${route('collections.transactions.index')}/${id}?environment=live`)
         .header('Authorization', admin.bearer)
       assert.equal(response.status(), 404, id)
       assert.equal(response.body().error_code, 'NOT_FOUND')
     }
     const maxBigint = await client
-      .get(`${TRANSACTIONS}/9223372036854775807?environment=live`)
+      .get(
+        `${route('collections.transactions.show', { transaction: '9223372036854775807' })}?environment=live`
+      )
       .header('Authorization', admin.bearer)
     maxBigint.assertStatus(404)
   })
@@ -114,7 +111,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const [stored] = await importTransactions([
       { merchant_id: admin.merchant.id, environment: 'live', merchant_transaction_id: 'A' },
     ])
@@ -126,7 +123,7 @@ test.group('GET /portal/collections/transactions/{transaction}', (group) => {
       { environment: 'live', status: 'PAID' },
     ]) {
       const response = await client
-        .get(transactionPath(stored.id))
+        .get(route('collections.transactions.show', { transaction: stored.id }))
         .header('Authorization', admin.bearer)
         .qs(qs)
       assert.equal(response.status(), 422, JSON.stringify(qs))

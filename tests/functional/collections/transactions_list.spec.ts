@@ -1,23 +1,14 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import { colleague } from '#tests/helpers/machine'
-import { liftLimit } from '#tests/helpers/limits'
-import { setEnv } from '#tests/helpers/env'
-import {
-  TRANSACTIONS,
-  collectionsMember,
-  importTransactions,
-  merchantRequest,
-  type ImportLine,
-} from '#tests/helpers/collections'
-
-type Session = Awaited<ReturnType<typeof collectionsMember>>
+import { signedInMember, teammate, type Session } from '#tests/helpers/portal'
+import { liftLimit, setLimit } from '#tests/helpers/limits'
+import { importTransactions, merchantRequest, type ImportLine } from '#tests/helpers/collections'
+import { route } from '#tests/helpers/routes'
 
 const list = (client: any, session: Session, qs: Record<string, unknown> = {}) =>
   client
-    .get(TRANSACTIONS)
+    .get(route('collections.transactions.index'))
     .header('Authorization', session.bearer)
     .qs({ environment: 'live', ...qs })
 
@@ -43,8 +34,8 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember('administrator')
-    const developer = await colleague(admin, 'developer')
+    const admin = await signedInMember('administrator')
+    const developer = await teammate(admin, 'developer')
     const [stored] = await importTransactions([
       line(admin, 'ORD-1001', {
         amount: '1500.00',
@@ -90,7 +81,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'A', { amount: '0.10', created_at: '2026-03-02T00:00:00Z' }),
       line(admin, 'B', { amount: null, payment_status: 'PENDING', created_at: null }),
@@ -109,7 +100,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'P1', {
         payment_status: 'Rejected',
@@ -149,7 +140,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     await importTransactions([
       line(admin, 'LIVE-1', { archived: true }),
@@ -164,7 +155,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'OLD', { created_at: '2026-01-01T00:00:00Z' }),
       line(admin, 'NULL', { created_at: null }),
@@ -185,7 +176,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions(
       Array.from({ length: 5 }, (_, index) =>
         line(admin, `R${index}`, { created_at: `2026-03-0${index + 1}T00:00:00Z` })
@@ -212,9 +203,12 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('environment is required and case-sensitive', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     for (const qs of [{}, { environment: 'LIVE' }, { environment: '' }, { environment: 'prod' }]) {
-      const response = await client.get(TRANSACTIONS).header('Authorization', admin.bearer).qs(qs)
+      const response = await client
+        .get(route('collections.transactions.index'))
+        .header('Authorization', admin.bearer)
+        .qs(qs)
       response.assertStatus(422)
       assert.property(response.body().errors, 'environment')
     }
@@ -224,7 +218,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const cases: Array<[Record<string, string>, string]> = [
       [{ from: '2026-03-01T00:00:00Z' }, 'to'],
       [{ to: '2026-03-01T00:00:00Z' }, 'from'],
@@ -254,7 +248,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'BEFORE', { created_at: '2026-02-28T15:59:59.999999Z' }),
       line(admin, 'AT-FROM', { created_at: '2026-02-28T16:00:00Z' }),
@@ -276,7 +270,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('merchant_transaction_id is an exact, case-sensitive match', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([line(admin, 'ORD-1'), line(admin, 'ORD-10'), line(admin, 'ord-1')])
     assert.deepEqual(references(await list(client, admin, { merchant_transaction_id: 'ORD-1' })), [
       'ORD-1',
@@ -285,7 +279,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('query is a substring search taking %, _ and ! literally', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'A-100%-X', { created_at: '2026-03-06T00:00:00Z' }),
       line(admin, 'A-1000-X', { created_at: '2026-03-05T00:00:00Z' }),
@@ -311,7 +305,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'PHP-1', { currency: 'PHP' }),
       line(admin, 'USD-1', { currency: 'USD' }),
@@ -329,7 +323,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     assert,
     cleanup,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([line(admin, 'PHP-1')])
     await db.rawQuery('ALTER TABLE currencies RENAME TO currencies_hidden_by_test')
     cleanup(async () => {
@@ -345,7 +339,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('payment_brand is an exact match', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'G', { payment_brand: 'gcash' }),
       line(admin, 'GX', { payment_brand: 'gcash_x' }),
@@ -355,7 +349,7 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('filters combine with AND', async ({ client, assert }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'ORD-1', {
         payment_brand: 'gcash',
@@ -399,7 +393,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     const filters: Array<Record<string, string>> = [
       {},
@@ -459,7 +453,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'NONE', { created_at: '2026-03-05T00:00:00Z' }),
       line(admin, 'PROVIDER-ONLY', {
@@ -511,25 +505,25 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const long = 'x'.repeat(101)
     const urls = [
-      `${TRANSACTIONS}?environment=live&unknown=1`,
-      `${TRANSACTIONS}?environment=live&amount=1`,
-      `${TRANSACTIONS}?environment=live&status=PAID&status=PAID`,
-      `${TRANSACTIONS}?environment=live&environment=live`,
-      `${TRANSACTIONS}?environment[]=live`,
-      `${TRANSACTIONS}?environment[a]=live`,
-      `${TRANSACTIONS}?environment=live&status=paid`,
-      `${TRANSACTIONS}?environment=live&query=${long}`,
-      `${TRANSACTIONS}?environment=live&query=`,
-      `${TRANSACTIONS}?environment=live&query=%20%20`,
-      `${TRANSACTIONS}?environment=live&merchant_transaction_id=${long}`,
-      `${TRANSACTIONS}?environment=live&payment_brand=${long}`,
-      `${TRANSACTIONS}?environment=live&query=a%00b`,
-      `${TRANSACTIONS}?environment=live&page=99999999999999999999999`,
-      `${TRANSACTIONS}?environment=live&per_page=1e2`,
-      `${TRANSACTIONS}?environment=live&from=${'9'.repeat(5000)}&to=x`,
+      `${route('collections.transactions.index')}?environment=live&unknown=1`,
+      `${route('collections.transactions.index')}?environment=live&amount=1`,
+      `${route('collections.transactions.index')}?environment=live&status=PAID&status=PAID`,
+      `${route('collections.transactions.index')}?environment=live&environment=live`,
+      `${route('collections.transactions.index')}?environment[]=live`,
+      `${route('collections.transactions.index')}?environment[a]=live`,
+      `${route('collections.transactions.index')}?environment=live&status=paid`,
+      `${route('collections.transactions.index')}?environment=live&query=${long}`,
+      `${route('collections.transactions.index')}?environment=live&query=`,
+      `${route('collections.transactions.index')}?environment=live&query=%20%20`,
+      `${route('collections.transactions.index')}?environment=live&merchant_transaction_id=${long}`,
+      `${route('collections.transactions.index')}?environment=live&payment_brand=${long}`,
+      `${route('collections.transactions.index')}?environment=live&query=a%00b`,
+      `${route('collections.transactions.index')}?environment=live&page=99999999999999999999999`,
+      `${route('collections.transactions.index')}?environment=live&per_page=1e2`,
+      `${route('collections.transactions.index')}?environment=live&from=${'9'.repeat(5000)}&to=x`,
     ]
     for (const url of urls) {
       const response = await client.get(url).header('Authorization', admin.bearer)
@@ -542,7 +536,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     const response = await list(client, admin, { merchant_id: other.merchant.id })
     response.assertStatus(403)
@@ -554,14 +548,14 @@ test.group('GET /portal/collections/transactions', (group) => {
     assert,
     cleanup,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const [stored] = await importTransactions([line(admin, 'R1')])
-    cleanup(setEnv('RATE_LIMIT_API_PER_MINUTE', 4))
+    cleanup(setLimit('api', 4))
     const paths = [
-      `${TRANSACTIONS}?environment=live`,
-      `${TRANSACTIONS}/${stored.id}?environment=live`,
-      `${TRANSACTIONS}/${stored.id}/history?environment=live`,
-      `${TRANSACTIONS}/${stored.id}/history/01JNB8Q3M4ZC8Y6B2W9XK5T7RA?environment=live`,
+      `${route('collections.transactions.index')}?environment=live`,
+      `${route('collections.transactions.show', { transaction: stored.id })}?environment=live`,
+      `${route('collections.history.index', { transaction: stored.id })}?environment=live`,
+      `${route('collections.history.show', { transaction: stored.id, history: '01JNB8Q3M4ZC8Y6B2W9XK5T7RA' })}?environment=live`,
     ]
     const statuses = []
     for (const path of paths) {
@@ -576,7 +570,9 @@ test.group('GET /portal/collections/transactions', (group) => {
   })
 
   test('without a PAT: 401', async ({ client, assert }) => {
-    const response = await client.get(TRANSACTIONS).qs({ environment: 'live' })
+    const response = await client
+      .get(route('collections.transactions.index'))
+      .qs({ environment: 'live' })
     response.assertStatus(401)
     assert.equal(response.body().error_code, 'UNAUTHENTICATED')
   })
@@ -585,7 +581,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions([
       line(admin, 'R1', { events: [merchantRequest('R1', '2026-03-01T00:00:00Z')] }),
     ])

@@ -13,8 +13,7 @@ import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
 import { appHeaders, signedInMember } from '#tests/helpers/portal'
 import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
-
-const ME = '/api/v1/portal/me'
+import { route } from '#tests/helpers/routes'
 
 /** An admin session on the cluster's `postgres` database, and the app's database name. */
 async function adminConnection() {
@@ -34,7 +33,7 @@ test.group('Database outage', (group) => {
     assert,
   }) => {
     const { bearer, user, password, client: app } = await signedInMember()
-    const before = await client.get(ME).header('Authorization', bearer)
+    const before = await client.get(route('profile.show')).header('Authorization', bearer)
     before.assertStatus(200)
 
     const { admin, database, quoted } = await adminConnection()
@@ -46,13 +45,13 @@ test.group('Database outage', (group) => {
       )
 
       const [me, login, ready, live] = await Promise.all([
-        client.get(ME).header('Authorization', bearer),
+        client.get(route('profile.show')).header('Authorization', bearer),
         client
-          .post('/api/v1/auth/login')
+          .post(route('auth.login'))
           .headers(appHeaders(app))
           .json({ username: user.email, password }),
-        client.get('/health/ready'),
-        client.get('/health/live'),
+        client.get(route('health.ready')),
+        client.get(route('health.live')),
       ])
 
       me.assertStatus(503)
@@ -78,9 +77,9 @@ test.group('Database outage', (group) => {
       await admin.end()
     }
 
-    const after = await client.get(ME).header('Authorization', bearer)
+    const after = await client.get(route('profile.show')).header('Authorization', bearer)
     after.assertStatus(200)
-    const ready = await client.get('/health/ready')
+    const ready = await client.get(route('health.ready'))
     ready.assertStatus(200)
   }).timeout(40_000)
 })

@@ -8,8 +8,7 @@ import { appHeaders, createPortalClient, signedInMember } from '#tests/helpers/p
 import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 import type { ApiResponse } from '@japa/api-client'
 import type { Assert } from '@japa/assert'
-
-const LOGIN = '/api/v1/auth/login'
+import { route } from '#tests/helpers/routes'
 
 /** The body is the error envelope and nothing else (no stack, SQL, or paths). */
 function assertEnvelope(assert: Assert, response: ApiResponse, status: number, code: string) {
@@ -40,7 +39,7 @@ test.group('Error contract', (group) => {
     client,
     assert,
   }) => {
-    const login = await client.get(LOGIN)
+    const login = await client.get('/api/v1/auth/login')
     assertEnvelope(assert, login, 405, 'METHOD_NOT_ALLOWED')
     assert.equal(login.header('allow'), 'POST')
 
@@ -52,7 +51,7 @@ test.group('Error contract', (group) => {
   test('malformed JSON is 422 VALIDATION_ERROR', async ({ client, assert }) => {
     const app = await createPortalClient()
     for (const raw of ['{"username": "a", ', '{username: a}', "{'a': 1}", '{"a":1}}']) {
-      const request = client.post(LOGIN).headers(appHeaders(app)).type('json')
+      const request = client.post(route('auth.login')).headers(appHeaders(app)).type('json')
       request.request.send(raw)
       const response = await request
       assertEnvelope(assert, response, 422, 'VALIDATION_ERROR')
@@ -66,7 +65,7 @@ test.group('Error contract', (group) => {
   }) => {
     const app = await createPortalClient()
     for (const raw of ['[{"username":"a","password":"secret1"}]', '"username"', '42', 'null']) {
-      const request = client.post(LOGIN).headers(appHeaders(app)).type('json')
+      const request = client.post(route('auth.login')).headers(appHeaders(app)).type('json')
       request.request.send(raw)
       const response = await request
       assertEnvelope(assert, response, 422, 'VALIDATION_ERROR')
@@ -77,7 +76,7 @@ test.group('Error contract', (group) => {
   test('a body over the parser limit is 413 PAYLOAD_TOO_LARGE', async ({ client, assert }) => {
     const app = await createPortalClient()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: 'someone', password: 'x'.repeat(70 * 1024) })
     assertEnvelope(assert, response, 413, 'PAYLOAD_TOO_LARGE')
@@ -86,7 +85,7 @@ test.group('Error contract', (group) => {
   test('an oversize body on a PAT route is 413 too', async ({ client, assert }) => {
     const { bearer } = await signedInMember()
     const response = await client
-      .patch('/api/v1/portal/me')
+      .patch(route('profile.update'))
       .header('Authorization', bearer)
       .json({ padding: 'x'.repeat(70 * 1024) })
     assertEnvelope(assert, response, 413, 'PAYLOAD_TOO_LARGE')
@@ -101,7 +100,11 @@ test.group('Error contract', (group) => {
       ['application/x-www-form-urlencoded', 'username=someone&password=secret123'],
       ['application/xml', '<login/>'],
     ]) {
-      const response = await rawPost(LOGIN, { ...appHeaders(app), 'Content-Type': type }, payload)
+      const response = await rawPost(
+        route('auth.login'),
+        { ...appHeaders(app), 'Content-Type': type },
+        payload
+      )
       assert.equal(response.status, 415)
       const body = (await response.json()) as Record<string, unknown>
       assert.equal(body.error_code, 'UNSUPPORTED_MEDIA_TYPE')
@@ -112,20 +115,20 @@ test.group('Error contract', (group) => {
   test('JSON with a charset parameter and bodiless calls are accepted', async ({ assert }) => {
     const app = await createPortalClient()
     const withCharset = await rawPost(
-      LOGIN,
+      route('auth.login'),
       { ...appHeaders(app), 'Content-Type': 'application/json; charset=utf-8' },
       '{"username":"nobody@example.test","password":"secret123"}'
     )
     assert.equal(withCharset.status, 401)
     const { bearer } = await signedInMember()
-    const bodiless = await rawPost('/api/v1/auth/logout', { Authorization: bearer })
+    const bodiless = await rawPost(route('auth.logout'), { Authorization: bearer })
     assert.equal(bodiless.status, 200)
   })
 
   test('logout ignores the fields of its JSON payload', async ({ assert }) => {
     const { bearer } = await signedInMember()
     const response = await rawPost(
-      '/api/v1/auth/logout',
+      route('auth.logout'),
       { 'Authorization': bearer, 'Content-Type': 'application/json' },
       '{"everything":"ignored","token":"x"}'
     )

@@ -15,6 +15,7 @@ import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
 import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
+import { route } from '#tests/helpers/routes'
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -64,7 +65,7 @@ async function getStatus(port: number, path: string): Promise<number | null> {
 async function waitUntilLive(port: number, child: ChildProcess, output: () => string) {
   for (let attempt = 0; attempt < 200; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
-    if ((await getStatus(port, '/health/live')) === 200) return
+    if ((await getStatus(port, route('health.live'))) === 200) return
     await new Promise((resolve) => setTimeout(resolve, 150))
   }
   throw new Error(`server did not become live:\n${output()}`)
@@ -135,7 +136,7 @@ test.group('Graceful shutdown', (group) => {
       )
       socket.write(
         [
-          'POST /api/v1/auth/login HTTP/1.1',
+          `POST ${route('auth.login')} HTTP/1.1`,
           `Host: 127.0.0.1:${port}`,
           'Content-Type: application/json',
           `Content-Length: ${Buffer.byteLength(body)}`,

@@ -3,10 +3,11 @@
 | framework's health checks (database reachable, migrations applied).
 */
 import { test } from '@japa/runner'
+import { route } from '#tests/helpers/routes'
 
 test.group('Health', () => {
   test('/health/live is 200', async ({ client, assert }) => {
-    const response = await client.get('/health/live')
+    const response = await client.get(route('health.live'))
     response.assertStatus(200)
     assert.deepEqual(response.body(), { status: 'ok' })
   })
@@ -15,7 +16,7 @@ test.group('Health', () => {
     client,
     assert,
   }) => {
-    const response = await client.get('/health/ready')
+    const response = await client.get(route('health.ready'))
     response.assertStatus(200)
     assert.equal(response.body().status, 'ok')
     const checks = response.body().checks as Array<{ name: string; status: string }>

@@ -7,6 +7,7 @@ import { resetState } from '#tests/helpers/database'
 import { captureLogs } from '#tests/helpers/logs'
 import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
+import { route } from '#tests/helpers/routes'
 
 test.group('Logs', (group) => {
   group.each.setup(() => resetState())
@@ -22,20 +23,20 @@ test.group('Logs', (group) => {
     const { user, password } = await createMerchantWithUser()
 
     const login = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: user.email, password })
     login.assertStatus(200)
     const pat: string = login.body().data.access_token
     const wrong = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: user.email, password: `${password}-wrong` })
     wrong.assertStatus(401)
     await client
-      .get('/api/v1/portal/me?proof=query-secret-value')
+      .get(`${route('profile.show')}?proof=query-secret-value`)
       .header('Authorization', `Bearer ${pat}`)
-    await client.post('/api/v1/auth/logout').header('Authorization', `Bearer ${pat}`)
+    await client.post(route('auth.logout')).header('Authorization', `Bearer ${pat}`)
 
     const requestLines = logs.lines.filter((line) => line.includes('request completed'))
     assert.isAtLeast(requestLines.length, 4)

@@ -21,8 +21,8 @@ import PortalClientCreate from '../../../commands/portal_client_create.js'
 import UserCreate from '../../../commands/user_create.js'
 import DemoSeed from '../../../commands/demo_seed.js'
 import { MerchantFactory } from '#database/factories/merchant_factory'
+import { route } from '#tests/helpers/routes'
 
-const LOGIN = '/api/v1/auth/login'
 const STRONG_PASSWORD = 'Operator-Chosen-9!'
 
 function passwordFrom(text: string) {
@@ -185,7 +185,7 @@ test.group('portal-client:create', (group) => {
     // The printed credentials authenticate the Portal application.
     const { user, password } = await createMerchantWithUser()
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers({
         'Authorization': basicAuthorization(printed.client_id, printed.client_secret),
         'X-Service-Application': 'merchant_portal',
@@ -244,7 +244,7 @@ test.group('user:create', (group) => {
 
     const app = await createPortalClient()
     const login = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: 'ops.admin@shop.test', password: STRONG_PASSWORD })
     login.assertStatus(200)
@@ -300,12 +300,12 @@ test.group('demo:seed', (group) => {
       [demo.developer, 'developer'],
     ] as const) {
       const login = await client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(headers)
         .json({ username: account.username, password: account.password })
       login.assertStatus(200)
       const me = await client
-        .get('/api/v1/portal/me')
+        .get(route('profile.show'))
         .header('Authorization', `Bearer ${login.body().data.access_token}`)
       me.assertStatus(200)
       assert.equal(me.body().data.role, role)
@@ -330,7 +330,7 @@ test.group('demo:seed', (group) => {
     assert.equal(await countRows('portal_clients'), 1)
 
     const stale = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers({
         'Authorization': basicAuthorization(
           second.portal_client.client_id,

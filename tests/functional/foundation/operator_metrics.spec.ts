@@ -16,10 +16,11 @@ import router from '@adonisjs/core/services/router'
 import { resetState, advanceClock } from '#tests/helpers/database'
 import { overrideEnv } from '#tests/helpers/env'
 import { PORTAL_ORIGIN, signedInMember } from '#tests/helpers/portal'
-import { consumePath, issueThroughApi, MACHINE_CLIENTS } from '#tests/helpers/machine'
+import { issueThroughApi } from '#tests/helpers/machine'
 import { registry } from '#support/operator_metrics'
 import { metricsText, startMetricsServer } from '#support/metrics_server'
 import { settleBackgroundDeliveries } from '#services/mailer'
+import { route } from '#tests/helpers/routes'
 
 /** Current value of one series of a metric (0 when absent). */
 async function valueOf(name: string, labels: Record<string, string> = {}) {
@@ -97,7 +98,7 @@ test.group('Operator metrics', (group) => {
   }) => {
     const admin = await signedInMember('administrator')
     // The label is the route's name (or its pattern while unnamed).
-    const matched = router.match('/api/v1/portal/team/members/1', 'DELETE', false)!
+    const matched = router.match(route('team.members.destroy', { member: 1 }), 'DELETE', false)!
     const pattern = matched.route.name ?? matched.route.pattern
     const before = await valueOf('portal_http_requests_total', {
       route: pattern,
@@ -105,7 +106,7 @@ test.group('Operator metrics', (group) => {
       status: '404',
     })
     await client
-      .delete('/api/v1/portal/team/members/987654321')
+      .delete(route('team.members.destroy', { member: 987654321 }))
       .header('Authorization', admin.bearer)
     await client.get('/api/v1/no-such-route-SECRETVALUE-42').header('Authorization', admin.bearer)
 
@@ -140,7 +141,7 @@ test.group('Operator metrics', (group) => {
     const statuses: number[] = []
     for (let attempt = 0; attempt < 11; attempt++) {
       const response = await client
-        .post(consumePath(issued.delivery.id))
+        .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
         .header('Authorization', admin.bearer)
         .json({ current_password: 'not the password' })
       statuses.push(response.status())
@@ -165,12 +166,14 @@ test.group('Operator metrics', (group) => {
     const first = await issueThroughApi(client, admin)
     await issueThroughApi(client, admin)
     const consume = await client
-      .post(consumePath(first.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: first.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     consume.assertStatus(200)
     advanceClock(6 * 60_000)
-    const list = await client.get(MACHINE_CLIENTS).header('Authorization', admin.bearer)
+    const list = await client
+      .get(route('merchant.machine_clients.index'))
+      .header('Authorization', admin.bearer)
     list.assertStatus(200)
 
     assert.equal(
@@ -208,7 +211,7 @@ test.group('Operator metrics', (group) => {
     const { bearer } = await signedInMember()
     const before = await valueOf('portal_mail_send_failures_total', { transport: 'smtp' })
     const response = await client
-      .patch('/api/v1/portal/me')
+      .patch(route('profile.update'))
       .header('Authorization', bearer)
       .json({ email: 'unlucky@example.test' })
     response.assertStatus(200)

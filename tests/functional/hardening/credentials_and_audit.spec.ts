@@ -14,20 +14,16 @@ import {
   basicAuthorization,
   createMerchantWithUser,
   createPortalClient,
+  PORTAL_ORIGIN,
   signedInMember,
-  addMember,
+  teammate,
 } from '#tests/helpers/portal'
 import { setEnv } from '#tests/helpers/env'
 import { expectStatus } from '#tests/helpers/machine'
-import { LIMITS } from '#limits/limits'
 import { sha256Hex } from '#support/one_time_proof'
-import { createInvitation, NEW_PASSWORD, teamWithAdministrator } from '#tests/helpers/team'
-import { PORTAL_ORIGIN } from '#tests/helpers/portal'
-
-const LOGIN = '/api/v1/auth/login'
-const ME = '/api/v1/portal/me'
-const PASSWORD = '/api/v1/portal/me/password'
-const NEW_PASSWORD_PATH = '/api/v1/auth/reset-password/new-password'
+import { createInvitation, NEW_PASSWORD } from '#tests/helpers/team'
+import { route } from '#tests/helpers/routes'
+import { raiseLimits, setLimit } from '#tests/helpers/limits'
 
 /** Counts scrypt operations and the database connections in use while each runs. */
 function watchHashing() {
@@ -59,13 +55,13 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
     assert,
   }) => {
     const app = await createPortalClient()
-    const restore = setEnv(LIMITS.api.env, 5)
+    const restore = setLimit('api', 5)
     const watch = watchHashing()
     try {
       const statuses: number[] = []
       for (let attempt = 0; attempt < 8; attempt++) {
         const response = await client
-          .post(LOGIN)
+          .post(route('auth.login'))
           .header('Authorization', basicAuthorization(app.clientId, 'wrong-secret'))
           .header('X-Service-Application', 'merchant_portal')
           .json({ username: 'nobody@example.test', password: 'whatever1' })
@@ -86,12 +82,12 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
     assert,
   }) => {
     const app = await createPortalClient()
-    const restore = setEnv(LIMITS.api.env, 3)
+    const restore = setLimit('api', 3)
     try {
       const statuses: number[] = []
       for (let attempt = 0; attempt < 5; attempt++) {
         const response = await client
-          .post('/api/v1/portal/team/invitations/accept')
+          .post(route('team.invitations.accept'))
           .header('Authorization', basicAuthorization(app.clientId, 'wrong-secret'))
           .header('X-Service-Application', 'merchant_portal')
           .json({})
@@ -107,22 +103,25 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
     client,
     assert,
   }) => {
-    const restore = setEnv('RATE_LIMIT_MULTIPLIER', 100)
+    const restore = raiseLimits()
     const restoreUrl = setEnv('PORTAL_URL', PORTAL_ORIGIN)
     // Fixtures first (factories hash too); only the requests are watched.
     const app = await createPortalClient()
     const { user, password } = await createMerchantWithUser()
     const session = await signedInMember()
-    const team = await teamWithAdministrator()
-    const { proof } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof } = await createInvitation(team.merchant, team.user)
     const watch = watchHashing()
     try {
       const login = (pass: string) =>
-        client.post(LOGIN).headers(appHeaders(app)).json({ username: user.email, password: pass })
+        client
+          .post(route('auth.login'))
+          .headers(appHeaders(app))
+          .json({ username: user.email, password: pass })
       await expectStatus(login(password), 200)
       await expectStatus(login('Wrong-pass-1'), 401)
       await expectStatus(
-        client.put(PASSWORD).header('Authorization', session.bearer).json({
+        client.put(route('profile.password')).header('Authorization', session.bearer).json({
           current_password: session.password,
           password: NEW_PASSWORD,
           password_confirmation: NEW_PASSWORD,
@@ -130,16 +129,13 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
         200
       )
       await expectStatus(
-        client
-          .post('/api/v1/portal/team/invitations/accept')
-          .headers(appHeaders(team.client))
-          .json({
-            token: proof,
-            first_name: 'Nina',
-            last_name: 'Newcomer',
-            password: NEW_PASSWORD,
-            password_confirmation: NEW_PASSWORD,
-          }),
+        client.post(route('team.invitations.accept')).headers(appHeaders(team.client)).json({
+          token: proof,
+          first_name: 'Nina',
+          last_name: 'Newcomer',
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+        }),
         200
       )
 
@@ -164,9 +160,9 @@ test.group('Audit flood (issue 9 › 6)', (group) => {
     client,
     assert,
   }) => {
-    const restore = setEnv(LIMITS.public.env, 2)
+    const restore = setLimit('public', 2)
     try {
-      const path = `/portal/profile/email/verify/${randomUUID()}`
+      const path = route('profile.email.verify_link', { verification: randomUUID() })
       const statuses: number[] = []
       for (let attempt = 0; attempt < 12; attempt++) {
         statuses.push(await client.get(path).then((response) => response.status()))
@@ -195,9 +191,9 @@ test.group('Audit flood (issue 9 › 6)', (group) => {
     client,
     assert,
   }) => {
-    const restore = setEnv(LIMITS.public.env, 1)
+    const restore = setLimit('public', 1)
     try {
-      const path = `/portal/profile/email/verify/${randomUUID()}`
+      const path = route('profile.email.verify_link', { verification: randomUUID() })
       await expectStatus(client.get(path), 403)
       const responses = await Promise.all(Array.from({ length: 20 }, () => client.get(path)))
       assert.isTrue(responses.every((response) => response.status() === 429))
@@ -228,7 +224,10 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
         .where('id', user.id)
         .update({ password: await hash.make(NEW_PASSWORD) })
       await change.from('auth_access_tokens').where('tokenable_id', user.id).delete()
-      login = client.post(LOGIN).headers(appHeaders(app)).json({ username: user.email, password })
+      login = client
+        .post(route('auth.login'))
+        .headers(appHeaders(app))
+        .json({ username: user.email, password })
       // The login verifies the old password (it reads the committed row), then must
       // wait for the change before issuing.
       const finished = login.then(() => 'finished' as const)
@@ -252,27 +251,30 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
     client,
     assert,
   }) => {
-    const restore = setEnv('RATE_LIMIT_MULTIPLIER', 100)
+    const restore = raiseLimits()
     try {
       const app = await createPortalClient()
       const session = await signedInMember()
       const logins = Array.from({ length: 6 }, () =>
         client
-          .post(LOGIN)
+          .post(route('auth.login'))
           .headers(appHeaders(app))
           .json({ username: session.user.email, password: session.password })
       )
-      const change = client.put(PASSWORD).header('Authorization', session.bearer).json({
-        current_password: session.password,
-        password: NEW_PASSWORD,
-        password_confirmation: NEW_PASSWORD,
-      })
+      const change = client
+        .put(route('profile.password'))
+        .header('Authorization', session.bearer)
+        .json({
+          current_password: session.password,
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+        })
       const [changed, ...responses] = await Promise.all([change, ...logins])
       changed.assertStatus(200)
       for (const response of responses) {
         if (response.status() !== 200) continue
         const me = await client
-          .get(ME)
+          .get(route('profile.show'))
           .header('Authorization', `Bearer ${response.body().data.access_token}`)
         // Issued before the change committed: revoked by it.
         me.assertStatus(401)
@@ -313,9 +315,12 @@ test.group('new-password timing (issue 9 › 8)', (group) => {
     let unknown: string[]
     let known: string[]
     try {
-      await expectStatus(client.post(NEW_PASSWORD_PATH).json(body('nobody@example.test')), 400)
+      await expectStatus(
+        client.post(route('auth.new_password')).json(body('nobody@example.test')),
+        400
+      )
       unknown = queries.splice(0)
-      await expectStatus(client.post(NEW_PASSWORD_PATH).json(body(user.email)), 400)
+      await expectStatus(client.post(route('auth.new_password')).json(body(user.email)), 400)
       known = queries.splice(0)
     } finally {
       knex.removeListener('query', listener)
@@ -332,8 +337,8 @@ test.group('Removal and outstanding proofs (issue 9 › 13)', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const member = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const member = await teammate(team, 'developer')
     const proof = 'c'.repeat(64)
     await db.table('password_reset_tokens').insert({
       user_id: member.user.id,
@@ -354,12 +359,12 @@ test.group('Removal and outstanding proofs (issue 9 › 13)', (group) => {
 
     await expectStatus(
       client
-        .delete(`/api/v1/portal/team/members/${member.user.id}`)
+        .delete(route('team.members.destroy', { member: member.user.id }))
         .header('Authorization', team.bearer),
       204
     )
 
-    const reset = await client.post(NEW_PASSWORD_PATH).json({
+    const reset = await client.post(route('auth.new_password')).json({
       email: member.user.email,
       token: proof,
       password: NEW_PASSWORD,

@@ -25,12 +25,14 @@ import router from '@adonisjs/core/services/router'
 import mail from '@adonisjs/mail/services/main'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { resetState } from '#tests/helpers/database'
-import { addMember, appHeaders, issuePat } from '#tests/helpers/portal'
-import { createInvitation, teamWithAdministrator } from '#tests/helpers/team'
+import { appHeaders, issuePat, signedInMember, teammate } from '#tests/helpers/portal'
+import { createInvitation } from '#tests/helpers/team'
 import { issueThroughApi } from '#tests/helpers/machine'
-import { overrideEnv } from '#tests/helpers/env'
+import { setEnv } from '#tests/helpers/env'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
 import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
+import { route } from '#tests/helpers/routes'
+import { raiseLimits } from '#tests/helpers/limits'
 
 const BATCH = 10
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500)
@@ -66,11 +68,11 @@ function routesOfRouter(): Route[] {
   const domains = router.toJSON() as unknown as Record<string, Route[]>
   return Object.values(domains)
     .flat()
-    .map((route) => ({
-      pattern: route.pattern,
-      methods: route.methods.filter((method) => method !== 'HEAD'),
+    .map((entry) => ({
+      pattern: entry.pattern,
+      methods: entry.methods.filter((method) => method !== 'HEAD'),
     }))
-    .filter((route) => route.methods.length > 0)
+    .filter((entry) => entry.methods.length > 0)
 }
 
 // ---- leaves -------------------------------------------------------------------------
@@ -560,10 +562,10 @@ function problemsOf(
 }
 
 async function fixtures() {
-  const team = await teamWithAdministrator()
-  const developer = await addMember(team.merchant, team.client, 'developer')
-  const other = await teamWithAdministrator()
-  const { invitation } = await createInvitation(team.merchant, team.admin)
+  const team = await signedInMember('administrator')
+  const developer = await teammate(team, 'developer')
+  const other = await signedInMember('administrator')
+  const { invitation } = await createInvitation(team.merchant, team.user)
   const adminPat = team.bearer.slice('Bearer '.length)
   return {
     adminPat,
@@ -571,12 +573,12 @@ async function fixtures() {
     basic: appHeaders(team.client).Authorization,
     password: team.password,
     ids: {
-      member: [String(team.admin.id), String(developer.user.id), String(other.admin.id)],
+      member: [String(team.user.id), String(developer.user.id), String(other.user.id)],
       invitation: [invitation.id],
       keyType: ['authentication_token', 'secret_key'],
     } as Record<string, string[]>,
     secrets: [adminPat, developer.pat, TEST_PORTAL_CLIENT_SECRET, team.password],
-    admin: team.admin,
+    admin: team.user,
     developer: developer.user,
     client: team.client,
   }
@@ -589,10 +591,8 @@ test.group('Fuzz: every route against hostile input', (group) => {
     assert,
     client,
   }) => {
-    const restoreEnv = overrideEnv({
-      RATE_LIMIT_MULTIPLIER: 100_000,
-      PORTAL_URL: 'https://portal.example.test',
-    })
+    const restoreLimits = raiseLimits(100_000)
+    const restoreEnv = setEnv('PORTAL_URL', 'https://portal.example.test')
     // Mails of fuzzed requests (reset links, invitations) go to the fake, not the outbox.
     mail.fake()
     const routes = routesOfRouter()
@@ -648,12 +648,13 @@ test.group('Fuzz: every route against hostile input', (group) => {
       await settleBackgroundDeliveries()
       mail.restore()
       restoreEnv()
+      restoreLimits()
     }
     process.stdout.write(
       `fuzz: ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`
     )
     assert.isAtLeast(sent, RUNS * BATCH)
-    const ready = await client.get('/health/ready')
+    const ready = await client.get(route('health.ready'))
     ready.assertStatus(200)
   }).timeout(240_000)
 })

@@ -8,14 +8,10 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
-import { auditRows, MACHINE_CLIENTS, uniqueLabel } from '#tests/helpers/machine'
-import { liftLimit } from '#tests/helpers/limits'
-import { setEnv } from '#tests/helpers/env'
+import { auditRows, uniqueLabel } from '#tests/helpers/machine'
+import { liftLimit, setLimit } from '#tests/helpers/limits'
 import { MAX_BODY_DEPTH } from '#http/body_depth'
-import { LIMITS } from '#limits/limits'
-
-const RESET_LINK = '/api/v1/auth/reset-password/reset-link'
-const ME = '/api/v1/portal/me'
+import { route } from '#tests/helpers/routes'
 
 /** One raw HTTP request to the test server: the path is sent byte for byte. */
 function rawRequest(method: string, path: string, headers: Record<string, string> = {}) {
@@ -55,14 +51,14 @@ test.group('Deep JSON (issue 9 › 1)', (group) => {
     client,
     assert,
   }) => {
-    const reset = await client.post(RESET_LINK).json(JSON.parse(nested(3000)))
+    const reset = await client.post(route('auth.reset_link')).json(JSON.parse(nested(3000)))
     reset.assertStatus(422)
     assert.equal(reset.body().error_code, 'VALIDATION_ERROR')
     assert.include(Object.keys(reset.body().errors), 'body', JSON.stringify(reset.body()))
 
     const { bearer } = await signedInMember()
     const patch = await client
-      .patch(ME)
+      .patch(route('profile.update'))
       .header('Authorization', bearer)
       .json(JSON.parse(`{"first_name":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`))
     patch.assertStatus(422)
@@ -70,7 +66,9 @@ test.group('Deep JSON (issue 9 › 1)', (group) => {
   })
 
   test('nesting up to the bound is judged by the endpoint as usual', async ({ client, assert }) => {
-    const response = await client.post(RESET_LINK).json(JSON.parse(nested(MAX_BODY_DEPTH - 1)))
+    const response = await client
+      .post(route('auth.reset_link'))
+      .json(JSON.parse(nested(MAX_BODY_DEPTH - 1)))
     response.assertStatus(422)
     assert.property(response.body().errors, 'email')
   })
@@ -86,7 +84,7 @@ test.group('X-Request-Id (issue 9 › 2)', (group) => {
     const session = await signedInMember()
     const longId = 'r'.repeat(65)
     const response = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', session.bearer)
       .header('X-Request-Id', longId)
       .json({ label: uniqueLabel(), reason: 'A reason long enough', current_password: 'wrong' })
@@ -104,10 +102,10 @@ test.group('X-Request-Id (issue 9 › 2)', (group) => {
     client,
     assert,
   }) => {
-    const kept = await client.get('/health/live').header('X-Request-Id', 'abc.DEF_123-x')
+    const kept = await client.get(route('health.live')).header('X-Request-Id', 'abc.DEF_123-x')
     assert.equal(kept.header('x-request-id'), 'abc.DEF_123-x')
     for (const bad of ['a'.repeat(65), 'has space', 'semi;colon', 'é', '{"x":1}']) {
-      const response = await client.get('/health/live').header('X-Request-Id', bad)
+      const response = await client.get(route('health.live')).header('X-Request-Id', bad)
       response.assertStatus(200)
       assert.notEqual(response.header('x-request-id'), bad)
       assert.match(response.header('x-request-id') ?? '', /^[A-Za-z0-9._-]{1,64}$/)
@@ -119,13 +117,13 @@ test.group('X-Request-Id (issue 9 › 2)', (group) => {
     assert,
   }) => {
     const session = await signedInMember()
-    const restore = setEnv(LIMITS.machineClientMutation.env, 1)
+    const restore = setLimit('machineClientMutation', 1)
     try {
       const body = { label: uniqueLabel(), reason: 'A reason long enough', current_password: 'x' }
       const statuses: number[] = []
       for (let attempt = 0; attempt < 3; attempt++) {
         const response = await client
-          .post(MACHINE_CLIENTS)
+          .post(route('merchant.machine_clients.store'))
           .header('Authorization', session.bearer)
           .header('X-Request-Id', 'z'.repeat(200))
           .json(body)
@@ -144,15 +142,15 @@ test.group('X-Request-Id (issue 9 › 2)', (group) => {
     client,
     assert,
   }) => {
-    const { createInvitation, teamWithAdministrator } = await import('#tests/helpers/team')
+    const { createInvitation } = await import('#tests/helpers/team')
     const { appHeaders } = await import('#tests/helpers/portal')
     const { UserFactory } = await import('#database/factories/user_factory')
     const { ROLES } = await import('#models/user')
     const restore = liftLimit('invitationAcceptance')
     const restoreIp = liftLimit('invitationAcceptanceIp')
     try {
-      const team = await teamWithAdministrator()
-      const { invitation, proof } = await createInvitation(team.merchant, team.admin)
+      const team = await signedInMember('administrator')
+      const { invitation, proof } = await createInvitation(team.merchant, team.user)
       await UserFactory.merge({
         merchantId: null,
         isActive: false,
@@ -163,7 +161,7 @@ test.group('X-Request-Id (issue 9 › 2)', (group) => {
       const statuses: number[] = []
       for (let attempt = 0; attempt < 11; attempt++) {
         const response = await client
-          .post('/api/v1/portal/team/invitations/accept')
+          .post(route('team.invitations.accept'))
           .headers(appHeaders(team.client))
           .header('X-Request-Id', 'q'.repeat(65))
           .json({ token: proof, current_password: 'Wrong-Passw0rd!' })
@@ -196,15 +194,20 @@ test.group('Merchant selector (issue 9 › 3)', (group) => {
       [{ merchant: true }, 'merchant'],
     ]
     for (const [body, field] of cases) {
-      const response = await client.patch(ME).header('Authorization', bearer).json(body)
+      const response = await client
+        .patch(route('profile.update'))
+        .header('Authorization', bearer)
+        .json(body)
       response.assertStatus(422)
       assert.include(Object.keys(response.body().errors), field, JSON.stringify(body))
     }
     const query = await client
-      .get(`${ME}?merchant_id=1&merchant_id=2`)
+      .get(`${route('profile.show')}?merchant_id=1&merchant_id=2`)
       .header('Authorization', bearer)
     query.assertStatus(422)
-    const nestedQuery = await client.get(`${ME}?merchant[id][x]=1`).header('Authorization', bearer)
+    const nestedQuery = await client
+      .get(`${route('profile.show')}?merchant[id][x]=1`)
+      .header('Authorization', bearer)
     nestedQuery.assertStatus(422)
   })
 
@@ -217,7 +220,10 @@ test.group('Merchant selector (issue 9 › 3)', (group) => {
       { merchant_id: merchant.id + 1 },
       { merchant: { id: String(merchant.id + 1) } },
     ]) {
-      const response = await client.patch(ME).header('Authorization', bearer).json(body)
+      const response = await client
+        .patch(route('profile.update'))
+        .header('Authorization', bearer)
+        .json(body)
       response.assertStatus(403)
       assert.equal(response.body().error_code, 'MERCHANT_SCOPE_MISMATCH')
     }

@@ -22,6 +22,7 @@ import {
   startProductionServer,
   within,
 } from '#tests/helpers/server_process'
+import { route } from '#tests/helpers/routes'
 
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server'
 const PORTAL = 'https://portal.example.test'
@@ -55,7 +56,7 @@ async function get(url: string, headers: Record<string, string> = {}) {
 }
 
 async function tokenRequest(base: string) {
-  const response = await fetch(`${base}/oauth/token`, {
+  const response = await fetch(`${base}${route('oauth.token')}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: 'grant_type=client_credentials&client_id=1&client_secret=x',
@@ -76,10 +77,10 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
     let server: Awaited<ReturnType<typeof startProductionServer>> | undefined
     try {
       server = await startProductionServer({ REDIS_URL: `redis://127.0.0.1:${port}/2` })
-      const me = () => get(`${server!.base}/api/v1/portal/me`, { Authorization: bearer })
+      const me = () => get(`${server!.base}${route('profile.show')}`, { Authorization: bearer })
       assert.equal(await me().then((response) => response.status), 200)
       assert.equal(
-        await get(`${server.base}/health/ready`).then((response) => response.status),
+        await get(`${server.base}${route('health.ready')}`).then((response) => response.status),
         200
       )
 
@@ -98,7 +99,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
       assert.equal(oauth.status, 503)
       assert.deepEqual(Object.keys(oauth.body).sort(), ['error', 'error_description'])
       assert.equal(oauth.body.error, 'temporarily_unavailable')
-      const ready = await get(`${server.base}/health/ready`)
+      const ready = await get(`${server.base}${route('health.ready')}`)
       assert.equal(ready.status, 503)
       assert.deepInclude(ready.body.checks, { name: 'Redis reachable', status: 'error' })
       // Still 503 well after ioredis's old retry budget (11 tries, about 3 s) ran out.
@@ -111,7 +112,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
         '200 after Redis is back'
       )
       assert.equal(
-        await get(`${server.base}/health/ready`).then((response) => response.status),
+        await get(`${server.base}${route('health.ready')}`).then((response) => response.status),
         200
       )
       assert.equal(await tokenRequest(server.base).then((response) => response.status), 401)
@@ -139,7 +140,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
     try {
       await locker.query('BEGIN')
       await locker.query('LOCK TABLE merchants IN ACCESS EXCLUSIVE MODE')
-      const response = await fetch(`${server.base}/api/v1/auth/reset-password/reset-link`, {
+      const response = await fetch(`${server.base}${route('auth.reset_link')}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ email: user.email, reset_url: `${PORTAL}/reset` }),

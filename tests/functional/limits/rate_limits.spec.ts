@@ -15,9 +15,7 @@ import {
   signedInMember,
 } from '#tests/helpers/portal'
 import { overrideEnv } from '#tests/helpers/env'
-
-const LOGIN = '/api/v1/auth/login'
-const ME = '/api/v1/portal/me'
+import { route } from '#tests/helpers/routes'
 
 /** Every limit starts from its contract number; each test sets what it needs. */
 const LIMIT_ENV = {
@@ -66,27 +64,27 @@ test.group('Rate limits', (group) => {
     const { app, first, second } = await loginSetup()
     for (let attempt = 1; attempt <= 5; attempt++) {
       const response = await client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(appHeaders(app))
         .json({ username: first.user.email, password: 'Wrong-Password-1' })
       assert.equal(response.status(), 401, `attempt ${attempt}`)
     }
     // Right password, same identity (other case and spacing), spoofed forwarding header.
     const sixth = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers({ ...appHeaders(app), 'X-Forwarded-For': '203.0.113.9' })
       .json({ username: `  ${first.user.email.toUpperCase()} `, password: first.password })
     assertThrottled(assert, sixth, 'sixth')
 
     const otherIdentity = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: second.user.email, password: second.password })
     otherIdentity.assertStatus(200)
 
     const otherApplication = await createPortalClient()
     const viaOtherApplication = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(appHeaders(otherApplication))
       .json({ username: first.user.email, password: first.password })
     viaOtherApplication.assertStatus(200)
@@ -96,7 +94,7 @@ test.group('Rate limits', (group) => {
     const { app, first } = await loginSetup()
     const attempt = () =>
       client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(appHeaders(app))
         .json({ username: first.user.email, password: first.password })
     for (let index = 1; index <= 5; index++) await expectStatus(attempt(), 200)
@@ -115,13 +113,13 @@ test.group('Rate limits', (group) => {
     const { app, first } = await loginSetup()
     for (let index = 1; index <= 5; index++) {
       const response = await client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(appHeaders(app))
         .json({ username: first.user.email, password: '123' })
       assert.equal(response.status(), 422)
     }
     const response = await client
-      .post(LOGIN)
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: first.user.email, password: first.password })
     assertThrottled(assert, response)
@@ -132,7 +130,7 @@ test.group('Rate limits', (group) => {
     const { app, first } = await loginSetup()
     const attempt = () =>
       client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(appHeaders(app))
         .json({ username: first.user.email, password: first.password })
     await expectStatus(attempt(), 200)
@@ -145,7 +143,7 @@ test.group('Rate limits', (group) => {
     const { app, first } = await loginSetup()
     const attempt = () =>
       client
-        .post(LOGIN)
+        .post(route('auth.login'))
         .headers(appHeaders(app))
         .json({ username: first.user.email, password: 'Wrong-Password-1' })
     for (let index = 1; index <= 4; index++) await expectStatus(attempt(), 401)
@@ -160,14 +158,21 @@ test.group('Rate limits', (group) => {
     const { bearer, user, client: app } = await signedInMember()
     const other = await signedInMember()
     for (let index = 1; index <= 3; index++) {
-      await expectStatus(client.get(ME).header('Authorization', bearer), 200)
+      await expectStatus(client.get(route('profile.show')).header('Authorization', bearer), 200)
     }
-    assertThrottled(assert, await client.get(ME).header('Authorization', bearer), 'fourth')
+    assertThrottled(
+      assert,
+      await client.get(route('profile.show')).header('Authorization', bearer),
+      'fourth'
+    )
     // Same user through another PAT: same bucket.
     const secondPat = await issuePat(user, app)
-    assertThrottled(assert, await client.get(ME).header('Authorization', `Bearer ${secondPat}`))
+    assertThrottled(
+      assert,
+      await client.get(route('profile.show')).header('Authorization', `Bearer ${secondPat}`)
+    )
     // Another user has a bucket of their own.
-    await expectStatus(client.get(ME).header('Authorization', other.bearer), 200)
+    await expectStatus(client.get(route('profile.show')).header('Authorization', other.bearer), 200)
   })
 
   test('the API-wide limit is judged after authentication (bad tokens get 401, not 429)', async ({
@@ -176,9 +181,9 @@ test.group('Rate limits', (group) => {
   }) => {
     overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 1 })
     const { bearer } = await signedInMember()
-    await expectStatus(client.get(ME).header('Authorization', bearer), 200)
-    assertThrottled(assert, await client.get(ME).header('Authorization', bearer))
-    const anonymous = await client.get(ME)
+    await expectStatus(client.get(route('profile.show')).header('Authorization', bearer), 200)
+    assertThrottled(assert, await client.get(route('profile.show')).header('Authorization', bearer))
+    const anonymous = await client.get(route('profile.show'))
     anonymous.assertStatus(401)
   })
 
@@ -188,11 +193,20 @@ test.group('Rate limits', (group) => {
   }) => {
     overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 3 })
     const { bearer } = await signedInMember()
-    await expectStatus(client.get(ME), 401)
-    await expectStatus(client.get(ME).header('Authorization', 'Bearer pat_MQ.guess'), 401)
-    await expectStatus(client.get(ME).header('Authorization', 'Basic dXNlcjpwYXNz'), 401)
-    assertThrottled(assert, await client.get(ME).header('Authorization', 'Bearer pat_MQ.guess'))
+    await expectStatus(client.get(route('profile.show')), 401)
+    await expectStatus(
+      client.get(route('profile.show')).header('Authorization', 'Bearer pat_MQ.guess'),
+      401
+    )
+    await expectStatus(
+      client.get(route('profile.show')).header('Authorization', 'Basic dXNlcjpwYXNz'),
+      401
+    )
+    assertThrottled(
+      assert,
+      await client.get(route('profile.show')).header('Authorization', 'Bearer pat_MQ.guess')
+    )
     // A signed-in user is counted in a bucket of their own.
-    await expectStatus(client.get(ME).header('Authorization', bearer), 200)
+    await expectStatus(client.get(route('profile.show')).header('Authorization', bearer), 200)
   })
 })

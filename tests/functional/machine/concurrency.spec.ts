@@ -5,12 +5,11 @@ import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/databa
 import { signedInMember } from '#tests/helpers/portal'
 import {
   auditOutcomes,
-  consumePath,
   issueThroughApi,
   machineClientWithSecret,
-  MACHINE_CLIENTS,
   tokenRequest,
 } from '#tests/helpers/machine'
+import { route } from '#tests/helpers/routes'
 
 const REASON = 'Routine credential rotation'
 
@@ -34,7 +33,7 @@ test.group('Exactly once, under concurrency', (group) => {
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
         client
-          .post(consumePath(issued.delivery.id))
+          .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
           .header('Authorization', admin.bearer)
           .json({ current_password: admin.password })
       )
@@ -58,7 +57,7 @@ test.group('Exactly once, under concurrency', (group) => {
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
         client
-          .post(consumePath(issued.delivery.id))
+          .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
           .header('Authorization', admin.bearer)
           .json({ current_password: admin.password })
       )
@@ -79,7 +78,7 @@ test.group('Exactly once, under concurrency', (group) => {
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
         client
-          .post(`${MACHINE_CLIENTS}/${prior.client.id}/rotate`)
+          .post(route('merchant.machine_clients.rotate', { client: prior.client.id }))
           .header('Authorization', admin.bearer)
           .json({
             label: `Replacement ${index}`,
@@ -108,7 +107,7 @@ test.group('Exactly once, under concurrency', (group) => {
     const responses = await Promise.all(
       Array.from({ length: 10 }, () =>
         client
-          .post(MACHINE_CLIENTS)
+          .post(route('merchant.machine_clients.store'))
           .header('Authorization', admin.bearer)
           .json({ label: 'Orders server', reason: REASON, current_password: admin.password })
       )
@@ -129,12 +128,12 @@ test.group('Exactly once, under concurrency', (group) => {
       const issued = await issueThroughApi(client, admin)
       const consumes = Array.from({ length: 4 }, () =>
         client
-          .post(consumePath(issued.delivery.id))
+          .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
           .header('Authorization', admin.bearer)
           .json({ current_password: admin.password })
       )
       const revoke = client
-        .post(`${MACHINE_CLIENTS}/${issued.client.id}/revoke`)
+        .post(route('merchant.machine_clients.revoke', { client: issued.client.id }))
         .header('Authorization', admin.bearer)
         .json({ reason: 'Racing revocation', current_password: admin.password })
       const [revoked, ...consumed] = await Promise.all([revoke, ...consumes])

@@ -1,20 +1,12 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import { appUrl } from '#config/app'
 import { SYSTEM_ACTOR, type UserActor } from '#auth/actor'
 import { consumeDelivery, findConsumableDelivery } from '#services/machine_clients/consume_delivery'
-import {
-  auditOutcomes,
-  auditRows,
-  colleague,
-  consumePath,
-  issueThroughApi,
-  MACHINE_CLIENTS,
-  machineToken,
-  WHOAMI,
-} from '#tests/helpers/machine'
+import { auditOutcomes, auditRows, issueThroughApi, machineToken } from '#tests/helpers/machine'
+import { route } from '#tests/helpers/routes'
 
 test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (group) => {
   group.each.setup(() => resetState())
@@ -26,7 +18,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin)
     const response = await client
-      .post(consumePath(issued.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     response.assertStatus(200)
@@ -42,7 +34,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     ])
     assert.equal(data.oauth_client_id, issued.client.oauth_client_id)
     assert.equal(data.grant_type, 'client_credentials')
-    assert.equal(data.token_url, `${appUrl}/oauth/token`)
+    assert.equal(data.token_url, `${appUrl}${route('oauth.token')}`)
     assert.match(data.oauth_client_secret, /^[A-Za-z0-9_-]{43}$/)
     assert.lengthOf(await db.from('credential_deliveries'), 0)
     assert.deepEqual(await auditOutcomes('credential_delivery.consume'), ['success'])
@@ -52,10 +44,10 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
       clientId: String(data.oauth_client_id),
       secret: data.oauth_client_secret,
     })
-    const whoami = await client.get(WHOAMI).bearerToken(token)
+    const whoami = await client.get(route('merchant_api.whoami')).bearerToken(token)
     whoami.assertStatus(200)
     const again = await client
-      .post(consumePath(issued.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     again.assertStatus(410)
@@ -71,7 +63,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin)
     const wrong = await client
-      .post(consumePath(issued.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: 'Definitely-Wrong-1' })
     wrong.assertStatus(422)
@@ -84,7 +76,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     assert.notInclude(JSON.stringify(audit), 'Definitely-Wrong-1')
 
     const right = await client
-      .post(consumePath(issued.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     right.assertStatus(200)
@@ -103,7 +95,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
       { current_password: ['x'] },
     ]) {
       const response = await client
-        .post(consumePath(issued.delivery.id))
+        .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
         .header('Authorization', admin.bearer)
         .json(body)
       response.assertStatus(422)
@@ -117,19 +109,19 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
   }) => {
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin)
-    const otherAdmin = await colleague(admin, 'administrator')
+    const otherAdmin = await teammate(admin, 'administrator')
     const foreignAdmin = await signedInMember('administrator')
-    const developer = await colleague(admin, 'developer')
+    const developer = await teammate(admin, 'developer')
     for (const member of [otherAdmin, foreignAdmin]) {
       const response = await client
-        .post(consumePath(issued.delivery.id))
+        .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
         .header('Authorization', member.bearer)
         .json({ current_password: member.password })
       response.assertStatus(404)
       assert.equal(response.body().error_code, 'NOT_FOUND')
     }
     const forbidden = await client
-      .post(consumePath(issued.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', developer.bearer)
       .json({ current_password: developer.password })
     forbidden.assertStatus(403)
@@ -143,7 +135,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const issued = await issueThroughApi(client, admin)
     advanceClock(5 * 60 * 1000)
     const response = await client
-      .post(consumePath(issued.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     response.assertStatus(410)
@@ -191,7 +183,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const issued = await issueThroughApi(client, admin)
     advanceClock(5 * 60 * 1000 - 1)
     const response = await client
-      .post(consumePath(issued.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     response.assertStatus(200)
@@ -204,11 +196,11 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const admin = await signedInMember('administrator')
     const revoked = await issueThroughApi(client, admin)
     await client
-      .post(`${MACHINE_CLIENTS}/${revoked.client.id}/revoke`)
+      .post(route('merchant.machine_clients.revoke', { client: revoked.client.id }))
       .header('Authorization', admin.bearer)
       .json({ reason: 'Issued by mistake', current_password: admin.password })
     const first = await client
-      .post(consumePath(revoked.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: revoked.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     first.assertStatus(410)
@@ -219,7 +211,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
       .where('id', deactivated.client.id)
       .update({ is_active: false })
     const second = await client
-      .post(consumePath(deactivated.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: deactivated.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     second.assertStatus(410)
@@ -230,13 +222,17 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
   test('unknown delivery: 410; malformed id: 404', async ({ client }) => {
     const admin = await signedInMember('administrator')
     const unknown = await client
-      .post(consumePath('7c9e6679-7425-40de-944b-e07fc1f90ae7'))
+      .post(
+        route('merchant.credential_deliveries.consume', {
+          delivery: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+        })
+      )
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     unknown.assertStatus(410)
     for (const id of ['not-a-uuid', '7c9e6679742540de944be07fc1f90ae7', '1']) {
       const response = await client
-        .post(consumePath(id))
+        .post(route('merchant.credential_deliveries.consume', { delivery: id }))
         .header('Authorization', admin.bearer)
         .json({ current_password: admin.password })
       response.assertStatus(404)
@@ -251,13 +247,13 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     const issued = await issueThroughApi(client, admin)
     for (let i = 0; i < 10; i++) {
       const response = await client
-        .post(consumePath(issued.delivery.id))
+        .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
         .header('Authorization', admin.bearer)
         .json({ current_password: 'Wrong-Password-1' })
       response.assertStatus(422)
     }
     const refused = await client
-      .post(consumePath(issued.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     refused.assertStatus(429)
@@ -269,7 +265,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     // Another delivery of the same administrator has its own bucket.
     const other = await issueThroughApi(client, admin)
     const response = await client
-      .post(consumePath(other.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: other.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     response.assertStatus(200)

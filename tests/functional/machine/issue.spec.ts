@@ -2,15 +2,9 @@ import { test } from '@japa/runner'
 import { liftLimit } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import {
-  auditRows,
-  colleague,
-  issueThroughApi,
-  MACHINE_CLIENTS,
-  uniqueLabel,
-  auditOutcomes,
-} from '#tests/helpers/machine'
+import { signedInMember, teammate } from '#tests/helpers/portal'
+import { auditRows, issueThroughApi, uniqueLabel, auditOutcomes } from '#tests/helpers/machine'
+import { route } from '#tests/helpers/routes'
 
 const REASON = 'Integration server for orders'
 
@@ -24,7 +18,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     setNow('2026-03-01T10:00:00Z')
     const admin = await signedInMember('administrator')
     const response = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .json({ label: '  Orders server ', reason: REASON, current_password: admin.password })
     response.assertStatus(201)
@@ -66,7 +60,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     const delivery = await db.from('credential_deliveries').where('id', issued.delivery.id).first()
     assert.notMatch(delivery.encrypted_secret, /^[A-Za-z0-9_-]{43}$/)
     const consumed = await client
-      .post(`/api/v1/portal/merchant/credential-deliveries/${issued.delivery.id}/consume`)
+      .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))
       .header('Authorization', admin.bearer)
       .json({ current_password: admin.password })
     const secret = consumed.body().data.oauth_client_secret as string
@@ -88,7 +82,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
   test('a developer gets 403 FORBIDDEN before any validation', async ({ client, assert }) => {
     const developer = await signedInMember('developer')
     const response = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', developer.bearer)
       .json({ label: '', unexpected: true })
     response.assertStatus(403)
@@ -102,7 +96,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
   }) => {
     const admin = await signedInMember('administrator')
     const response = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .json({ label: 'Orders', reason: REASON, current_password: 'Wrong-password-1!' })
     response.assertStatus(422)
@@ -130,7 +124,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
       { is_active: false },
     ]) {
       const response = await client
-        .post(MACHINE_CLIENTS)
+        .post(route('merchant.machine_clients.store'))
         .header('Authorization', admin.bearer)
         .json({ label: 'Orders', reason: REASON, current_password: admin.password, ...extra })
       response.assertStatus(422)
@@ -165,7 +159,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     ]
     for (const label of badLabels) {
       const response = await client
-        .post(MACHINE_CLIENTS)
+        .post(route('merchant.machine_clients.store'))
         .header('Authorization', admin.bearer)
         .json({ label, reason: REASON, current_password: admin.password })
       assert.oneOf(response.status(), [413, 422], `label ${JSON.stringify(label)?.slice(0, 40)}`)
@@ -173,7 +167,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     }
     for (const reason of [null, '', 'too short', 'r'.repeat(501), 12345678901, ['a reason here']]) {
       const response = await client
-        .post(MACHINE_CLIENTS)
+        .post(route('merchant.machine_clients.store'))
         .header('Authorization', admin.bearer)
         .json({ label: 'Orders', reason, current_password: admin.password })
       response.assertStatus(422)
@@ -181,20 +175,20 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     }
     for (const currentPassword of [null, '', 123, 'p'.repeat(129)]) {
       const response = await client
-        .post(MACHINE_CLIENTS)
+        .post(route('merchant.machine_clients.store'))
         .header('Authorization', admin.bearer)
         .json({ label: 'Orders', reason: REASON, current_password: currentPassword })
       response.assertStatus(422)
       assert.properties(response.body().errors, ['current_password'])
     }
     const raw = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .header('Content-Type', 'application/json')
       .json('{"label": "Orders", "__proto__": {"x": 1}, "reason": ' as any)
     assert.isBelow(raw.status(), 500)
     const numeric = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .json({ label: '9'.repeat(30), reason: REASON, current_password: admin.password })
     numeric.assertStatus(201)
@@ -208,19 +202,19 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin, 'Orders server')
     const duplicate = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .json({ label: 'ORDERS SERVER', reason: REASON, current_password: admin.password })
     duplicate.assertStatus(422)
     assert.properties(duplicate.body().errors, ['label'])
 
     const revoked = await client
-      .post(`${MACHINE_CLIENTS}/${issued.client.id}/revoke`)
+      .post(route('merchant.machine_clients.revoke', { client: issued.client.id }))
       .header('Authorization', admin.bearer)
       .json({ reason: REASON, current_password: admin.password })
     revoked.assertStatus(200)
     const afterRevoke = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .json({ label: 'Orders server', reason: REASON, current_password: admin.password })
     afterRevoke.assertStatus(422)
@@ -237,7 +231,7 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     const admin = await signedInMember('administrator')
     for (let i = 0; i < 5; i++) await issueThroughApi(client, admin)
     const refused = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .json({ label: uniqueLabel(), reason: REASON, current_password: admin.password })
     refused.assertStatus(429)
@@ -253,16 +247,16 @@ test.group('POST /portal/merchant/machine-clients (issue)', (group) => {
     // The same administrator's revoke bucket is separate, and so is a colleague's issue bucket.
     const [first] = await db.from('merchant_oauth_clients').orderBy('id', 'asc')
     const revoke = await client
-      .post(`${MACHINE_CLIENTS}/${first.id}/revoke`)
+      .post(route('merchant.machine_clients.revoke', { client: first.id }))
       .header('Authorization', admin.bearer)
       .json({ reason: REASON, current_password: admin.password })
     revoke.assertStatus(200)
-    const other = await colleague(admin, 'administrator')
+    const other = await teammate(admin, 'administrator')
     await issueThroughApi(client, other)
   })
 
   test('without a PAT: 401 UNAUTHENTICATED', async ({ client, assert }) => {
-    const anonymous = await client.post(MACHINE_CLIENTS).json({})
+    const anonymous = await client.post(route('merchant.machine_clients.store')).json({})
     anonymous.assertStatus(401)
     assert.equal(anonymous.body().error_code, 'UNAUTHENTICATED')
   })

@@ -2,16 +2,15 @@ import { test } from '@japa/runner'
 import { liftLimit } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import {
   auditRows,
-  colleague,
   consumeThroughApi,
   issueThroughApi,
-  MACHINE_CLIENTS,
   mappedClientOfKind,
   firstRow,
 } from '#tests/helpers/machine'
+import { route } from '#tests/helpers/routes'
 
 const REASON = 'Integration server for orders'
 
@@ -25,7 +24,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
   }) => {
     cleanup(liftLimit('machineClientMutation'))
     const admin = await signedInMember('administrator')
-    const developer = await colleague(admin, 'developer')
+    const developer = await teammate(admin, 'developer')
     const ids: number[] = []
     for (let i = 0; i < 3; i++) {
       const issued = await issueThroughApi(client, admin)
@@ -36,7 +35,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
 
     for (const member of [admin, developer]) {
       const response = await client
-        .get(MACHINE_CLIENTS)
+        .get(route('merchant.machine_clients.index'))
         .header('Authorization', member.bearer)
         .qs({ per_page: 2 })
       response.assertStatus(200)
@@ -53,7 +52,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
       })
     }
     const second = await client
-      .get(MACHINE_CLIENTS)
+      .get(route('merchant.machine_clients.index'))
       .header('Authorization', developer.bearer)
       .qs({ page: 2, per_page: 2, unrelated: 'ignored' })
     assert.deepEqual(
@@ -61,7 +60,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
       [ids[0]]
     )
     const beyond = await client
-      .get(MACHINE_CLIENTS)
+      .get(route('merchant.machine_clients.index'))
       .header('Authorization', developer.bearer)
       .qs({ page: 9 })
     beyond.assertStatus(200)
@@ -73,7 +72,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
     const admin = await signedInMember('administrator')
     for (const qs of [{ page: 0 }, { per_page: 101 }, { page: '' }, { per_page: 'x' }]) {
       const response = await client
-        .get(MACHINE_CLIENTS)
+        .get(route('merchant.machine_clients.index'))
         .header('Authorization', admin.bearer)
         .qs(qs)
       response.assertStatus(422)
@@ -86,7 +85,9 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
   }) => {
     const admin = await signedInMember('administrator')
     await issueThroughApi(client, admin)
-    const response = await client.get(MACHINE_CLIENTS).header('Authorization', admin.bearer)
+    const response = await client
+      .get(route('merchant.machine_clients.index'))
+      .header('Authorization', admin.bearer)
     const [item] = response.body().data
     assert.sameMembers(Object.keys(item), [
       'id',
@@ -109,11 +110,13 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
   }) => {
     setNow('2026-03-01T10:00:00Z')
     const admin = await signedInMember('administrator')
-    const developer = await colleague(admin, 'developer')
-    const otherAdmin = await colleague(admin, 'administrator')
+    const developer = await teammate(admin, 'developer')
+    const otherAdmin = await teammate(admin, 'administrator')
     const issued = await issueThroughApi(client, admin)
     const deliveryOf = async (member: typeof admin) => {
-      const response = await client.get(MACHINE_CLIENTS).header('Authorization', member.bearer)
+      const response = await client
+        .get(route('merchant.machine_clients.index'))
+        .header('Authorization', member.bearer)
       response.assertStatus(200)
       return response.body().data[0].delivery
     }
@@ -135,7 +138,9 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
     const admin = await signedInMember('administrator')
     await issueThroughApi(client, admin)
     await db.from('users').where('id', admin.user.id).update({ role: 10 })
-    const response = await client.get(MACHINE_CLIENTS).header('Authorization', admin.bearer)
+    const response = await client
+      .get(route('merchant.machine_clients.index'))
+      .header('Authorization', admin.bearer)
     assert.isNull(response.body().data[0].delivery)
   })
 
@@ -145,10 +150,12 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
   }) => {
     setNow('2026-03-01T10:00:00Z')
     const admin = await signedInMember('administrator')
-    const developer = await colleague(admin, 'developer')
+    const developer = await teammate(admin, 'developer')
     const issued = await issueThroughApi(client, admin)
     advanceClock(5 * 60 * 1000)
-    const response = await client.get(MACHINE_CLIENTS).header('Authorization', developer.bearer)
+    const response = await client
+      .get(route('merchant.machine_clients.index'))
+      .header('Authorization', developer.bearer)
     response.assertStatus(200)
     assert.isNull(response.body().data[0].delivery)
     assert.isTrue(response.body().data[0].is_active)
@@ -170,7 +177,9 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
     const admin = await signedInMember('administrator')
     await issueThroughApi(client, admin)
     advanceClock(5 * 60 * 1000 - 1)
-    const response = await client.get(MACHINE_CLIENTS).header('Authorization', admin.bearer)
+    const response = await client
+      .get(route('merchant.machine_clients.index'))
+      .header('Authorization', admin.bearer)
     assert.isNotNull(response.body().data[0].delivery)
     assert.lengthOf(await db.from('credential_deliveries'), 1)
   })
@@ -183,7 +192,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
     const admin = await signedInMember('administrator')
     const rotated = await issueThroughApi(client, admin)
     const rotation = await client
-      .post(`${MACHINE_CLIENTS}/${rotated.client.id}/rotate`)
+      .post(route('merchant.machine_clients.rotate', { client: rotated.client.id }))
       .header('Authorization', admin.bearer)
       .json({
         label: 'Replacement',
@@ -194,7 +203,7 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
     rotation.assertStatus(201)
     const revoked = await issueThroughApi(client, admin)
     await client
-      .post(`${MACHINE_CLIENTS}/${revoked.client.id}/revoke`)
+      .post(route('merchant.machine_clients.revoke', { client: revoked.client.id }))
       .header('Authorization', admin.bearer)
       .json({ reason: REASON, current_password: admin.password })
     const deactivated = await issueThroughApi(client, admin)
@@ -205,7 +214,9 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
     const framework = await mappedClientOfKind(admin.merchant.id, 'framework')
 
     const activity = async () => {
-      const response = await client.get(MACHINE_CLIENTS).header('Authorization', admin.bearer)
+      const response = await client
+        .get(route('merchant.machine_clients.index'))
+        .header('Authorization', admin.bearer)
       return Object.fromEntries(
         response.body().data.map((item: any) => [item.id, item.is_active])
       ) as Record<number, boolean>

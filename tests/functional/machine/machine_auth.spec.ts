@@ -3,14 +3,9 @@ import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import OauthClient from '#models/oauth_client'
-import {
-  colleague,
-  machineClientWithSecret,
-  machineToken,
-  MACHINE_CLIENTS,
-  WHOAMI,
-} from '#tests/helpers/machine'
-import { basicAuthorization } from '#tests/helpers/portal'
+import { machineClientWithSecret, machineToken } from '#tests/helpers/machine'
+import { basicAuthorization, teammate } from '#tests/helpers/portal'
+import { route } from '#tests/helpers/routes'
 
 async function ownershipLastUsed(id: number) {
   const row = await db.from('merchant_oauth_clients').where('id', id).first()
@@ -26,7 +21,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
   }) => {
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
-    const response = await client.get(WHOAMI).bearerToken(token)
+    const response = await client.get(route('merchant_api.whoami')).bearerToken(token)
     response.assertStatus(200)
     response.assertHeader('cache-control', 'no-store')
     const data = response.body().data
@@ -42,7 +37,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
   }) => {
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
-    const none = await client.get(WHOAMI)
+    const none = await client.get(route('merchant_api.whoami'))
     none.assertStatus(401)
     assert.equal(none.body().error_code, 'UNAUTHENTICATED')
     for (const header of [
@@ -53,7 +48,9 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
       `Bearer ${token.replace(/^mat_/, 'pat_')}`,
       `bearer  ${token}`,
     ]) {
-      const response = await client.get(WHOAMI).header('Authorization', header)
+      const response = await client
+        .get(route('merchant_api.whoami'))
+        .header('Authorization', header)
       response.assertStatus(401)
       assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID')
     }
@@ -63,7 +60,9 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
     for (const scheme of ['bearer', 'BEARER']) {
-      const response = await client.get(WHOAMI).header('Authorization', `${scheme} ${token}`)
+      const response = await client
+        .get(route('merchant_api.whoami'))
+        .header('Authorization', `${scheme} ${token}`)
       response.assertStatus(200)
     }
   })
@@ -85,7 +84,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     cleanup(() => {
       provider.verify = original
     })
-    const response = await client.get(WHOAMI).bearerToken(token)
+    const response = await client.get(route('merchant_api.whoami')).bearerToken(token)
     response.assertStatus(503)
     assert.equal(response.body().error_code, 'SERVICE_UNAVAILABLE')
   })
@@ -96,13 +95,15 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
   }) => {
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
-    const pat = await client.get(WHOAMI).header('Authorization', machine.admin.bearer)
+    const pat = await client
+      .get(route('merchant_api.whoami'))
+      .header('Authorization', machine.admin.bearer)
     pat.assertStatus(401)
     for (const [method, path] of [
-      ['get', '/api/v1/portal/me'],
-      ['get', MACHINE_CLIENTS],
-      ['post', MACHINE_CLIENTS],
-      ['post', '/api/v1/auth/logout'],
+      ['get', route('profile.show')],
+      ['get', route('merchant.machine_clients.index')],
+      ['post', route('merchant.machine_clients.store')],
+      ['post', route('auth.logout')],
     ] as const) {
       const response = await client[method](path).bearerToken(token)
       response.assertStatus(401)
@@ -116,7 +117,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
   }) => {
     const machine = await machineClientWithSecret(client)
     const response = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .header('Authorization', basicAuthorization(machine.clientId, machine.secret))
       .header('X-Service-Application', 'merchant_portal')
       .json({ username: machine.admin.user.email, password: machine.admin.password })
@@ -132,11 +133,11 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
     cleanup(setEnv('MACHINE_API_ENABLED', 'false'))
-    const disabled = await client.get(WHOAMI).bearerToken(token)
+    const disabled = await client.get(route('merchant_api.whoami')).bearerToken(token)
     disabled.assertStatus(503)
     assert.equal(disabled.body().error_code, 'MERCHANT_MACHINE_API_UNAVAILABLE')
     setEnv('MACHINE_API_ENABLED', 'true')
-    const enabled = await client.get(WHOAMI).bearerToken(token)
+    const enabled = await client.get(route('merchant_api.whoami')).bearerToken(token)
     enabled.assertStatus(200)
   })
 
@@ -148,7 +149,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
     const expectForbidden = async () => {
-      const response = await client.get(WHOAMI).bearerToken(token)
+      const response = await client.get(route('merchant_api.whoami')).bearerToken(token)
       response.assertStatus(403)
       assert.equal(response.body().error_code, 'CLIENT_MERCHANT_NOT_AUTHORIZED')
     }
@@ -165,7 +166,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     await ownership.clone().update({ rotation_deadline_at: new Date('2026-03-01T10:00:00Z') })
     await expectForbidden()
     await ownership.clone().update({ rotation_deadline_at: new Date('2026-03-01T10:00:01Z') })
-    const beforeDeadline = await client.get(WHOAMI).bearerToken(token)
+    const beforeDeadline = await client.get(route('merchant_api.whoami')).bearerToken(token)
     beforeDeadline.assertStatus(200)
     await ownership.clone().update({ rotation_deadline_at: null })
 
@@ -178,17 +179,19 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
     assert.isNull(await ownershipLastUsed(machine.ownershipId))
-    await client.get(WHOAMI).bearerToken(token)
+    await client.get(route('merchant_api.whoami')).bearerToken(token)
     assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:00:00.000Z')
     advanceClock(30_000)
-    await client.get(WHOAMI).bearerToken(token)
+    await client.get(route('merchant_api.whoami')).bearerToken(token)
     assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:00:00.000Z')
     advanceClock(31_000)
-    await client.get(WHOAMI).bearerToken(token)
+    await client.get(route('merchant_api.whoami')).bearerToken(token)
     assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:01:01.000Z')
 
-    const developer = await colleague(machine.admin, 'developer')
-    const list = await client.get(MACHINE_CLIENTS).header('Authorization', developer.bearer)
+    const developer = await teammate(machine.admin, 'developer')
+    const list = await client
+      .get(route('merchant.machine_clients.index'))
+      .header('Authorization', developer.bearer)
     assert.equal(list.body().data[0].last_used_at, '2026-03-01T10:01:01.000Z')
   })
 })

@@ -2,14 +2,9 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { captureLogs } from '#tests/helpers/logs'
-import {
-  colleague,
-  consumePath,
-  MACHINE_CLIENTS,
-  machineClientWithSecret,
-  tokenRequest,
-  WHOAMI,
-} from '#tests/helpers/machine'
+import { machineClientWithSecret, tokenRequest } from '#tests/helpers/machine'
+import { route } from '#tests/helpers/routes'
+import { teammate } from '#tests/helpers/portal'
 
 test.group('No secret appears in any list, log line, error or audit record', (group) => {
   group.each.setup(() => resetState())
@@ -33,10 +28,14 @@ test.group('No secret appears in any list, log line, error or audit record', (gr
       seen.push(JSON.stringify(response.body()), JSON.stringify(response.headers()))
       return response
     }
-    keep(await client.get(WHOAMI).bearerToken(accessToken))
-    const developer = await colleague(machine.admin, 'developer')
+    keep(await client.get(route('merchant_api.whoami')).bearerToken(accessToken))
+    const developer = await teammate(machine.admin, 'developer')
     for (const member of [machine.admin, developer]) {
-      keep(await client.get(MACHINE_CLIENTS).header('Authorization', member.bearer))
+      keep(
+        await client
+          .get(route('merchant.machine_clients.index'))
+          .header('Authorization', member.bearer)
+      )
     }
     // Failures around the secret: wrong secrets, Basic with a near-miss, a JSON body with it.
     keep(
@@ -53,16 +52,20 @@ test.group('No secret appears in any list, log line, error or audit record', (gr
         { id: machine.clientId, secret: machine.secret }
       )
     )
-    keep(await client.post('/oauth/token').json({ client_secret: machine.secret, grant_type: 'x' }))
     keep(
       await client
-        .post(MACHINE_CLIENTS)
+        .post(route('oauth.token'))
+        .json({ client_secret: machine.secret, grant_type: 'x' })
+    )
+    keep(
+      await client
+        .post(route('merchant.machine_clients.store'))
         .header('Authorization', machine.admin.bearer)
         .json({ label: 'x', reason: machine.secret, current_password: machine.secret })
     )
     keep(
       await client
-        .post(`${MACHINE_CLIENTS}/${machine.ownershipId}/rotate`)
+        .post(route('merchant.machine_clients.rotate', { client: machine.ownershipId }))
         .header('Authorization', machine.admin.bearer)
         .json({
           label: 'Replacement server',
@@ -73,17 +76,21 @@ test.group('No secret appears in any list, log line, error or audit record', (gr
     )
     keep(
       await client
-        .post(consumePath('7c9e6679-7425-40de-944b-e07fc1f90ae7'))
+        .post(
+          route('merchant.credential_deliveries.consume', {
+            delivery: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+          })
+        )
         .header('Authorization', machine.admin.bearer)
         .json({ current_password: machine.admin.password })
     )
     keep(
       await client
-        .post(`${MACHINE_CLIENTS}/${machine.ownershipId}/revoke`)
+        .post(route('merchant.machine_clients.revoke', { client: machine.ownershipId }))
         .header('Authorization', machine.admin.bearer)
         .json({ reason: 'Server decommissioned', current_password: machine.admin.password })
     )
-    keep(await client.get(WHOAMI).bearerToken(accessToken))
+    keep(await client.get(route('merchant_api.whoami')).bearerToken(accessToken))
 
     const tokenSecret = accessToken.split('.')[1]
     const audits = JSON.stringify(await db.from('audit_logs'))

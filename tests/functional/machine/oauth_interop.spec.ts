@@ -3,6 +3,7 @@ import * as oauth from 'oauth4webapi'
 import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
 import { machineClientWithSecret } from '#tests/helpers/machine'
+import { route } from '#tests/helpers/routes'
 
 /** The test server's own address (the Japa API client talks to the same one). */
 function baseUrl() {
@@ -17,7 +18,7 @@ async function tokenThrough(
 ) {
   const server: oauth.AuthorizationServer = {
     issuer: baseUrl(),
-    token_endpoint: `${baseUrl()}/oauth/token`,
+    token_endpoint: `${baseUrl()}${route('oauth.token')}`,
   }
   const client: oauth.Client = { client_id: credentials.clientId }
   const clientAuth =
@@ -46,7 +47,7 @@ test.group('Interoperability with a third-party OAuth client (oauth4webapi)', (g
       const response = await oauth.protectedResourceRequest(
         result.access_token,
         'GET',
-        new URL(`${baseUrl()}/api/v1/merchant-api/whoami`),
+        new URL(`${baseUrl()}${route('merchant_api.whoami')}`),
         new Headers({ Accept: 'application/json' }),
         null,
         insecure

@@ -3,15 +3,11 @@ import { liftLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
-import {
-  machineClientWithSecret,
-  mappedClientOfKind,
-  tokenRequest,
-  WHOAMI,
-} from '#tests/helpers/machine'
+import { machineClientWithSecret, mappedClientOfKind, tokenRequest } from '#tests/helpers/machine'
 import { signedInMember } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import { hashClientSecret } from '#auth/oauth_client_secrets'
+import { route } from '#tests/helpers/routes'
 
 function grant(machine: { clientId: string; secret: string }, extra: Record<string, string> = {}) {
   return {
@@ -73,7 +69,7 @@ test.group('POST /oauth/token', (group) => {
     const machine = await machineClientWithSecret(client)
     const basic = (id: string, secret: string) =>
       client
-        .post('/oauth/token')
+        .post(route('oauth.token'))
         .header('Authorization', `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`)
         .form({ grant_type: 'client_credentials' })
     // Every character percent-encoded, as a client may do (application/x-www-form-urlencoded).
@@ -130,7 +126,7 @@ test.group('POST /oauth/token', (group) => {
       assertOAuthError(response, assert, 400, 'unsupported_grant_type')
     }
     const repeated = await client
-      .post('/oauth/token')
+      .post(route('oauth.token'))
       .type('application/x-www-form-urlencoded')
       .form(
         `grant_type=client_credentials&grant_type=client_credentials&client_id=${machine.clientId}&client_secret=${machine.secret}`
@@ -143,15 +139,15 @@ test.group('POST /oauth/token', (group) => {
     assert,
   }) => {
     const machine = await machineClientWithSecret(client)
-    const json = await client.post('/oauth/token').json(grant(machine))
+    const json = await client.post(route('oauth.token')).json(grant(machine))
     assertOAuthError(json, assert, 400, 'invalid_request')
     const huge = await client
-      .post('/oauth/token')
+      .post(route('oauth.token'))
       .type('application/x-www-form-urlencoded')
       .form(`grant_type=client_credentials&pad=${'x'.repeat(200_000)}`)
     assert.equal(huge.body().error, 'invalid_request')
     const broken = await client
-      .post('/oauth/token')
+      .post(route('oauth.token'))
       .type('application/x-www-form-urlencoded')
       .form('grant_type=client_credentials&client_id=%E0%A4%A&client_secret=%%')
     assert.isBelow(broken.status(), 500)
@@ -190,7 +186,7 @@ test.group('POST /oauth/token', (group) => {
     assertOAuthError(basic, assert, 401, 'invalid_client')
     basic.assertHeader('www-authenticate', 'Basic realm="oauth"')
     const malformedBasic = await client
-      .post('/oauth/token')
+      .post(route('oauth.token'))
       .header('Authorization', 'Basic !!!notbase64')
       .form({ grant_type: 'client_credentials' })
     assertOAuthError(malformedBasic, assert, 401, 'invalid_client')
@@ -229,7 +225,9 @@ test.group('POST /oauth/token', (group) => {
     explicit.assertStatus(200)
     const empty = await tokenRequest(client, grant(machine, { scope: '' }))
     empty.assertStatus(200)
-    const whoami = await client.get(WHOAMI).bearerToken(empty.body().access_token)
+    const whoami = await client
+      .get(route('merchant_api.whoami'))
+      .bearerToken(empty.body().access_token)
     whoami.assertStatus(403)
     assert.equal(whoami.body().error_code, 'INSUFFICIENT_SCOPE')
     for (const scope of [
@@ -271,10 +269,10 @@ test.group('POST /oauth/token', (group) => {
     assert.equal(response.body().expires_in, 120)
     const token = response.body().access_token
     advanceClock(119_000)
-    const valid = await client.get(WHOAMI).bearerToken(token)
+    const valid = await client.get(route('merchant_api.whoami')).bearerToken(token)
     valid.assertStatus(200)
     advanceClock(1_000)
-    const expired = await client.get(WHOAMI).bearerToken(token)
+    const expired = await client.get(route('merchant_api.whoami')).bearerToken(token)
     expired.assertStatus(401)
     assert.equal(expired.body().error_code, 'ACCESS_TOKEN_INVALID')
   })

@@ -2,23 +2,20 @@ import { test } from '@japa/runner'
 import { liftLimit } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import {
   auditRows,
-  colleague,
-  consumePath,
   consumeThroughApi,
   issueThroughApi,
-  MACHINE_CLIENTS,
   machineClientWithSecret,
   machineToken,
   mappedClientOfKind,
   tokenRequest,
-  WHOAMI,
   expectStatus,
   firstRow,
   auditOutcomes,
 } from '#tests/helpers/machine'
+import { route } from '#tests/helpers/routes'
 
 const REASON = 'Routine credential rotation'
 
@@ -43,7 +40,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     const admin = await signedInMember('administrator')
     const prior = await issueThroughApi(client, admin)
     const response = await client
-      .post(`${MACHINE_CLIENTS}/${prior.client.id}/rotate`)
+      .post(route('merchant.machine_clients.rotate', { client: prior.client.id }))
       .header('Authorization', admin.bearer)
       .json(rotateBody(admin.password, { overlap_minutes: 90 }))
     response.assertStatus(201)
@@ -74,7 +71,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     setNow('2026-03-01T10:00:00Z')
     const prior = await machineClientWithSecret(client)
     const rotation = await client
-      .post(`${MACHINE_CLIENTS}/${prior.ownershipId}/rotate`)
+      .post(route('merchant.machine_clients.rotate', { client: prior.ownershipId }))
       .header('Authorization', prior.admin.bearer)
       .json(rotateBody(prior.admin.password, { overlap_minutes: 5 }))
     rotation.assertStatus(201)
@@ -84,20 +81,20 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
       rotation.body().data.delivery.id
     )
     const priorToken = await machineToken(client, prior)
-    await expectStatus(client.get(WHOAMI).bearerToken(priorToken), 200)
+    await expectStatus(client.get(route('merchant_api.whoami')).bearerToken(priorToken), 200)
 
     advanceClock(5 * 60 * 1000)
-    const rejected = await client.get(WHOAMI).bearerToken(priorToken)
+    const rejected = await client.get(route('merchant_api.whoami')).bearerToken(priorToken)
     rejected.assertStatus(403)
     assert.equal(rejected.body().error_code, 'CLIENT_MERCHANT_NOT_AUTHORIZED')
     const lateToken = await machineToken(client, prior)
-    await expectStatus(client.get(WHOAMI).bearerToken(lateToken), 403)
+    await expectStatus(client.get(route('merchant_api.whoami')).bearerToken(lateToken), 403)
 
     const replacementToken = await machineToken(client, {
       clientId: String(replacementSecret.oauth_client_id),
       secret: replacementSecret.oauth_client_secret,
     })
-    await expectStatus(client.get(WHOAMI).bearerToken(replacementToken), 200)
+    await expectStatus(client.get(route('merchant_api.whoami')).bearerToken(replacementToken), 200)
   })
 
   test('repeat rotation: 409 CONFLICT and no second replacement', async ({ client, assert }) => {
@@ -105,13 +102,13 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     const prior = await issueThroughApi(client, admin)
     await expectStatus(
       client
-        .post(`${MACHINE_CLIENTS}/${prior.client.id}/rotate`)
+        .post(route('merchant.machine_clients.rotate', { client: prior.client.id }))
         .header('Authorization', admin.bearer)
         .json(rotateBody(admin.password)),
       201
     )
     const repeat = await client
-      .post(`${MACHINE_CLIENTS}/${prior.client.id}/rotate`)
+      .post(route('merchant.machine_clients.rotate', { client: prior.client.id }))
       .header('Authorization', admin.bearer)
       .json(rotateBody(admin.password, { label: 'Another replacement' }))
     repeat.assertStatus(409)
@@ -125,11 +122,11 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     const admin = await signedInMember('administrator')
     const revoked = await issueThroughApi(client, admin)
     await client
-      .post(`${MACHINE_CLIENTS}/${revoked.client.id}/revoke`)
+      .post(route('merchant.machine_clients.revoke', { client: revoked.client.id }))
       .header('Authorization', admin.bearer)
       .json({ reason: REASON, current_password: admin.password })
     const response = await client
-      .post(`${MACHINE_CLIENTS}/${revoked.client.id}/rotate`)
+      .post(route('merchant.machine_clients.rotate', { client: revoked.client.id }))
       .header('Authorization', admin.bearer)
       .json(rotateBody(admin.password))
     response.assertStatus(409)
@@ -142,7 +139,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
       .update({ is_active: false })
     await expectStatus(
       client
-        .post(`${MACHINE_CLIENTS}/${inactive.client.id}/rotate`)
+        .post(route('merchant.machine_clients.rotate', { client: inactive.client.id }))
         .header('Authorization', admin.bearer)
         .json(rotateBody(admin.password, { label: 'Other label' })),
       409
@@ -161,7 +158,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
       const mapping = await mappedClientOfKind(admin.merchant.id, kind)
       for (const operation of ['rotate', 'revoke']) {
         const response = await client
-          .post(`${MACHINE_CLIENTS}/${mapping.id}/${operation}`)
+          .post(route(`merchant.machine_clients.${operation}`, { client: mapping.id }))
           .header('Authorization', admin.bearer)
           .json(rotateBody(admin.password))
         response.assertStatus(404)
@@ -190,7 +187,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     ]) {
       for (const operation of ['rotate', 'revoke']) {
         const response = await client
-          .post(`${MACHINE_CLIENTS}/${id}/${operation}`)
+          .post(route(`merchant.machine_clients.${operation}`, { client: id }))
           .header('Authorization', admin.bearer)
           .json(rotateBody(admin.password))
         response.assertStatus(404)
@@ -204,7 +201,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     const prior = await issueThroughApi(client, admin)
     for (const overlap of [4, 10_081, 5.5, '60', null, undefined, -5, 1e300, true, [60]]) {
       const response = await client
-        .post(`${MACHINE_CLIENTS}/${prior.client.id}/rotate`)
+        .post(route('merchant.machine_clients.rotate', { client: prior.client.id }))
         .header('Authorization', admin.bearer)
         .json(rotateBody(admin.password, { overlap_minutes: overlap }))
       response.assertStatus(422)
@@ -212,14 +209,14 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     }
     assert.lengthOf(await db.from('merchant_oauth_clients'), 1)
     const atMaximum = await client
-      .post(`${MACHINE_CLIENTS}/${prior.client.id}/rotate`)
+      .post(route('merchant.machine_clients.rotate', { client: prior.client.id }))
       .header('Authorization', admin.bearer)
       .json(rotateBody(admin.password, { overlap_minutes: 10_080 }))
     atMaximum.assertStatus(201)
     const second = await issueThroughApi(client, admin)
     await expectStatus(
       client
-        .post(`${MACHINE_CLIENTS}/${second.client.id}/rotate`)
+        .post(route('merchant.machine_clients.rotate', { client: second.client.id }))
         .header('Authorization', admin.bearer)
         .json(rotateBody(admin.password, { overlap_minutes: 5, label: 'Minimum overlap' })),
       201
@@ -234,7 +231,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     cleanup(liftLimit('machineClientMutation'))
     const admin = await signedInMember('administrator')
     const prior = await issueThroughApi(client, admin, 'Orders server')
-    const path = `${MACHINE_CLIENTS}/${prior.client.id}/rotate`
+    const path = route('merchant.machine_clients.rotate', { client: prior.client.id })
     const extra = await client
       .post(path)
       .header('Authorization', admin.bearer)
@@ -253,7 +250,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
       .json(rotateBody('Not-the-password-1'))
     wrong.assertStatus(422)
     assert.properties(wrong.body().errors, ['current_password'])
-    const developer = await colleague(admin, 'developer')
+    const developer = await teammate(admin, 'developer')
     const forbidden = await client.post(path).header('Authorization', developer.bearer).json({})
     forbidden.assertStatus(403)
     assert.equal(forbidden.body().error_code, 'FORBIDDEN')
@@ -276,7 +273,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
     const rotation = await client
-      .post(`${MACHINE_CLIENTS}/${machine.ownershipId}/rotate`)
+      .post(route('merchant.machine_clients.rotate', { client: machine.ownershipId }))
       .header('Authorization', machine.admin.bearer)
       .json(rotateBody(machine.admin.password))
     rotation.assertStatus(201)
@@ -284,7 +281,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     const pending = await issueThroughApi(client, machine.admin)
 
     const response = await client
-      .post(`${MACHINE_CLIENTS}/${machine.ownershipId}/revoke`)
+      .post(route('merchant.machine_clients.revoke', { client: machine.ownershipId }))
       .header('Authorization', machine.admin.bearer)
       .json({ reason: 'Server decommissioned', current_password: machine.admin.password })
     response.assertStatus(200)
@@ -299,7 +296,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     })
     assert.notProperty(response.body().data, 'delivery')
 
-    const unauthorized = await client.get(WHOAMI).bearerToken(token)
+    const unauthorized = await client.get(route('merchant_api.whoami')).bearerToken(token)
     unauthorized.assertStatus(401)
     const grant = await tokenRequest(client, {
       grant_type: 'client_credentials',
@@ -316,12 +313,12 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     assert.isFalse(ownership.is_active)
 
     const revokePending = await client
-      .post(`${MACHINE_CLIENTS}/${pending.client.id}/revoke`)
+      .post(route('merchant.machine_clients.revoke', { client: pending.client.id }))
       .header('Authorization', machine.admin.bearer)
       .json({ reason: 'Issued by mistake', current_password: machine.admin.password })
     revokePending.assertStatus(200)
     const consume = await client
-      .post(consumePath(pending.delivery.id))
+      .post(route('merchant.credential_deliveries.consume', { delivery: pending.delivery.id }))
       .header('Authorization', machine.admin.bearer)
       .json({ current_password: machine.admin.password })
     consume.assertStatus(410)
@@ -337,7 +334,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     setNow('2026-03-01T10:00:00Z')
     const admin = await signedInMember('administrator')
     const issued = await issueThroughApi(client, admin)
-    const path = `${MACHINE_CLIENTS}/${issued.client.id}/revoke`
+    const path = route('merchant.machine_clients.revoke', { client: issued.client.id })
     const body = { reason: 'Server decommissioned', current_password: admin.password }
     await expectStatus(client.post(path).header('Authorization', admin.bearer).json(body), 200)
     advanceClock(60_000)
@@ -355,7 +352,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
   }) => {
     cleanup(liftLimit('machineClientMutation'))
     const machine = await machineClientWithSecret(client)
-    const path = `${MACHINE_CLIENTS}/${machine.ownershipId}/revoke`
+    const path = route('merchant.machine_clients.revoke', { client: machine.ownershipId })
     const cases: Array<[unknown, string]> = [
       [
         { reason: 'Server decommissioned', current_password: 'Wrong-Password-1!' },
@@ -378,11 +375,11 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     }
     const noBody = await client.post(path).header('Authorization', machine.admin.bearer)
     noBody.assertStatus(422)
-    const developer = await colleague(machine.admin, 'developer')
+    const developer = await teammate(machine.admin, 'developer')
     await expectStatus(client.post(path).header('Authorization', developer.bearer).json({}), 403)
 
     const token = await machineToken(client, machine)
-    await expectStatus(client.get(WHOAMI).bearerToken(token), 200)
+    await expectStatus(client.get(route('merchant_api.whoami')).bearerToken(token), 200)
     const oauthClientRow = await firstRow('oauth_clients')
     assert.isNull(oauthClientRow.revoked_at)
   })

@@ -8,19 +8,17 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { createPortalClient, issuePat, signedInMember, teammate } from '#tests/helpers/portal'
 import {
   clearLogoStorage,
   INTEGRATION_KEYS,
   integrationKey,
   LOGO,
   MERCHANT,
-  teammate,
 } from '#tests/helpers/merchant'
 import { decompressionBomb, oversizeFile, tinyPng } from '#tests/helpers/images'
 import { seedDemoData } from '#database/demo/demo_data'
 import User from '#models/user'
-import { createPortalClient, issuePat } from '#tests/helpers/portal'
 
 type Session = { bearer: string; password: string }
 

@@ -10,19 +10,11 @@ import { resetState, setNow } from '#tests/helpers/database'
 import { liftLimit } from '#tests/helpers/limits'
 import { route } from '#tests/helpers/routes'
 import { captureLogs } from '#tests/helpers/logs'
-import { signedInMember } from '#tests/helpers/portal'
-import {
-  INTEGRATION_KEYS,
-  integrationKey,
-  LOGO,
-  teammate,
-  uploadLogo,
-} from '#tests/helpers/merchant'
+import { signedInMember, teammate, type Session } from '#tests/helpers/portal'
+import { INTEGRATION_KEYS, integrationKey, LOGO, uploadLogo } from '#tests/helpers/merchant'
 import { tinyPng } from '#tests/helpers/images'
 import { integrationKeyPurpose } from '#services/merchants/integration_keys'
 import type { IntegrationKeyType } from '#validators/merchant'
-
-type Session = Awaited<ReturnType<typeof signedInMember>>
 
 const REASON = 'Rotating the signing key'
 

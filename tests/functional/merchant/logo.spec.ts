@@ -7,15 +7,8 @@ import db from '@adonisjs/lucid/services/db'
 import drive from '@adonisjs/drive/services/main'
 import { appUrl } from '#config/app'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import {
-  clearLogoStorage,
-  LOGO,
-  MERCHANT,
-  pathOf,
-  teammate,
-  uploadLogo,
-} from '#tests/helpers/merchant'
+import { signedInMember, teammate } from '#tests/helpers/portal'
+import { clearLogoStorage, LOGO, MERCHANT, pathOf, uploadLogo } from '#tests/helpers/merchant'
 import {
   decompressionBomb,
   htmlPage,

@@ -5,8 +5,8 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { resetState, setNow } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
-import { MERCHANT, teammate } from '#tests/helpers/merchant'
+import { signedInMember, teammate } from '#tests/helpers/portal'
+import { MERCHANT } from '#tests/helpers/merchant'
 import { assignService } from '#services/merchants/create_merchant'
 
 const patch = (client: ApiClient, session: { bearer: string }, body: unknown) =>

@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { chromium, type Browser } from 'playwright-core'
+import { route } from '#tests/helpers/routes'
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -59,7 +60,7 @@ test.group('GET /docs in a browser', (group) => {
     })
     page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`))
 
-    await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' })
+    await page.goto(`${origin}${route('openapi.page')}`, { waitUntil: 'networkidle' })
     await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 })
 
     const groups = await page

@@ -81,7 +81,7 @@ test.group('GET /docs', () => {
   test('an asset outside the fixed list is 404 NOT_FOUND', async ({ client }) => {
     for (const name of ['index.html', 'package.js', 'absolute-path.js', '..%2Fpackage.json']) {
       // A literal path: most of these names are not valid route parameters at all.
-      const response = await client.get(`/docs/assets/${name}`)
+      const response = await client.get(route('openapi.asset', { asset: name }))
       response.assertStatus(404)
       response.assertBodyContains({ error_code: 'NOT_FOUND' })
     }

@@ -14,21 +14,22 @@ import {
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import { keyedHash } from '#support/one_time_proof'
+import { route } from '#tests/helpers/routes'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
 
 function verify(client: any, bearer: string, body: unknown) {
-  return client.post('/api/v1/portal/me/email/verify').header('Authorization', bearer).json(body)
+  return client.post(route('profile.email.verify')).header('Authorization', bearer).json(body)
 }
 
 function resend(client: any, bearer: string, body?: unknown) {
-  const request = client.post('/api/v1/portal/me/email/resend').header('Authorization', bearer)
+  const request = client.post(route('profile.email.resend')).header('Authorization', bearer)
   return body === undefined ? request : request.json(body)
 }
 
 function me(client: any, bearer: string) {
-  return client.get('/api/v1/portal/me').header('Authorization', bearer)
+  return client.get(route('profile.show')).header('Authorization', bearer)
 }
 
 test.group('Email change › OTP verification', (group) => {
@@ -242,7 +243,7 @@ test.group('Email change › OTP verification', (group) => {
     const { bearer, user } = await signedInMember()
     const { otp } = await startEmailChange(client, fake, bearer, 'next@example.test')
     const cancel = await client
-      .patch('/api/v1/portal/me')
+      .patch(route('profile.update'))
       .header('Authorization', bearer)
       .json({ email: ` ${user.email.toUpperCase()} ` })
     cancel.assertStatus(200)
@@ -263,7 +264,7 @@ test.group('Email change › OTP verification', (group) => {
       'next@example.test'
     )
     const names = await client
-      .patch('/api/v1/portal/me')
+      .patch(route('profile.update'))
       .header('Authorization', bearer)
       .json({ first_name: 'Renamed' })
     names.assertStatus(200)

@@ -7,6 +7,7 @@ import { pathOf, profileTestSetup, startEmailChange, wrongOtp } from '#tests/hel
 import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
+import { route } from '#tests/helpers/routes'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
@@ -59,7 +60,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
     assert.equal(stored.email, 'next@example.test')
     assert.equal(stored.emailVerifiedAt!.toUTC().toISO(), '2030-05-01T10:00:00.000Z')
     assert.isNull(stored.pendingEmail)
-    const profile = await client.get('/api/v1/portal/me').header('Authorization', bearer)
+    const profile = await client.get(route('profile.show')).header('Authorization', bearer)
     profile.assertStatus(200)
   })
 
@@ -101,7 +102,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
     const cancelled = await signedInMember()
     const a = await startEmailChange(client, fake, cancelled.bearer, 'a@example.test')
     await client
-      .patch('/api/v1/portal/me')
+      .patch(route('profile.update'))
       .header('Authorization', cancelled.bearer)
       .json({ email: cancelled.user.email })
     assert.equal(await locationOf(client, a.link), INVALID)
@@ -110,7 +111,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
     const b = await startEmailChange(client, fake, blocked.bearer, 'b@example.test')
     for (let i = 0; i < 5; i++) {
       await client
-        .post('/api/v1/portal/me/email/verify')
+        .post(route('profile.email.verify'))
         .header('Authorization', blocked.bearer)
         .json({ otp: wrongOtp(b.otp) })
     }

@@ -11,6 +11,7 @@ import { pathOf } from '#tests/helpers/profile'
 import { overrideEnv } from '#tests/helpers/env'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import User from '#models/user'
+import { route } from '#tests/helpers/routes'
 
 interface Received {
   from: string
@@ -87,7 +88,7 @@ test.group('Mail delivery', (group) => {
     )
     const { bearer } = await signedInMember()
     const response = await client
-      .patch('/api/v1/portal/me')
+      .patch(route('profile.update'))
       .header('Authorization', bearer)
       .json({ email: 'smtp-next@example.test' })
     response.assertStatus(200)
@@ -104,7 +105,7 @@ test.group('Mail delivery', (group) => {
     )?.[1]
     assert.isDefined(link)
     const verified = await client
-      .post('/api/v1/portal/me/email/verify')
+      .post(route('profile.email.verify'))
       .header('Authorization', bearer)
       .json({ otp })
     verified.assertStatus(200)
@@ -123,7 +124,7 @@ test.group('Mail delivery', (group) => {
     )
     const { user } = await signedInMember()
     const response = await client
-      .post('/api/v1/auth/reset-password/reset-link')
+      .post(route('auth.reset_link'))
       .json({ email: user.email, reset_url: `${PORTAL_ORIGIN}/reset` })
     response.assertStatus(200)
     await settleBackgroundDeliveries()
@@ -144,19 +145,17 @@ test.group('Mail delivery', (group) => {
     )
     const { bearer, user } = await signedInMember()
     const response = await client
-      .patch('/api/v1/portal/me')
+      .patch(route('profile.update'))
       .header('Authorization', bearer)
       .json({ email: 'unlucky@example.test' })
     response.assertStatus(200)
     assert.equal(response.body().data.pending_email, 'unlucky@example.test')
     const stored = await User.findOrFail(user.id)
     assert.equal(stored.pendingEmail, 'unlucky@example.test')
-    const resent = await client
-      .post('/api/v1/portal/me/email/resend')
-      .header('Authorization', bearer)
+    const resent = await client.post(route('profile.email.resend')).header('Authorization', bearer)
     resent.assertStatus(200)
     const reset = await client
-      .post('/api/v1/auth/reset-password/reset-link')
+      .post(route('auth.reset_link'))
       .json({ email: user.email, reset_url: `${PORTAL_ORIGIN}/reset` })
     reset.assertStatus(200)
   })
@@ -177,7 +176,7 @@ test.group('Mail delivery', (group) => {
     )
     const { bearer, user } = await signedInMember()
     const response = await client
-      .patch('/api/v1/portal/me')
+      .patch(route('profile.update'))
       .header('Authorization', bearer)
       .json({ email: 'outbox-next@example.test' })
     response.assertStatus(200)

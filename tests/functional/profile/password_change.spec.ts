@@ -9,13 +9,14 @@ import { profileTestSetup } from '#tests/helpers/profile'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import { settleBackgroundDeliveries } from '#services/mailer'
+import { route } from '#tests/helpers/routes'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
 const NEW_PASSWORD = 'Brand-New-Passw0rd!'
 
 function change(client: any, bearer: string, body: unknown) {
-  return client.put('/api/v1/portal/me/password').header('Authorization', bearer).json(body)
+  return client.put(route('profile.password')).header('Authorization', bearer).json(body)
 }
 
 test.group('PUT /portal/me/password', (group) => {
@@ -44,17 +45,17 @@ test.group('PUT /portal/me/password', (group) => {
     assert.isTrue(await hash.verify(stored.password, NEW_PASSWORD))
     assert.equal(stored.role, 10)
     for (const token of [bearer, `Bearer ${otherPat}`]) {
-      const me = await client.get('/api/v1/portal/me').header('Authorization', token)
+      const me = await client.get(route('profile.show')).header('Authorization', token)
       me.assertStatus(401)
       me.assertBodyContains({ error_code: 'ACCESS_TOKEN_INVALID' })
     }
     const oldLogin = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: user.email, password })
     oldLogin.assertStatus(401)
     const newLogin = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers(appHeaders(app))
       .json({ username: user.email, password: NEW_PASSWORD })
     newLogin.assertStatus(200)
@@ -78,7 +79,7 @@ test.group('PUT /portal/me/password', (group) => {
     assert.deepEqual(Object.keys(response.body().errors), ['current_password'])
     const stored = await User.findOrFail(user.id)
     assert.isTrue(await hash.verify(stored.password, password))
-    const me = await client.get('/api/v1/portal/me').header('Authorization', bearer)
+    const me = await client.get(route('profile.show')).header('Authorization', bearer)
     me.assertStatus(200)
   })
 
@@ -140,7 +141,7 @@ test.group('PUT /portal/me/password', (group) => {
   test('also drops a pending password reset proof', async ({ client, assert }) => {
     const { bearer, user, password } = await signedInMember()
     await client
-      .post('/api/v1/auth/reset-password/reset-link')
+      .post(route('auth.reset_link'))
       .json({ email: user.email, reset_url: 'https://portal.example.test/reset' })
     await settleBackgroundDeliveries()
     const before = await db.from('password_reset_tokens')
@@ -181,7 +182,7 @@ test.group('PUT /portal/me/password', (group) => {
   })
 
   test('needs a PAT', async ({ client }) => {
-    const response = await client.put('/api/v1/portal/me/password').json({})
+    const response = await client.put(route('profile.password')).json({})
     response.assertStatus(401)
     response.assertBodyContains({ error_code: 'UNAUTHENTICATED' })
   })

@@ -8,12 +8,13 @@ import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import EmailVerificationMail from '#mails/email_verification_mail'
+import { route } from '#tests/helpers/routes'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
 
 function patch(client: any, bearer: string, body: unknown) {
-  return client.patch('/api/v1/portal/me').header('Authorization', bearer).json(body)
+  return client.patch(route('profile.update')).header('Authorization', bearer).json(body)
 }
 
 test.group('PATCH /portal/me', (group) => {
@@ -81,7 +82,7 @@ test.group('PATCH /portal/me', (group) => {
       assert.equal(response.status(), 422, JSON.stringify(body))
       assert.equal(response.body().error_code, 'VALIDATION_ERROR')
     }
-    const empty = await client.patch('/api/v1/portal/me').header('Authorization', bearer)
+    const empty = await client.patch(route('profile.update')).header('Authorization', bearer)
     empty.assertStatus(422)
     const array = await patch(client, bearer, [{ first_name: 'A' }])
     array.assertStatus(422)
@@ -241,7 +242,9 @@ test.group('PATCH /portal/me', (group) => {
     const response = await patch(client, second.bearer, { email: 'wanted@example.test' })
     response.assertStatus(200)
     assert.equal(response.body().data.pending_email, 'wanted@example.test')
-    const firstProfile = await client.get('/api/v1/portal/me').header('Authorization', first.bearer)
+    const firstProfile = await client
+      .get(route('profile.show'))
+      .header('Authorization', first.bearer)
     assert.isNull(firstProfile.body().data.pending_email)
   })
 

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { clearLimits } from '#tests/helpers/limits'
+import { clearLimits, setLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
@@ -11,15 +11,15 @@ import {
   NEW_PASSWORD,
   proofOf,
   restoreMail,
-  teamWithAdministrator,
   TEST_PORTAL_URL,
 } from '#tests/helpers/team'
 import {
-  addMember,
   appHeaders,
   createMerchantWithUser,
   issuePat,
   PORTAL_ORIGIN,
+  signedInMember,
+  teammate,
 } from '#tests/helpers/portal'
 import { UserFactory, DEFAULT_TEST_PASSWORD } from '#database/factories/user_factory'
 import AuditLog from '#models/audit_log'
@@ -28,8 +28,8 @@ import User, { ROLES } from '#models/user'
 import type InvitationMail from '#mails/invitation_mail'
 import type PortalClient from '#models/portal_client'
 import type { ApiClient } from '@japa/api-client'
+import { route } from '#tests/helpers/routes'
 
-const ACCEPT = '/api/v1/portal/team/invitations/accept'
 const ACCEPTED_MESSAGE = 'Invitation accepted. Log in to continue.'
 
 function newAccountBody(token: string, overrides: Record<string, unknown> = {}) {
@@ -45,7 +45,7 @@ function newAccountBody(token: string, overrides: Record<string, unknown> = {}) 
 
 /** POSTs an acceptance with the Portal application credentials of `team`. */
 function accept(client: ApiClient, team: { client: PortalClient }, body: object) {
-  return client.post(ACCEPT).headers(appHeaders(team.client)).json(body)
+  return client.post(route('team.invitations.accept')).headers(appHeaders(team.client)).json(body)
 }
 
 async function tokensOf(userId: number) {
@@ -74,8 +74,8 @@ test.group('POST /portal/team/invitations/accept › application credentials', (
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { proof } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof } = await createInvitation(team.merchant, team.user)
     const headerSets: Record<string, string>[] = [
       {},
       { ...appHeaders(team.client, 'wrong-secret') },
@@ -86,7 +86,7 @@ test.group('POST /portal/team/invitations/accept › application credentials', (
     ]
     for (const headers of headerSets) {
       const response = await client
-        .post(ACCEPT)
+        .post(route('team.invitations.accept'))
         .headers(headers)
         .header('Content-Type', 'application/json')
         .unsafeJson('{ this is not json')
@@ -106,16 +106,16 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert,
   }) => {
     const mailer = fakeMail()
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const invited = await client
-      .post('/api/v1/portal/team/invitations')
+      .post(route('team.invitations.store'))
       .header('Authorization', team.bearer)
       .json({ email: 'Fresh.Person@Example.test', role: 'administrator' })
     invited.assertStatus(201)
     const proof = proofOf(mailer.mails.sent()[0] as InvitationMail)!
 
     const response = await client
-      .post(ACCEPT)
+      .post(route('team.invitations.accept'))
       .headers({ ...appHeaders(team.client), Origin: PORTAL_ORIGIN })
       .json(newAccountBody(proof, { first_name: '  Fresh  ', last_name: ' Person ' }))
     response.assertStatus(200)
@@ -151,7 +151,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.notInclude(JSON.stringify(audit[0].serialize()), proof)
 
     const login = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers({ ...appHeaders(team.client), Origin: PORTAL_ORIGIN })
       .json({ username: 'fresh.person@example.test', password: NEW_PASSWORD })
     login.assertStatus(200)
@@ -160,7 +160,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.equal(login.body().data.user.merchant_id, team.merchant.id)
 
     const members = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .header('Authorization', `Bearer ${login.body().data.access_token}`)
     members.assertStatus(200)
     assert.equal(members.body().meta.total, 2)
@@ -176,10 +176,10 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert,
   }) => {
     const mailer = fakeMail()
-    const team = await teamWithAdministrator()
-    const member = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const member = await teammate(team, 'developer')
     const removed = await client
-      .delete(`/api/v1/portal/team/members/${member.user.id}`)
+      .delete(route('team.members.destroy', { member: member.user.id }))
       .header('Authorization', team.bearer)
     removed.assertStatus(204)
     await member.user.refresh()
@@ -193,7 +193,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     await issuePat(member.user, team.client)
 
     const invited = await client
-      .post('/api/v1/portal/team/invitations')
+      .post(route('team.invitations.store'))
       .header('Authorization', team.bearer)
       .json({ email: member.user.email.toUpperCase(), role: 'administrator' })
     invited.assertStatus(201)
@@ -224,7 +224,7 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.equal(await tokensOf(user.id), 0)
 
     const login = await client
-      .post('/api/v1/auth/login')
+      .post(route('auth.login'))
       .headers(appHeaders(team.client))
       .json({ username: user.email, password: DEFAULT_TEST_PASSWORD })
     login.assertStatus(200)
@@ -239,8 +239,8 @@ test.group('POST /portal/team/invitations/accept › input', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { proof } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof } = await createInvitation(team.merchant, team.user)
     const bodies: unknown[] = [
       {},
       newAccountBody(proof.toUpperCase()),
@@ -267,8 +267,8 @@ test.group('POST /portal/team/invitations/accept › input', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof, invitation } = await createInvitation(team.merchant, team.user)
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ current_password: DEFAULT_TEST_PASSWORD }, 'current_password'],
       [{ first_name: undefined }, 'first_name'],
@@ -298,9 +298,9 @@ test.group('POST /portal/team/invitations/accept › input', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const account = await detachedAccount()
-    const { proof, invitation } = await createInvitation(team.merchant, team.admin, {
+    const { proof, invitation } = await createInvitation(team.merchant, team.user, {
       email: account.email,
     })
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -331,8 +331,8 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
   group.each.setup(() => resetState())
 
   test('an unknown proof is 404', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    await createInvitation(team.merchant, team.user)
     const response = await accept(client, team, newAccountBody('a'.repeat(64)))
     response.assertStatus(404)
     response.assertBodyContains({ error_code: 'NOT_FOUND' })
@@ -342,14 +342,14 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const states: Array<Partial<TeamInvitation>> = [
       { expiresAt: DateTime.now().minus({ seconds: 1 }) },
       { status: 'revoked' },
       { status: 'accepted' },
     ]
     for (const state of states) {
-      const { proof, invitation } = await createInvitation(team.merchant, team.admin, state)
+      const { proof, invitation } = await createInvitation(team.merchant, team.user, state)
       const response = await accept(client, team, newAccountBody(proof))
       response.assertStatus(410)
       response.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
@@ -364,20 +364,18 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
     client,
     assert,
   }) => {
-    const scenarios: Array<
-      (team: Awaited<ReturnType<typeof teamWithAdministrator>>) => Promise<void>
-    > = [
+    const scenarios: Array<(team: Awaited<ReturnType<typeof signedInMember>>) => Promise<void>> = [
       async (team) => {
-        team.admin.role = ROLES.developer
-        await team.admin.save()
+        team.user.role = ROLES.developer
+        await team.user.save()
       },
       async (team) => {
-        team.admin.isActive = false
-        await team.admin.save()
+        team.user.isActive = false
+        await team.user.save()
       },
       async (team) => {
-        team.admin.merchantId = null
-        await team.admin.save()
+        team.user.merchantId = null
+        await team.user.save()
       },
       async (team) => {
         team.merchant.isActive = false
@@ -386,8 +384,8 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
     ]
     for (const change of scenarios) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const { proof } = await createInvitation(team.merchant, team.admin)
+      const team = await signedInMember('administrator')
+      const { proof } = await createInvitation(team.merchant, team.user)
       await change(team)
       const response = await accept(client, team, newAccountBody(proof))
       response.assertStatus(410)
@@ -403,9 +401,9 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
     const mailer = fakeMail()
     const restoreUrl = setEnv('PORTAL_URL', TEST_PORTAL_URL)
     try {
-      const team = await teamWithAdministrator()
+      const team = await signedInMember('administrator')
       const account = await detachedAccount()
-      const { proof, invitation } = await createInvitation(team.merchant, team.admin, {
+      const { proof, invitation } = await createInvitation(team.merchant, team.user, {
         email: account.email,
       })
       for (let attempt = 1; attempt <= 10; attempt++) {
@@ -441,7 +439,7 @@ test.group('POST /portal/team/invitations/accept › invitation state', (group) 
       assert.isNull(account.merchantId)
 
       const resent = await client
-        .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
+        .post(route('team.invitations.resend', { invitation: invitation.id }))
         .header('Authorization', team.bearer)
       resent.assertStatus(200)
       const newProof = proofOf(mailer.mails.sent()[0] as InvitationMail)!
@@ -461,8 +459,8 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
   group.each.setup(() => resetState())
 
   test('an internal account for the email is 409 USER_NOT_ELIGIBLE', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof, invitation } = await createInvitation(team.merchant, team.user)
     await UserFactory.merge({
       merchantId: null,
       role: 99,
@@ -478,9 +476,9 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
   })
 
   test('membership in this or another merchant is 409', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const { proof: ownProof, invitation: own } = await createInvitation(team.merchant, team.admin)
-    await addMember(team.merchant, team.client, 'developer', {
+    const team = await signedInMember('administrator')
+    const { proof: ownProof, invitation: own } = await createInvitation(team.merchant, team.user)
+    await teammate(team, 'developer', {
       email: own.email,
       username: own.email,
     })
@@ -491,7 +489,7 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
     ownResponse.assertStatus(409)
     ownResponse.assertBodyContains({ error_code: 'MEMBER_ALREADY_EXISTS' })
 
-    const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+    const { proof, invitation } = await createInvitation(team.merchant, team.user)
     const { merchant: elsewhere } = await createMerchantWithUser()
     await UserFactory.merge({
       merchantId: elsewhere.id,
@@ -510,8 +508,8 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof, invitation } = await createInvitation(team.merchant, team.user)
     await detachedAccount({ username: invitation.email, email: 'someone-else@example.test' })
     const response = await accept(client, team, newAccountBody(proof))
     response.assertStatus(409)
@@ -524,8 +522,8 @@ test.group('POST /portal/team/invitations/accept › account conflicts', (group)
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof, invitation } = await createInvitation(team.merchant, team.user)
     const verifying = await detachedAccount({
       email: 'verifying@example.test',
       username: 'verifying',
@@ -557,8 +555,8 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
   }) => {
     for (let round = 0; round < 3; round++) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+      const team = await signedInMember('administrator')
+      const { proof, invitation } = await createInvitation(team.merchant, team.user)
       const responses = await Promise.all(
         [0, 1].map(() => accept(client, team, newAccountBody(proof)))
       )
@@ -577,8 +575,8 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { proof, invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { proof, invitation } = await createInvitation(team.merchant, team.user)
     // The loser reads the invitation, then blocks on its first read of `users`
     // (held by this transaction) while the "winner" completes the acceptance.
     const trx = await db.transaction()
@@ -616,11 +614,11 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
     client,
     assert,
   }) => {
-    const first = await teamWithAdministrator()
-    const second = await teamWithAdministrator()
+    const first = await signedInMember('administrator')
+    const second = await signedInMember('administrator')
     const account = await detachedAccount()
-    const a = await createInvitation(first.merchant, first.admin, { email: account.email })
-    const b = await createInvitation(second.merchant, second.admin, { email: account.email })
+    const a = await createInvitation(first.merchant, first.user, { email: account.email })
+    const b = await createInvitation(second.merchant, second.user, { email: account.email })
     const responses = await Promise.all([
       accept(client, first, { token: a.proof, current_password: DEFAULT_TEST_PASSWORD }),
       accept(client, second, { token: b.proof, current_password: DEFAULT_TEST_PASSWORD }),
@@ -640,10 +638,10 @@ test.group('POST /portal/team/invitations/accept › concurrency', (group) => {
     client,
     assert,
   }) => {
-    const first = await teamWithAdministrator()
-    const second = await teamWithAdministrator()
-    const a = await createInvitation(first.merchant, first.admin, { email: 'both@example.test' })
-    const b = await createInvitation(second.merchant, second.admin, { email: 'both@example.test' })
+    const first = await signedInMember('administrator')
+    const second = await signedInMember('administrator')
+    const a = await createInvitation(first.merchant, first.user, { email: 'both@example.test' })
+    const b = await createInvitation(second.merchant, second.user, { email: 'both@example.test' })
     const responses = await Promise.all([
       accept(client, first, newAccountBody(a.proof)),
       accept(client, second, newAccountBody(b.proof)),
@@ -666,9 +664,9 @@ test.group('POST /portal/team/invitations/accept › limits', (group) => {
     assert,
     cleanup,
   }) => {
-    cleanup(setEnv('RATE_LIMIT_INVITATION_ACCEPTANCE_IP_PER_MINUTE', '100'))
-    const team = await teamWithAdministrator()
-    const { proof } = await createInvitation(team.merchant, team.admin)
+    cleanup(setLimit('invitationAcceptanceIp', 100))
+    const team = await signedInMember('administrator')
+    const { proof } = await createInvitation(team.merchant, team.user)
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await accept(client, team, { token: proof, first_name: '' })
       assert.equal(response.status(), 422)
@@ -678,18 +676,18 @@ test.group('POST /portal/team/invitations/accept › limits', (group) => {
     throttled.assertBodyContains({ error_code: 'RATE_LIMITED' })
     assert.match(throttled.header('retry-after') ?? '', /^[1-9][0-9]*$/)
 
-    const { proof: otherProof } = await createInvitation(team.merchant, team.admin)
+    const { proof: otherProof } = await createInvitation(team.merchant, team.user)
     const other = await accept(client, team, newAccountBody(otherProof))
     other.assertStatus(200)
   })
 
   test('5 per minute per IP whatever the proof', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await accept(client, team, newAccountBody(String(attempt).repeat(64)))
       assert.equal(response.status(), 404)
     }
-    const { proof } = await createInvitation(team.merchant, team.admin)
+    const { proof } = await createInvitation(team.merchant, team.user)
     const throttled = await accept(client, team, newAccountBody(proof))
     throttled.assertStatus(429)
     assert.lengthOf(

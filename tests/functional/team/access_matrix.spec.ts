@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
-import { addMember } from '#tests/helpers/portal'
-import { createInvitation, invitationMailSetup, teamWithAdministrator } from '#tests/helpers/team'
+import { signedInMember, teammate } from '#tests/helpers/portal'
+import { createInvitation, invitationMailSetup } from '#tests/helpers/team'
+import { route } from '#tests/helpers/routes'
 
 /*
 | portal-api.md › Role table: developers may list members and nothing else of the
@@ -13,10 +14,10 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
-    const target = await addMember(team.merchant, team.client, 'developer')
-    const { invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
+    const target = await teammate(team, 'developer')
+    const { invitation } = await createInvitation(team.merchant, team.user)
 
     const rows: Array<{
       name: string
@@ -26,14 +27,14 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
     }> = [
       {
         name: 'GET members',
-        call: (bearer) => client.get('/api/v1/portal/team/members').header('Authorization', bearer),
+        call: (bearer) => client.get(route('team.members.index')).header('Authorization', bearer),
         developer: 200,
         administrator: 200,
       },
       {
         name: 'GET invitations',
         call: (bearer) =>
-          client.get('/api/v1/portal/team/invitations').header('Authorization', bearer),
+          client.get(route('team.invitations.index')).header('Authorization', bearer),
         developer: 403,
         administrator: 200,
       },
@@ -41,7 +42,7 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
         name: 'POST invitations',
         call: (bearer) =>
           client
-            .post('/api/v1/portal/team/invitations')
+            .post(route('team.invitations.store'))
             .header('Authorization', bearer)
             .json({ email: 'matrix@example.test', role: 'developer' }),
         developer: 403,
@@ -51,7 +52,7 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
         name: 'POST resend',
         call: (bearer) =>
           client
-            .post(`/api/v1/portal/team/invitations/${invitation.id}/resend`)
+            .post(route('team.invitations.resend', { invitation: invitation.id }))
             .header('Authorization', bearer),
         developer: 403,
         administrator: 200,
@@ -60,7 +61,7 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
         name: 'DELETE invitation',
         call: (bearer) =>
           client
-            .delete(`/api/v1/portal/team/invitations/${invitation.id}`)
+            .delete(route('team.invitations.destroy', { invitation: invitation.id }))
             .header('Authorization', bearer),
         developer: 403,
         administrator: 204,
@@ -69,7 +70,7 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
         name: 'PATCH role',
         call: (bearer) =>
           client
-            .patch(`/api/v1/portal/team/members/${target.user.id}/role`)
+            .patch(route('team.members.role', { member: target.user.id }))
             .header('Authorization', bearer)
             .json({ role: 'administrator' }),
         developer: 403,
@@ -79,7 +80,7 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
         name: 'DELETE member',
         call: (bearer) =>
           client
-            .delete(`/api/v1/portal/team/members/${target.user.id}`)
+            .delete(route('team.members.destroy', { member: target.user.id }))
             .header('Authorization', bearer),
         developer: 403,
         administrator: 204,
@@ -99,20 +100,24 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
     assert,
   }) => {
     const calls = [
-      client.get('/api/v1/portal/team/members'),
-      client.patch('/api/v1/portal/team/members/1/role').json({ role: 'developer' }),
-      client.delete('/api/v1/portal/team/members/1'),
-      client.get('/api/v1/portal/team/invitations'),
-      client.post('/api/v1/portal/team/invitations').json({}),
-      client.post('/api/v1/portal/team/invitations/6f1c2a8e-1111-4222-8333-444455556666/resend'),
-      client.delete('/api/v1/portal/team/invitations/6f1c2a8e-1111-4222-8333-444455556666'),
+      client.get(route('team.members.index')),
+      client.patch(route('team.members.role', { member: 1 })).json({ role: 'developer' }),
+      client.delete(route('team.members.destroy', { member: 1 })),
+      client.get(route('team.invitations.index')),
+      client.post(route('team.invitations.store')).json({}),
+      client.post(
+        route('team.invitations.resend', { invitation: '6f1c2a8e-1111-4222-8333-444455556666' })
+      ),
+      client.delete(
+        route('team.invitations.destroy', { invitation: '6f1c2a8e-1111-4222-8333-444455556666' })
+      ),
     ]
     for (const call of calls) {
       const response = await call
       assert.equal(response.status(), 401)
       assert.equal(response.body().error_code, 'UNAUTHENTICATED')
     }
-    const accept = await client.post('/api/v1/portal/team/invitations/accept').json({})
+    const accept = await client.post(route('team.invitations.accept')).json({})
     accept.assertStatus(401)
     accept.assertBodyContains({ error_code: 'ECOSYSTEM_CLIENT_UNAUTHENTICATED' })
   })

@@ -10,16 +10,22 @@ import {
   fakeMail,
   invitationMailSetup,
   proofOf,
-  teamWithAdministrator,
   TEST_PORTAL_URL,
   whileTeamLocked,
 } from '#tests/helpers/team'
-import { addMember, appHeaders, createMerchantWithUser, issuePat } from '#tests/helpers/portal'
+import {
+  appHeaders,
+  createMerchantWithUser,
+  issuePat,
+  signedInMember,
+  teammate,
+} from '#tests/helpers/portal'
 import { UserFactory } from '#database/factories/user_factory'
 import AuditLog from '#models/audit_log'
 import TeamInvitation from '#models/team_invitation'
 import { ROLES } from '#models/user'
 import InvitationMail from '#mails/invitation_mail'
+import { route } from '#tests/helpers/routes'
 
 const INVITATION_FIELDS = [
   'created_at',
@@ -34,27 +40,31 @@ const INVITATION_FIELDS = [
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
 function invite(client: any, bearer: string, body: unknown) {
-  return client.post('/api/v1/portal/team/invitations').header('Authorization', bearer).json(body)
+  return client.post(route('team.invitations.store')).header('Authorization', bearer).json(body)
 }
 
 function listInvitations(client: any, bearer: string) {
-  return client.get('/api/v1/portal/team/invitations').header('Authorization', bearer)
+  return client.get(route('team.invitations.index')).header('Authorization', bearer)
 }
 
 function resend(client: any, bearer: string, id: string) {
-  return client.post(`/api/v1/portal/team/invitations/${id}/resend`).header('Authorization', bearer)
+  return client
+    .post(route('team.invitations.resend', { invitation: id }))
+    .header('Authorization', bearer)
 }
 
 function revoke(client: any, bearer: string, id: string) {
-  return client.delete(`/api/v1/portal/team/invitations/${id}`).header('Authorization', bearer)
+  return client
+    .delete(route('team.invitations.destroy', { invitation: id }))
+    .header('Authorization', bearer)
 }
 
 test.group('POST /portal/team/invitations', (group) => {
   group.each.setup(() => invitationMailSetup())
 
   test('a developer gets 403 FORBIDDEN before validation', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await invite(client, developer.bearer, { nonsense: true })
     response.assertStatus(403)
     response.assertBodyContains({ error_code: 'FORBIDDEN' })
@@ -66,7 +76,7 @@ test.group('POST /portal/team/invitations', (group) => {
   }) => {
     setNow('2026-03-01T10:00:00.000Z')
     const mailer = fakeMail()
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const response = await invite(client, team.bearer, {
       email: '  New.Person@Example.TEST ',
       role: 'developer',
@@ -84,7 +94,7 @@ test.group('POST /portal/team/invitations', (group) => {
       email: 'new.person@example.test',
       role: 'developer',
       status: 'pending',
-      invited_by: team.admin.id,
+      invited_by: team.user.id,
       created_at: '2026-03-01T10:00:00.000Z',
       expires_at: '2026-03-03T10:00:00.000Z',
       sent: true,
@@ -119,7 +129,7 @@ test.group('POST /portal/team/invitations', (group) => {
 
   test('each invitation gets its own proof', async ({ client, assert }) => {
     const mailer = fakeMail()
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     await invite(client, team.bearer, { email: 'a@example.test', role: 'developer' })
     await invite(client, team.bearer, { email: 'b@example.test', role: 'administrator' })
     const proofs = mailer.mails.sent().map((sent) => proofOf(sent as InvitationMail))
@@ -131,7 +141,7 @@ test.group('POST /portal/team/invitations', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const bodies: unknown[] = [
       {},
       { email: 'someone@example.test' },
@@ -159,7 +169,7 @@ test.group('POST /portal/team/invitations', (group) => {
       const response =
         typeof body === 'string'
           ? await client
-              .post('/api/v1/portal/team/invitations')
+              .post(route('team.invitations.store'))
               .header('Authorization', team.bearer)
               .unsafeJson(body)
           : await invite(client, team.bearer, body)
@@ -176,7 +186,7 @@ test.group('POST /portal/team/invitations', (group) => {
     ]) {
       await clearLimits()
       const proto = await client
-        .post('/api/v1/portal/team/invitations')
+        .post(route('team.invitations.store'))
         .header('Authorization', team.bearer)
         .unsafeJson(raw)
       assert.isBelow(proto.status(), 500)
@@ -187,9 +197,9 @@ test.group('POST /portal/team/invitations', (group) => {
   test('409 MEMBER_ALREADY_EXISTS for a member of this merchant, active or not, whatever the case of the email', async ({
     client,
   }) => {
-    const team = await teamWithAdministrator()
-    const inactive = await addMember(team.merchant, team.client, 'developer', { isActive: false })
-    for (const email of [team.admin.email.toUpperCase(), inactive.user.email]) {
+    const team = await signedInMember('administrator')
+    const inactive = await teammate(team, 'developer', { isActive: false })
+    for (const email of [team.user.email.toUpperCase(), inactive.user.email]) {
       const response = await invite(client, team.bearer, { email, role: 'developer' })
       response.assertStatus(409)
       response.assertBodyContains({ error_code: 'MEMBER_ALREADY_EXISTS' })
@@ -199,7 +209,7 @@ test.group('POST /portal/team/invitations', (group) => {
   test('409 USER_BELONGS_TO_ANOTHER_MERCHANT for a member of another merchant', async ({
     client,
   }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const { user } = await createMerchantWithUser({ role: 'developer' })
     const response = await invite(client, team.bearer, { email: user.email, role: 'developer' })
     response.assertStatus(409)
@@ -210,7 +220,7 @@ test.group('POST /portal/team/invitations', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const internal = await UserFactory.merge({ merchantId: null, role: 99 }).create()
     const internalResponse = await invite(client, team.bearer, {
       email: internal.email,
@@ -237,8 +247,8 @@ test.group('POST /portal/team/invitations', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    await createInvitation(team.merchant, team.admin, { email: 'pending@example.test' })
+    const team = await signedInMember('administrator')
+    await createInvitation(team.merchant, team.user, { email: 'pending@example.test' })
     const pending = await invite(client, team.bearer, {
       email: 'PENDING@example.test',
       role: 'administrator',
@@ -246,7 +256,7 @@ test.group('POST /portal/team/invitations', (group) => {
     pending.assertStatus(409)
     pending.assertBodyContains({ error_code: 'INVITATION_ALREADY_PENDING' })
 
-    await createInvitation(team.merchant, team.admin, {
+    await createInvitation(team.merchant, team.user, {
       email: 'expired@example.test',
       expiresAt: DateTime.now().minus({ minutes: 1 }),
     })
@@ -257,8 +267,8 @@ test.group('POST /portal/team/invitations', (group) => {
     afterExpiry.assertStatus(201)
 
     // Another merchant's pending invitation for the same email does not block.
-    const other = await teamWithAdministrator()
-    await createInvitation(other.merchant, other.admin, { email: 'shared@example.test' })
+    const other = await signedInMember('administrator')
+    await createInvitation(other.merchant, other.user, { email: 'shared@example.test' })
     const shared = await invite(client, team.bearer, {
       email: 'shared@example.test',
       role: 'developer',
@@ -271,7 +281,7 @@ test.group('POST /portal/team/invitations', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const responses = await Promise.all(
       [1, 2, 3].map(() =>
         invite(client, team.bearer, { email: 'race@example.test', role: 'developer' })
@@ -289,7 +299,7 @@ test.group('POST /portal/team/invitations', (group) => {
     mailer.send = async () => {
       throw new Error('connect ECONNREFUSED 127.0.0.1:1025')
     }
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const response = await invite(client, team.bearer, {
       email: 'offline@example.test',
       role: 'developer',
@@ -307,7 +317,7 @@ test.group('POST /portal/team/invitations', (group) => {
     assert,
   }) => {
     const mailer = fakeMail()
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     for (const value of [
       undefined,
       '',
@@ -338,8 +348,8 @@ test.group('GET /portal/team/invitations', (group) => {
   group.each.setup(() => resetState())
 
   test('a developer gets 403 FORBIDDEN', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await listInvitations(client, developer.bearer)
     response.assertStatus(403)
     response.assertBodyContains({ error_code: 'FORBIDDEN' })
@@ -349,27 +359,27 @@ test.group('GET /portal/team/invitations', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const base = DateTime.fromISO('2026-02-01T00:00:00.000Z')
-    const { invitation: oldest } = await createInvitation(team.merchant, team.admin, {
+    const { invitation: oldest } = await createInvitation(team.merchant, team.user, {
       createdAt: base,
       expiresAt: base.plus({ hours: 48 }), // long past: expired
     })
-    const sameTimeA = await createInvitation(team.merchant, team.admin, {
+    const sameTimeA = await createInvitation(team.merchant, team.user, {
       id: '00000000-0000-4000-8000-000000000001',
       createdAt: base.plus({ days: 1 }),
       status: 'accepted',
     })
-    const sameTimeB = await createInvitation(team.merchant, team.admin, {
+    const sameTimeB = await createInvitation(team.merchant, team.user, {
       id: 'ffffffff-0000-4000-8000-000000000001',
       createdAt: base.plus({ days: 1 }),
       status: 'revoked',
     })
-    const { invitation: newest } = await createInvitation(team.merchant, team.admin, {
+    const { invitation: newest } = await createInvitation(team.merchant, team.user, {
       role: ROLES.administrator,
     })
-    const other = await teamWithAdministrator()
-    await createInvitation(other.merchant, other.admin)
+    const other = await signedInMember('administrator')
+    await createInvitation(other.merchant, other.user)
 
     const response = await listInvitations(client, team.bearer)
     response.assertStatus(200)
@@ -389,7 +399,7 @@ test.group('GET /portal/team/invitations', (group) => {
       email: newest.email,
       role: 'administrator',
       status: 'pending',
-      invited_by: team.admin.id,
+      invited_by: team.user.id,
       created_at: newest.createdAt.toUTC().toISO(),
       expires_at: newest.expiresAt.toUTC().toISO(),
     })
@@ -400,21 +410,21 @@ test.group('GET /portal/team/invitations', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { invitation: pending } = await createInvitation(team.merchant, team.admin)
-    const { invitation: expired } = await createInvitation(team.merchant, team.admin, {
+    const team = await signedInMember('administrator')
+    const { invitation: pending } = await createInvitation(team.merchant, team.user)
+    const { invitation: expired } = await createInvitation(team.merchant, team.user, {
       expiresAt: DateTime.now().minus({ seconds: 1 }),
     })
-    const { invitation: accepted } = await createInvitation(team.merchant, team.admin, {
+    const { invitation: accepted } = await createInvitation(team.merchant, team.user, {
       status: 'accepted',
     })
-    const { invitation: revoked } = await createInvitation(team.merchant, team.admin, {
+    const { invitation: revoked } = await createInvitation(team.merchant, team.user, {
       status: 'revoked',
     })
     const expected = { pending, expired, accepted, revoked }
     for (const [status, invitation] of Object.entries(expected)) {
       const response = await client
-        .get('/api/v1/portal/team/invitations')
+        .get(route('team.invitations.index'))
         .qs({ status, email: 'ignored', sort: 'asc' })
         .header('Authorization', team.bearer)
       response.assertStatus(200)
@@ -431,10 +441,10 @@ test.group('GET /portal/team/invitations', (group) => {
     assert,
   }) => {
     setNow('2026-03-01T10:00:00.000Z')
-    const team = await teamWithAdministrator()
-    await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    await createInvitation(team.merchant, team.user)
     setNow('2026-03-03T09:59:00.000Z')
-    const bearer = `Bearer ${await issuePat(team.admin, team.client)}`
+    const bearer = `Bearer ${await issuePat(team.user, team.client)}`
     const before = await listInvitations(client, bearer)
     assert.equal(before.body().data[0].status, 'pending')
     setNow('2026-03-03T10:00:00.000Z')
@@ -443,7 +453,7 @@ test.group('GET /portal/team/invitations', (group) => {
   })
 
   test('invalid status or pagination is 422', async ({ client }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     for (const qs of [
       { status: '' },
       { status: 'Pending' },
@@ -452,13 +462,13 @@ test.group('GET /portal/team/invitations', (group) => {
       { page: -1 },
     ]) {
       const response = await client
-        .get('/api/v1/portal/team/invitations')
+        .get(route('team.invitations.index'))
         .qs(qs)
         .header('Authorization', team.bearer)
       response.assertStatus(422)
     }
     const repeated = await client
-      .get('/api/v1/portal/team/invitations?status=pending&status=revoked')
+      .get(`${route('team.invitations.index')}?status=pending&status=revoked`)
       .header('Authorization', team.bearer)
     repeated.assertStatus(422)
   })
@@ -473,12 +483,12 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
   }) => {
     setNow('2026-03-01T10:00:00.000Z')
     const mailer = fakeMail()
-    const team = await teamWithAdministrator()
-    const { invitation, proof: oldProof } = await createInvitation(team.merchant, team.admin, {
+    const team = await signedInMember('administrator')
+    const { invitation, proof: oldProof } = await createInvitation(team.merchant, team.user, {
       failedAttempts: 7,
     })
     setNow('2026-03-02T10:00:00.000Z')
-    const { pat } = await addMember(team.merchant, team.client, 'administrator')
+    const { pat } = await teammate(team, 'administrator')
     const response = await resend(client, `Bearer ${pat}`, invitation.id)
     response.assertStatus(200)
     response.assertHeader('cache-control', 'no-store, private')
@@ -497,7 +507,7 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     assert.equal(invitation.tokenHash, sha256(newProof))
 
     const old = await client
-      .post('/api/v1/portal/team/invitations/accept')
+      .post(route('team.invitations.accept'))
       .headers(appHeaders(team.client))
       .json({ token: oldProof, current_password: 'whatever-it-is' })
     old.assertStatus(404)
@@ -508,8 +518,8 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     assert,
   }) => {
     fakeMail()
-    const team = await teamWithAdministrator()
-    const { invitation } = await createInvitation(team.merchant, team.admin, {
+    const team = await signedInMember('administrator')
+    const { invitation } = await createInvitation(team.merchant, team.user, {
       expiresAt: DateTime.now().minus({ hours: 1 }),
     })
     const response = await resend(client, team.bearer, invitation.id)
@@ -522,9 +532,9 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     assert,
   }) => {
     const mailer = fakeMail()
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     for (const status of ['accepted', 'revoked'] as const) {
-      const { invitation } = await createInvitation(team.merchant, team.admin, { status })
+      const { invitation } = await createInvitation(team.merchant, team.user, { status })
       const response = await resend(client, team.bearer, invitation.id)
       response.assertStatus(410)
       response.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
@@ -540,12 +550,12 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     client,
   }) => {
     fakeMail()
-    const team = await teamWithAdministrator()
-    const { invitation: expired } = await createInvitation(team.merchant, team.admin, {
+    const team = await signedInMember('administrator')
+    const { invitation: expired } = await createInvitation(team.merchant, team.user, {
       email: 'twice@example.test',
       expiresAt: DateTime.now().minus({ hours: 1 }),
     })
-    await createInvitation(team.merchant, team.admin, { email: 'twice@example.test' })
+    await createInvitation(team.merchant, team.user, { email: 'twice@example.test' })
     const response = await resend(client, team.bearer, expired.id)
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'INVITATION_ALREADY_PENDING' })
@@ -555,19 +565,19 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     client,
   }) => {
     fakeMail()
-    const team = await teamWithAdministrator()
-    const other = await teamWithAdministrator()
-    const { invitation: foreign } = await createInvitation(other.merchant, other.admin)
+    const team = await signedInMember('administrator')
+    const other = await signedInMember('administrator')
+    const { invitation: foreign } = await createInvitation(other.merchant, other.user)
     for (const id of [foreign.id, '6f1c2a8e-1111-4222-8333-444455556666', 'not-a-uuid']) {
       const response = await resend(client, team.bearer, id)
       response.assertStatus(404)
     }
-    const { invitation } = await createInvitation(team.merchant, team.admin)
+    const { invitation } = await createInvitation(team.merchant, team.user)
     const withBody = await resend(client, team.bearer, invitation.id).json({
       email: 'x@example.test',
     })
     withBody.assertStatus(422)
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const developer = await teammate(team, 'developer')
     const forbidden = await resend(client, developer.bearer, invitation.id)
     forbidden.assertStatus(403)
   })
@@ -580,8 +590,8 @@ test.group('POST /portal/team/invitations/{invitation}/resend', (group) => {
     mailer.send = async () => {
       throw new Error('smtp down')
     }
-    const team = await teamWithAdministrator()
-    const { invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { invitation } = await createInvitation(team.merchant, team.user)
     const response = await resend(client, team.bearer, invitation.id)
     response.assertStatus(200)
     assert.isFalse(response.body().data.sent)
@@ -596,8 +606,8 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { invitation, proof } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { invitation, proof } = await createInvitation(team.merchant, team.user)
     const first = await revoke(client, team.bearer, invitation.id)
     first.assertStatus(204)
     assert.equal(first.text(), '')
@@ -611,7 +621,7 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
       1
     )
     const accept = await client
-      .post('/api/v1/portal/team/invitations/accept')
+      .post(route('team.invitations.accept'))
       .headers(appHeaders(team.client))
       .json({ token: proof, first_name: 'A', last_name: 'B' })
     accept.assertStatus(410)
@@ -619,8 +629,8 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
   })
 
   test('an expired pending invitation can be revoked', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    const { invitation } = await createInvitation(team.merchant, team.admin, {
+    const team = await signedInMember('administrator')
+    const { invitation } = await createInvitation(team.merchant, team.user, {
       expiresAt: DateTime.now().minus({ hours: 1 }),
     })
     const response = await revoke(client, team.bearer, invitation.id)
@@ -630,8 +640,8 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
   })
 
   test('an accepted invitation is 410 INVITATION_UNAVAILABLE', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    const { invitation } = await createInvitation(team.merchant, team.admin, { status: 'accepted' })
+    const team = await signedInMember('administrator')
+    const { invitation } = await createInvitation(team.merchant, team.user, { status: 'accepted' })
     const response = await revoke(client, team.bearer, invitation.id)
     response.assertStatus(410)
     response.assertBodyContains({ error_code: 'INVITATION_UNAVAILABLE' })
@@ -640,15 +650,15 @@ test.group('DELETE /portal/team/invitations/{invitation}', (group) => {
   })
 
   test('foreign or unknown ids are 404, a body is 422, a developer is 403', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const other = await teamWithAdministrator()
-    const { invitation: foreign } = await createInvitation(other.merchant, other.admin)
+    const team = await signedInMember('administrator')
+    const other = await signedInMember('administrator')
+    const { invitation: foreign } = await createInvitation(other.merchant, other.user)
     const unknown = await revoke(client, team.bearer, foreign.id)
     unknown.assertStatus(404)
-    const { invitation } = await createInvitation(team.merchant, team.admin)
+    const { invitation } = await createInvitation(team.merchant, team.user)
     const withBody = await revoke(client, team.bearer, invitation.id).json({ reason: 'x' })
     withBody.assertStatus(422)
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const developer = await teammate(team, 'developer')
     const forbidden = await revoke(client, developer.bearer, invitation.id)
     forbidden.assertStatus(403)
   })
@@ -661,8 +671,8 @@ test.group('Invitation limits', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const { invitation } = await createInvitation(team.merchant, team.admin)
+    const team = await signedInMember('administrator')
+    const { invitation } = await createInvitation(team.merchant, team.user)
     const calls = [
       () => invite(client, team.bearer, { email: 'l1@example.test', role: 'developer' }),
       () => invite(client, team.bearer, { email: 'bad' }),
@@ -684,7 +694,7 @@ test.group('Invitation limits', (group) => {
     assert.lengthOf(await AuditLog.query().where('outcome', 'throttled'), 1)
 
     // Another administrator of the same merchant has a bucket of its own.
-    const other = await addMember(team.merchant, team.client, 'administrator')
+    const other = await teammate(team, 'administrator')
     const allowed = await invite(client, other.bearer, {
       email: 'l4@example.test',
       role: 'developer',
@@ -707,9 +717,9 @@ test.group('Invitation mutations under concurrency', (group) => {
     ]
     for (const change of changes) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
-      const { invitation } = await createInvitation(team.merchant, team.admin)
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
+      const { invitation } = await createInvitation(team.merchant, team.user)
       const before = await TeamInvitation.findOrFail(invitation.id)
       const demote = async (trx: any) => {
         await trx.from('users').where('id', other.user.id).update(change)

@@ -3,11 +3,11 @@ import { clearLimits } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import { resetState } from '#tests/helpers/database'
-import { teamWithAdministrator } from '#tests/helpers/team'
-import { addMember, createMerchantWithUser } from '#tests/helpers/portal'
+import { createMerchantWithUser, signedInMember, teammate } from '#tests/helpers/portal'
 import { UserFactory, DEFAULT_TEST_PASSWORD } from '#database/factories/user_factory'
 import AuditLog from '#models/audit_log'
 import User, { ROLES } from '#models/user'
+import { route } from '#tests/helpers/routes'
 
 async function tokensOf(user: User) {
   const row = await db
@@ -25,9 +25,9 @@ test.group('GET /portal/team/members', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
-    const inactive = await addMember(team.merchant, team.client, 'administrator', {
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
+    const inactive = await teammate(team, 'administrator', {
       isActive: false,
     })
     await UserFactory.merge({ merchantId: team.merchant.id, role: 99 }).create() // internal role
@@ -35,7 +35,7 @@ test.group('GET /portal/team/members', (group) => {
     await createMerchantWithUser() // another merchant's member
 
     const response = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .header('Authorization', team.bearer)
     response.assertStatus(200)
     response.assertHeader('cache-control', 'no-store, private')
@@ -43,7 +43,7 @@ test.group('GET /portal/team/members', (group) => {
     assert.equal(body.message, 'Success')
     assert.deepEqual(
       body.data.map((member: any) => member.id),
-      [team.admin.id, developer.user.id, inactive.user.id]
+      [team.user.id, developer.user.id, inactive.user.id]
     )
     assert.deepEqual(body.meta, { current_page: 1, per_page: 25, total: 3, last_page: 1 })
     assert.deepEqual(body.data[1], {
@@ -60,10 +60,10 @@ test.group('GET /portal/team/members', (group) => {
   })
 
   test('developers may list members too', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .header('Authorization', developer.bearer)
     response.assertStatus(200)
     response.assertBodyContains({ meta: { total: 2 } })
@@ -73,12 +73,12 @@ test.group('GET /portal/team/members', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
-    await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
+    await teammate(team, 'developer')
 
     const page2 = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .qs({ page: 2, per_page: 1, role: 'developer', sort: 'desc' })
       .header('Authorization', team.bearer)
     page2.assertStatus(200)
@@ -89,7 +89,7 @@ test.group('GET /portal/team/members', (group) => {
     )
 
     const beyond = await client
-      .get('/api/v1/portal/team/members')
+      .get(route('team.members.index'))
       .qs({ page: 9 })
       .header('Authorization', team.bearer)
     beyond.assertStatus(200)
@@ -98,7 +98,7 @@ test.group('GET /portal/team/members', (group) => {
   })
 
   test('invalid pagination is 422', async ({ client }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     for (const qs of [
       { page: 0 },
       { per_page: 101 },
@@ -107,7 +107,7 @@ test.group('GET /portal/team/members', (group) => {
       { page: '1e3' },
     ]) {
       const response = await client
-        .get('/api/v1/portal/team/members')
+        .get(route('team.members.index'))
         .qs(qs)
         .header('Authorization', team.bearer)
       response.assertStatus(422)
@@ -116,7 +116,7 @@ test.group('GET /portal/team/members', (group) => {
   })
 
   test('requires a PAT', async ({ client }) => {
-    const response = await client.get('/api/v1/portal/team/members')
+    const response = await client.get(route('team.members.index'))
     response.assertStatus(401)
     response.assertBodyContains({ error_code: 'UNAUTHENTICATED' })
   })
@@ -126,26 +126,26 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
   group.each.setup(() => resetState())
 
   test('a developer gets 403 FORBIDDEN before any validation', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
-      .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+      .patch(route('team.members.role', { member: team.user.id }))
       .header('Authorization', developer.bearer)
       .json({ role: 42, junk: true })
     response.assertStatus(403)
     response.assertBodyContains({ error_code: 'FORBIDDEN' })
-    await team.admin.refresh()
-    assert.equal(team.admin.role, ROLES.administrator)
+    await team.user.refresh()
+    assert.equal(team.user.role, ROLES.administrator)
   })
 
   test('an actual change updates the role, revokes all the target tokens and is audited', async ({
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
-      .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+      .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'administrator' })
     response.assertStatus(200)
@@ -159,13 +159,15 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     await developer.user.refresh()
     assert.equal(developer.user.role, ROLES.administrator)
     assert.equal(await tokensOf(developer.user), 0)
-    const revoked = await client.get('/api/v1/portal/me').header('Authorization', developer.bearer)
+    const revoked = await client
+      .get(route('profile.show'))
+      .header('Authorization', developer.bearer)
     revoked.assertStatus(401)
 
     const audit = await AuditLog.query().where('action', 'team.member.role_change')
     assert.lengthOf(audit, 1)
     assert.equal(audit[0].outcome, 'success')
-    assert.equal(audit[0].actorUserId, team.admin.id)
+    assert.equal(audit[0].actorUserId, team.user.id)
     assert.equal(audit[0].targetId, String(developer.user.id))
     assert.deepEqual(audit[0].metadata, { from: 'developer', to: 'administrator' })
   })
@@ -174,17 +176,17 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
-      .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+      .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(200)
     assert.equal(response.body().data.role, 'developer')
     assert.equal(await tokensOf(developer.user), 1)
     assert.lengthOf(await AuditLog.query().where('action', 'team.member.role_change'), 0)
-    const still = await client.get('/api/v1/portal/me').header('Authorization', developer.bearer)
+    const still = await client.get(route('profile.show')).header('Authorization', developer.bearer)
     still.assertStatus(200)
   })
 
@@ -192,8 +194,8 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const bodies: unknown[] = [
       {},
       { role: 1 },
@@ -214,7 +216,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     for (const body of bodies) {
       await clearLimits()
       const request = client
-        .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+        .patch(route('team.members.role', { member: developer.user.id }))
         .header('Authorization', team.bearer)
       const response =
         typeof body === 'string' && body.startsWith('{')
@@ -225,7 +227,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     }
     await clearLimits()
     const extra = await client
-      .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+      .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'administrator', merchant_role: 1 })
     assert.property(extra.body().errors, 'merchant_role')
@@ -234,7 +236,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
   })
 
   test('a missing, detached, foreign or internal-role target is 404', async ({ client }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const detached = await UserFactory.merge({ merchantId: null, isActive: false }).create()
     const internal = await UserFactory.merge({ merchantId: team.merchant.id, role: 99 }).create()
     const { user: foreign } = await createMerchantWithUser({ role: 'developer' })
@@ -249,7 +251,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
       '01',
     ]) {
       const response = await client
-        .patch(`/api/v1/portal/team/members/${id}/role`)
+        .patch(route('team.members.role', { member: id }))
         .header('Authorization', team.bearer)
         .json({ role: 'administrator' })
       response.assertStatus(404)
@@ -261,26 +263,26 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    await addMember(team.merchant, team.client, 'administrator', { isActive: false })
+    const team = await signedInMember('administrator')
+    await teammate(team, 'administrator', { isActive: false })
     const response = await client
-      .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+      .patch(route('team.members.role', { member: team.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'LAST_ADMINISTRATOR' })
-    await team.admin.refresh()
-    assert.equal(team.admin.role, ROLES.administrator)
-    assert.equal(await tokensOf(team.admin), 1)
+    await team.user.refresh()
+    assert.equal(team.user.role, ROLES.administrator)
+    assert.equal(await tokensOf(team.user), 1)
   })
 
   test('an inactive member stays inactive when its role changes', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    const inactive = await addMember(team.merchant, team.client, 'administrator', {
+    const team = await signedInMember('administrator')
+    const inactive = await teammate(team, 'administrator', {
       isActive: false,
     })
     const response = await client
-      .patch(`/api/v1/portal/team/members/${inactive.user.id}/role`)
+      .patch(route('team.members.role', { member: inactive.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(200)
@@ -294,17 +296,17 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const other = await addMember(team.merchant, team.client, 'administrator')
+    const team = await signedInMember('administrator')
+    const other = await teammate(team, 'administrator')
     const response = await client
-      .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+      .patch(route('team.members.role', { member: team.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     response.assertStatus(200)
     assert.equal(response.body().data.role, 'developer')
-    const after = await client.get('/api/v1/portal/me').header('Authorization', team.bearer)
+    const after = await client.get(route('profile.show')).header('Authorization', team.bearer)
     after.assertStatus(401)
-    const otherStill = await client.get('/api/v1/portal/me').header('Authorization', other.bearer)
+    const otherStill = await client.get(route('profile.show')).header('Authorization', other.bearer)
     otherStill.assertStatus(200)
   })
 })
@@ -313,10 +315,10 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
   group.each.setup(() => resetState())
 
   test('a developer gets 403 FORBIDDEN', async ({ client }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', developer.bearer)
       .json({ anything: 1 })
     response.assertStatus(403)
@@ -327,14 +329,14 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer', {
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer', {
       rememberMeToken: 'remember-me-value',
     })
     const passwordHash = developer.user.password
 
     const response = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(204)
     assert.equal(response.text(), '')
@@ -347,7 +349,9 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     assert.equal(user.password, passwordHash)
     assert.isTrue(await hash.verify(user.password, DEFAULT_TEST_PASSWORD))
     assert.equal(await tokensOf(user), 0)
-    const revoked = await client.get('/api/v1/portal/me').header('Authorization', developer.bearer)
+    const revoked = await client
+      .get(route('profile.show'))
+      .header('Authorization', developer.bearer)
     revoked.assertStatus(401)
 
     const audit = await AuditLog.query().where('action', 'team.member.remove')
@@ -355,23 +359,21 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     assert.equal(audit[0].targetId, String(user.id))
 
     const again = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
     again.assertStatus(404)
-    const list = await client
-      .get('/api/v1/portal/team/members')
-      .header('Authorization', team.bearer)
+    const list = await client.get(route('team.members.index')).header('Authorization', team.bearer)
     assert.deepEqual(
       list.body().data.map((member: any) => member.id),
-      [team.admin.id]
+      [team.user.id]
     )
   })
 
   test('takes no body: supplied fields are 422 and nothing changes', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     const response = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ reason: 'gone' })
     response.assertStatus(422)
@@ -381,56 +383,56 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
   })
 
   test('a missing, detached, foreign or internal-role target is 404', async ({ client }) => {
-    const team = await teamWithAdministrator()
+    const team = await signedInMember('administrator')
     const detached = await UserFactory.merge({ merchantId: null, isActive: false }).create()
     const internal = await UserFactory.merge({ merchantId: team.merchant.id, role: 99 }).create()
     const { user: foreign } = await createMerchantWithUser()
     for (const id of [detached.id, internal.id, foreign.id, 424242]) {
       const response = await client
-        .delete(`/api/v1/portal/team/members/${id}`)
+        .delete(route('team.members.destroy', { member: id }))
         .header('Authorization', team.bearer)
       response.assertStatus(404)
     }
   })
 
   test('the sole active administrator cannot be removed', async ({ client, assert }) => {
-    const team = await teamWithAdministrator()
-    await addMember(team.merchant, team.client, 'administrator', { isActive: false })
+    const team = await signedInMember('administrator')
+    await teammate(team, 'administrator', { isActive: false })
     const response = await client
-      .delete(`/api/v1/portal/team/members/${team.admin.id}`)
+      .delete(route('team.members.destroy', { member: team.user.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(409)
     response.assertBodyContains({ error_code: 'LAST_ADMINISTRATOR' })
-    await team.admin.refresh()
-    assert.equal(team.admin.merchantId, team.merchant.id)
-    assert.isTrue(team.admin.isActive)
+    await team.user.refresh()
+    assert.equal(team.user.merchantId, team.merchant.id)
+    assert.isTrue(team.user.isActive)
   })
 
   test('an administrator may remove self when another active administrator remains; the own PAT is revoked', async ({
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    await addMember(team.merchant, team.client, 'administrator')
+    const team = await signedInMember('administrator')
+    await teammate(team, 'administrator')
     const response = await client
-      .delete(`/api/v1/portal/team/members/${team.admin.id}`)
+      .delete(route('team.members.destroy', { member: team.user.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(204)
-    await team.admin.refresh()
-    assert.isNull(team.admin.merchantId)
-    const after = await client.get('/api/v1/portal/me').header('Authorization', team.bearer)
+    await team.user.refresh()
+    assert.isNull(team.user.merchantId)
+    const after = await client.get(route('profile.show')).header('Authorization', team.bearer)
     after.assertStatus(401)
   })
 
   test('an inactive administrator can be removed while the caller is the only active one', async ({
     client,
   }) => {
-    const team = await teamWithAdministrator()
-    const inactive = await addMember(team.merchant, team.client, 'administrator', {
+    const team = await signedInMember('administrator')
+    const inactive = await teammate(team, 'administrator', {
       isActive: false,
     })
     const response = await client
-      .delete(`/api/v1/portal/team/members/${inactive.user.id}`)
+      .delete(route('team.members.destroy', { member: inactive.user.id }))
       .header('Authorization', team.bearer)
     response.assertStatus(204)
   })
@@ -443,17 +445,17 @@ test.group('Team mutation limits', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const developer = await teammate(team, 'developer')
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await client
-        .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+        .patch(route('team.members.role', { member: developer.user.id }))
         .header('Authorization', team.bearer)
         .json({ role: attempt === 0 ? 'bogus' : 'developer' })
       assert.oneOf(response.status(), [200, 422])
     }
     const throttled = await client
-      .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+      .patch(route('team.members.role', { member: developer.user.id }))
       .header('Authorization', team.bearer)
       .json({ role: 'developer' })
     throttled.assertStatus(429)
@@ -465,7 +467,7 @@ test.group('Team mutation limits', (group) => {
     assert.lengthOf(audit, 1)
 
     const removal = await client
-      .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+      .delete(route('team.members.destroy', { member: developer.user.id }))
       .header('Authorization', team.bearer)
     removal.assertStatus(204)
   })

@@ -1,8 +1,9 @@
 import { test } from '@japa/runner'
-import { addMember } from '#tests/helpers/portal'
+import { signedInMember, teammate } from '#tests/helpers/portal'
 import { resetState } from '#tests/helpers/database'
-import { teamWithAdministrator, whileTeamLocked } from '#tests/helpers/team'
+import { whileTeamLocked } from '#tests/helpers/team'
 import User, { ROLES } from '#models/user'
+import { route } from '#tests/helpers/routes'
 
 const ROUNDS = 5
 
@@ -49,15 +50,15 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
   }) => {
     for (let round = 0; round < ROUNDS; round++) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
       const [first, second] = await Promise.all([
         client
-          .patch(`/api/v1/portal/team/members/${other.user.id}/role`)
+          .patch(route('team.members.role', { member: other.user.id }))
           .header('Authorization', team.bearer)
           .json({ role: 'developer' }),
         client
-          .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+          .patch(route('team.members.role', { member: team.user.id }))
           .header('Authorization', other.bearer)
           .json({ role: 'developer' }),
       ])
@@ -72,14 +73,14 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
   }) => {
     for (let round = 0; round < ROUNDS; round++) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
       const [first, second] = await Promise.all([
         client
-          .delete(`/api/v1/portal/team/members/${other.user.id}`)
+          .delete(route('team.members.destroy', { member: other.user.id }))
           .header('Authorization', team.bearer),
         client
-          .delete(`/api/v1/portal/team/members/${team.admin.id}`)
+          .delete(route('team.members.destroy', { member: team.user.id }))
           .header('Authorization', other.bearer),
       ])
       assertOneWinner(assert, [first, second], 204, round)
@@ -93,15 +94,15 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
   }) => {
     for (let round = 0; round < ROUNDS; round++) {
       await resetState()
-      const team = await teamWithAdministrator()
-      const other = await addMember(team.merchant, team.client, 'administrator')
+      const team = await signedInMember('administrator')
+      const other = await teammate(team, 'administrator')
       const [demote, remove] = await Promise.all([
         client
-          .patch(`/api/v1/portal/team/members/${other.user.id}/role`)
+          .patch(route('team.members.role', { member: other.user.id }))
           .header('Authorization', team.bearer)
           .json({ role: 'developer' }),
         client
-          .delete(`/api/v1/portal/team/members/${team.admin.id}`)
+          .delete(route('team.members.destroy', { member: team.user.id }))
           .header('Authorization', other.bearer),
       ])
       const succeeded = [demote.status() === 200, remove.status() === 204]
@@ -116,15 +117,15 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const other = await addMember(team.merchant, team.client, 'administrator')
+    const team = await signedInMember('administrator')
+    const other = await teammate(team, 'administrator')
     const responses = await Promise.all([
       client
-        .patch(`/api/v1/portal/team/members/${team.admin.id}/role`)
+        .patch(route('team.members.role', { member: team.user.id }))
         .header('Authorization', team.bearer)
         .json({ role: 'developer' }),
       client
-        .patch(`/api/v1/portal/team/members/${other.user.id}/role`)
+        .patch(route('team.members.role', { member: other.user.id }))
         .header('Authorization', other.bearer)
         .json({ role: 'developer' }),
     ])
@@ -136,21 +137,21 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     client,
     assert,
   }) => {
-    const team = await teamWithAdministrator()
-    const other = await addMember(team.merchant, team.client, 'administrator')
-    const developer = await addMember(team.merchant, team.client, 'developer')
+    const team = await signedInMember('administrator')
+    const other = await teammate(team, 'administrator')
+    const developer = await teammate(team, 'developer')
     const demoteOther = async (trx: any) => {
       await trx.from('users').where('id', other.user.id).update({ role: ROLES.developer })
     }
     const calls = [
       () =>
         client
-          .patch(`/api/v1/portal/team/members/${developer.user.id}/role`)
+          .patch(route('team.members.role', { member: developer.user.id }))
           .header('Authorization', other.bearer)
           .json({ role: 'administrator' }),
       () =>
         client
-          .delete(`/api/v1/portal/team/members/${developer.user.id}`)
+          .delete(route('team.members.destroy', { member: developer.user.id }))
           .header('Authorization', other.bearer),
     ]
     for (const call of calls) {
