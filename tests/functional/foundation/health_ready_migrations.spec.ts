@@ -6,6 +6,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { MigrationsAppliedCheck } from '#start/health'
+import { route } from '#tests/helpers/routes'
 
 /** Runs `work` with the newest migration marked as not applied, then restores its row. */
 async function withNewestMigrationPending<T>(work: () => Promise<T>): Promise<T> {
@@ -35,9 +36,9 @@ test.group('/health/ready › migrations check', () => {
     client,
     assert,
   }) => {
-    const first = await client.get('/health/ready')
+    const first = await client.get(route('health.ready'))
     first.assertStatus(200)
-    const again = await withNewestMigrationPending(() => client.get('/health/ready'))
+    const again = await withNewestMigrationPending(() => client.get(route('health.ready')))
     again.assertStatus(200)
     assert.deepInclude(again.body().checks, { name: 'Migrations applied', status: 'ok' })
   })

@@ -12,7 +12,8 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
-import { issueThroughApi, MACHINE_CLIENTS, mappedClientOfKind } from '#tests/helpers/machine'
+import { issueThroughApi, mappedClientOfKind } from '#tests/helpers/machine'
+import { route } from '#tests/helpers/routes'
 import { normalizeLabel } from '#support/machine_client_label'
 
 const REASON = 'Integration server for orders'
@@ -30,7 +31,7 @@ test.group('Machine-client labels compared as stored', (group) => {
     const issued = await issueThroughApi(client, admin, 'Orders Server')
     for (const label of ['oRDERS sERVER', '  orders server  ', 'ORDERS SERVER']) {
       const duplicate = await client
-        .post(MACHINE_CLIENTS)
+        .post(route('merchant.machine_clients.store'))
         .header('Authorization', admin.bearer)
         .json({ label, reason: REASON, current_password: admin.password })
       duplicate.assertStatus(422)
@@ -66,7 +67,7 @@ test.group('Machine-client labels compared as stored', (group) => {
     assert.notEqual(normalizeLabel('İNVENTORY'), normalizeLabel('inventory'))
     await mappedClientOfKind(admin.merchant.id, 'framework', 'İNVENTORY')
     const issued = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .json({ label: 'inventory', reason: REASON, current_password: admin.password })
     issued.assertStatus(201)
@@ -82,7 +83,7 @@ test.group('Machine-client labels compared as stored', (group) => {
     assert.equal(variant?.code, '23505')
     // Through the API a non-ASCII label is a validation error, never a 500.
     const dotted = await client
-      .post(MACHINE_CLIENTS)
+      .post(route('merchant.machine_clients.store'))
       .header('Authorization', admin.bearer)
       .json({ label: 'İnventory', reason: REASON, current_password: admin.password })
     dotted.assertStatus(422)
