@@ -12,8 +12,8 @@
 */
 import vine from '@vinejs/vine'
 import type { HttpContext } from '@adonisjs/core/http'
-import ApiError, { type FieldErrors } from '#exceptions/api_error'
-import { defineInput, isPlainObject, validateBody } from '#validators/rules/input'
+import type { FieldErrors } from '#exceptions/api_error'
+import { defineInput, isPlainObject, validateBodyWithPrechecks } from '#validators/rules/input'
 import { currentPassword } from '#validators/rules/password_policy'
 
 const characters = (value: string) => [...value].length
@@ -121,16 +121,7 @@ export async function validateMerchantUpdate(ctx: HttpContext) {
     }
     if (!MERCHANT_FIELDS.some((name) => Object.hasOwn(raw, name))) errors.body = [atLeastOne]
   }
-  try {
-    const input = await validateBody(ctx, merchantUpdateInput)
-    if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
-    return input
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 422 && Object.keys(errors).length > 0) {
-      throw ApiError.validation({ ...error.fieldErrors, ...errors })
-    }
-    throw error
-  }
+  return validateBodyWithPrechecks(ctx, merchantUpdateInput, errors)
 }
 
 export type MerchantUpdate = Awaited<ReturnType<typeof validateMerchantUpdate>>

@@ -4,8 +4,8 @@
 */
 import vine from '@vinejs/vine'
 import type { HttpContext } from '@adonisjs/core/http'
-import ApiError, { type FieldErrors } from '#exceptions/api_error'
-import { defineInput, isPlainObject, validateBody } from '#validators/rules/input'
+import type { FieldErrors } from '#exceptions/api_error'
+import { defineInput, isPlainObject, validateBodyWithPrechecks } from '#validators/rules/input'
 import { emailField } from '#validators/rules/email'
 
 // Names are trimmed centrally; control characters (line breaks, NUL) are refused.
@@ -42,19 +42,11 @@ export async function validateProfileUpdate(ctx: HttpContext) {
       errors.body = ['Provide at least one of first_name, last_name or email.']
     }
   }
-  try {
-    const input = await validateBody(ctx, profileUpdateInput)
+  return validateBodyWithPrechecks(ctx, profileUpdateInput, errors, (input) => {
     if (!PROFILE_FIELDS.some((name) => input[name] !== undefined) && !errors.body) {
       errors.body = ['Provide at least one of first_name, last_name or email.']
     }
-    if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
-    return input
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 422 && Object.keys(errors).length > 0) {
-      throw ApiError.validation({ ...error.fieldErrors, ...errors })
-    }
-    throw error
-  }
+  })
 }
 
 /** POST /portal/me/email/verify: a six-digit string (numbers are refused; leading zeros kept). */

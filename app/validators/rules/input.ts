@@ -125,6 +125,30 @@ export function validateBody<Properties extends Record<string, SchemaTypes>>(
   return validateInput(ctx.request.body(), schema)
 }
 
+/**
+ * Validates a body together with field errors found before validation (nulls that
+ * VineJS's optional() would drop, a body naming no field): one 422 carries both sets.
+ * `afterValid` may add errors that depend on the validated input.
+ */
+export async function validateBodyWithPrechecks<Properties extends Record<string, SchemaTypes>>(
+  ctx: HttpContext,
+  schema: InputSchema<Properties>,
+  errors: FieldErrors,
+  afterValid?: (input: Awaited<ReturnType<typeof validateInput<Properties>>>) => void
+) {
+  try {
+    const input = await validateBody(ctx, schema)
+    afterValid?.(input)
+    if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
+    return input
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422 && Object.keys(errors).length > 0) {
+      throw ApiError.validation({ ...error.fieldErrors, ...errors })
+    }
+    throw error
+  }
+}
+
 export function validateQuery<Properties extends Record<string, SchemaTypes>>(
   ctx: HttpContext,
   schema: InputSchema<Properties>
