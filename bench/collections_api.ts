@@ -20,7 +20,7 @@
 | page and coverage) — the floor the route cannot go below on one database.
 */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import os from 'node:os'
 import autocannon from 'autocannon'
@@ -147,18 +147,26 @@ async function sqlMilliseconds(sql: string, bindings: any[]) {
   return +times[2].toFixed(2)
 }
 
-const server = spawn('node', ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_KEY,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MULTIPLIER: '100000',
-  },
-  stdio: 'inherit',
-})
+// The production build (`npm run build`), as deployed; BENCH_NODE_ARGS adds node flags
+// to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
+const server = spawn(
+  'node',
+  [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
+  {
+    cwd: 'build',
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_KEY,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MULTIPLIER: '100000',
+    },
+    stdio: 'inherit',
+  }
+)
 const base = `http://127.0.0.1:${PORT}`
 const results: Record<string, unknown>[] = []
 let authFloor: number | undefined

@@ -16,6 +16,7 @@
 | (migrates, refreshes demo data and loads the datasets once; never point it at production).
 */
 import { spawn, execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import os from 'node:os'
 import autocannon from 'autocannon'
@@ -160,10 +161,14 @@ async function latencyOf(url: string, pat: string) {
   return { run, latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) } }
 }
 
-const server = spawn('node', ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
-  env,
-  stdio: 'inherit',
-})
+// The production build (`npm run build`), as deployed; BENCH_NODE_ARGS adds node flags
+// to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
+const server = spawn(
+  'node',
+  [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
+  { env, cwd: 'build', stdio: 'inherit' }
+)
 const results: any[] = []
 try {
   for (let attempt = 0; ; attempt++) {
@@ -222,6 +227,7 @@ try {
         sql_ms: bare,
         ratio_p50: +(endpoint.p50 / bare.p50).toFixed(2),
         ratio_p50_beyond_baseline: +((endpoint.p50 - baseline.latency.p50) / bare.p50).toFixed(2),
+        beyond_baseline_p50_ms: +(endpoint.p50 - baseline.latency.p50).toFixed(2),
         raw_only_sql_ms: raw,
         plan: await scanNodes(statement.planned),
       })
@@ -244,3 +250,37 @@ console.log(
     2
   )
 )
+
+// The same figures as a Markdown table for bench/README.md.
+const fixed = (value: number) => value.toFixed(2)
+const table = [
+  `Load average ${os
+    .loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' / ')} (1/5/15 min); ` +
+    `\`/portal/me\` floor p50 ${fixed(results[0].endpoint_ms.p50)} ms, p95 ${fixed(results[0].endpoint_ms.p95)} ms.`,
+  '',
+  '| dataset | scenario | rows in range | buckets | endpoint p50 / p95 ms | SQL p50 / p95 ms | endpoint ÷ SQL (p50) | endpoint − /me (p50) ms | (endpoint − /me) ÷ SQL | raw-only SQL p50 / p95 ms | scans in the plan |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+  ...results
+    .slice(1)
+    .map((row) =>
+      [
+        row.dataset,
+        row.scenario,
+        row.transactions.toLocaleString('en-US'),
+        row.buckets,
+        `${fixed(row.endpoint_ms.p50)} / ${fixed(row.endpoint_ms.p95)}`,
+        `${fixed(row.sql_ms.p50)} / ${fixed(row.sql_ms.p95)}`,
+        fixed(row.ratio_p50),
+        fixed(row.beyond_baseline_p50_ms),
+        fixed(row.ratio_p50_beyond_baseline),
+        row.raw_only_sql_ms
+          ? `${fixed(row.raw_only_sql_ms.p50)} / ${fixed(row.raw_only_sql_ms.p95)}`
+          : '—',
+        row.plan.join(', '),
+      ].join(' | ')
+    )
+    .map((line) => `| ${line} |`),
+]
+console.log(table.join('\n'))
