@@ -168,7 +168,8 @@ const server = spawn(
   }
 )
 const base = `http://127.0.0.1:${PORT}`
-const results: Record<string, unknown>[] = []
+const loadAtStart = os.loadavg()
+const results: Array<Record<string, any>> = []
 let authFloor: number | undefined
 try {
   for (let attempt = 0; ; attempt++) {
@@ -234,6 +235,7 @@ try {
       sql_ms: sql,
       ratio_single_p50_to_sql: floor ? +(singleP50 / floor).toFixed(2) : null,
       route_ms_above_auth_floor: +(singleP50 - authFloor).toFixed(2),
+      ratio_above_floor_to_sql: floor ? +((singleP50 - authFloor) / floor).toFixed(2) : null,
     })
     console.error(JSON.stringify(results.at(-1)))
   }
@@ -252,5 +254,38 @@ console.log(
     null,
     2
   )
+)
+
+// The same figures as a Markdown table for bench/README.md.
+const loads = (values: number[]) => values.map((load) => load.toFixed(1)).join(' / ')
+const ms = (value: number) => `${value.toFixed(2)} ms`
+console.log(
+  [
+    `Load average (1/5/15 min) ${loads(loadAtStart)} at the start, ${loads(os.loadavg())} at the end; ` +
+      `${CONNECTIONS} connections × ${SECONDS} s.`,
+    '',
+    '| route | total | req/s | p50 | p95 | single p50 | SQL (EXPLAIN ANALYZE) | single p50 ÷ slowest SQL | single p50 − /me floor | (single p50 − floor) ÷ slowest SQL |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...results.map((row) =>
+      [
+        '',
+        row.scenario,
+        row.total === undefined ? '–' : row.total.toLocaleString('en-US'),
+        row.requests_per_second,
+        ms(row.p50_ms),
+        ms(row.p95_ms),
+        ms(row.single_p50_ms),
+        Object.entries(row.sql_ms as Record<string, number>)
+          .map(([name, time]) => `${name} ${time} ms`)
+          .join(', ') || '–',
+        row.ratio_single_p50_to_sql ?? '–',
+        ms(row.route_ms_above_auth_floor),
+        row.ratio_above_floor_to_sql ?? '–',
+        '',
+      ]
+        .join(' | ')
+        .trim()
+    ),
+  ].join('\n')
 )
 await shutdown()
