@@ -70,6 +70,7 @@ function monthStart(year: number, month: number): bigint {
 }
 
 const HOUR_MICROS = 3_600_000_000n
+const SHORT_BUCKET_MICROS = 25n * HOUR_MICROS
 
 /** Whole months, whole days and raw edges of [from, to), added with `sign`. */
 function additive(bucket: number, from: bigint, to: bigint, sign: 1 | -1): ReadPlan {
@@ -122,6 +123,9 @@ function edgePart(bucket: number, from: bigint, edge: bigint): ReadPlan {
 export function planReads(buckets: ReadonlyArray<{ from: bigint; to: bigint }>): ReadPlan {
   const plans = buckets.map(({ from, to }, bucket) => {
     let best = additive(bucket, from, to, 1)
+    // A bucket of at most 25 hours (a local day) costs at most 25 as it is, and any
+    // run of whole months (28 days or more) would leave over 26 days to correct.
+    if (to - from <= SHORT_BUCKET_MICROS) return best
     let bestCost = cost(best)
     // A run of whole UTC months, its ends taken inside or outside the bucket; what
     // lies between an end and the bucket's bound is added or subtracted. (Runs of
