@@ -20,7 +20,7 @@
 | page and coverage) — the floor the route cannot go below on one database.
 */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import os from 'node:os'
 import autocannon from 'autocannon'
@@ -147,21 +147,29 @@ async function sqlMilliseconds(sql: string, bindings: any[]) {
   return +times[2].toFixed(2)
 }
 
-const server = spawn('node', ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_KEY,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MULTIPLIER: '100000',
-  },
-  stdio: 'inherit',
-})
+// The production build (`npm run build`), as deployed; BENCH_NODE_ARGS adds node flags
+// to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
+const server = spawn(
+  'node',
+  [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
+  {
+    cwd: 'build',
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_KEY,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MULTIPLIER: '100000',
+    },
+    stdio: 'inherit',
+  }
+)
 const base = `http://127.0.0.1:${PORT}`
-const results: Record<string, unknown>[] = []
-let authFloor: number | undefined
+const loadAtStart = os.loadavg()
+const results: Array<Record<string, any>> = []
 try {
   for (let attempt = 0; ; attempt++) {
     if (attempt > 300) throw new Error('server did not start')
@@ -202,19 +210,25 @@ try {
       sql[statement.name] = await sqlMilliseconds(statement.sql, statement.bindings)
     }
     const floor = Math.max(0, ...Object.values(sql))
-    // Single request, no concurrency: the route's own latency beside its SQL.
+    // Single requests, no concurrency: the route's own latency beside its SQL. Each is
+    // paired with a GET /portal/me just before it, so that the floor subtracted from
+    // a route is measured under the same load as the route (the machine is shared).
     const single: number[] = []
-    for (let index = 0; index < 30; index++) {
+    const floorSamples: number[] = []
+    const timed = async (path: string) => {
       const started = performance.now()
-      const response = await fetch(base + scenario.path, {
-        headers: { authorization: `Bearer ${pat}` },
-      })
+      const response = await fetch(base + path, { headers: { authorization: `Bearer ${pat}` } })
       await response.arrayBuffer()
-      single.push(performance.now() - started)
+      return performance.now() - started
+    }
+    for (let index = 0; index < 31; index++) {
+      floorSamples.push(await timed(scenarios[0].path))
+      single.push(await timed(scenario.path))
     }
     single.sort((a, b) => a - b)
+    floorSamples.sort((a, b) => a - b)
     const singleP50 = +single[15].toFixed(2)
-    authFloor ??= singleP50
+    const authFloor = +floorSamples[15].toFixed(2)
     results.push({
       scenario: scenario.name,
       total: body.meta?.total,
@@ -223,9 +237,11 @@ try {
       p50_ms: percentile(50),
       p95_ms: percentile(95),
       single_p50_ms: singleP50,
+      auth_floor_p50_ms: authFloor,
       sql_ms: sql,
       ratio_single_p50_to_sql: floor ? +(singleP50 / floor).toFixed(2) : null,
       route_ms_above_auth_floor: +(singleP50 - authFloor).toFixed(2),
+      ratio_above_floor_to_sql: floor ? +((singleP50 - authFloor) / floor).toFixed(2) : null,
     })
     console.error(JSON.stringify(results.at(-1)))
   }
@@ -244,5 +260,39 @@ console.log(
     null,
     2
   )
+)
+
+// The same figures as a Markdown table for bench/README.md.
+const loads = (values: number[]) => values.map((load) => load.toFixed(1)).join(' / ')
+const ms = (value: number) => `${value.toFixed(2)} ms`
+console.log(
+  [
+    `Load average (1/5/15 min) ${loads(loadAtStart)} at the start, ${loads(os.loadavg())} at the end; ` +
+      `${CONNECTIONS} connections × ${SECONDS} s.`,
+    '',
+    '| route | total | req/s | p50 | p95 | single p50 | SQL (EXPLAIN ANALYZE) | single p50 ÷ slowest SQL | /me floor (paired) | single p50 − floor | (single p50 − floor) ÷ slowest SQL |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...results.map((row) =>
+      [
+        '',
+        row.scenario,
+        row.total === undefined ? '–' : row.total.toLocaleString('en-US'),
+        row.requests_per_second,
+        ms(row.p50_ms),
+        ms(row.p95_ms),
+        ms(row.single_p50_ms),
+        Object.entries(row.sql_ms as Record<string, number>)
+          .map(([name, time]) => `${name} ${time} ms`)
+          .join(', ') || '–',
+        row.ratio_single_p50_to_sql ?? '–',
+        ms(row.auth_floor_p50_ms),
+        ms(row.route_ms_above_auth_floor),
+        row.ratio_above_floor_to_sql ?? '–',
+        '',
+      ]
+        .join(' | ')
+        .trim()
+    ),
+  ].join('\n')
 )
 await shutdown()

@@ -5,17 +5,22 @@
 | For each dataset (bench/reporting_dataset.ts: 1,000,000 transactions, and a typical
 | merchant's 50,000) and scenario (metrics over one and ten years, a daily chart over
 | 366 days, a monthly chart over ten years):
-| - endpoint latency p50/p95 over BENCH_REQUESTS sequential requests (autocannon, one
-|   connection, so latency is not queueing);
+| - endpoint latency p50/p95 over BENCH_REQUESTS sequential requests (one at a time,
+|   so latency is not queueing; an autocannon pass of as many first warms up and checks
+|   for non-2xx), each preceded by a GET /portal/me whose p50 is the row's floor;
 | - the same statement the endpoint runs (app/reporting/aggregate_statement.ts), timed
 |   as bare SQL on one connection, and its plan's scan nodes;
 | - for the ten-year scenarios, the statement with the rollup switched off (every
 |   bucket read from raw rows), the figure that made the rollup necessary.
 |
-| Usage: DATABASE_URL=postgres://.../scratch node --import=@poppinss/ts-exec bench/reporting.ts
+| Usage: npm run build, then
+|   DATABASE_URL=postgres://.../scratch node --import=@poppinss/ts-exec bench/reporting.ts
+| (the server is the production build, build/bin/server.js; a Markdown table is printed
+| last, ready for bench/README.md)
 | (migrates, refreshes demo data and loads the datasets once; never point it at production).
 */
 import { spawn, execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 import os from 'node:os'
 import autocannon from 'autocannon'
@@ -160,10 +165,41 @@ async function latencyOf(url: string, pat: string) {
   return { run, latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) } }
 }
 
-const server = spawn('node', ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
-  env,
-  stdio: 'inherit',
-})
+/**
+ * The endpoint and GET /portal/me alternately, REQUESTS each, one request at a time:
+ * the floor subtracted from a scenario is measured under the same load as the
+ * scenario itself (the machine is shared, and its load moves within a minute).
+ */
+async function pairedLatencyOf(url: string, pat: string) {
+  const timed = async (target: string) => {
+    const started = performance.now()
+    const response = await fetch(target, { headers: { authorization: `Bearer ${pat}` } })
+    await response.arrayBuffer()
+    if (!response.ok) throw new Error(`${target}: ${response.status}`)
+    return performance.now() - started
+  }
+  const endpoint: number[] = []
+  const floor: number[] = []
+  for (let index = 0; index < REQUESTS; index++) {
+    floor.push(await timed(`${base}/api/v1/portal/me`))
+    endpoint.push(await timed(url))
+  }
+  endpoint.sort((a, b) => a - b)
+  floor.sort((a, b) => a - b)
+  return {
+    endpoint: { p50: percentile(endpoint, 50), p95: percentile(endpoint, 95) },
+    floor: { p50: percentile(floor, 50), p95: percentile(floor, 95) },
+  }
+}
+
+// The production build (`npm run build`), as deployed; BENCH_NODE_ARGS adds node flags
+// to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
+const server = spawn(
+  'node',
+  [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
+  { env, cwd: 'build', stdio: 'inherit' }
+)
 const results: any[] = []
 try {
   for (let attempt = 0; ; attempt++) {
@@ -208,7 +244,9 @@ try {
       if (check.status !== 200)
         throw new Error(`${scenario.name}: ${check.status} ${await check.text()}`)
       const body = (await check.json()) as any
-      const { run, latency: endpoint } = await latencyOf(url, pat)
+      const { run } = await latencyOf(url, pat)
+      const paired = await pairedLatencyOf(url, pat)
+      const endpoint = paired.endpoint
       const statement = statementOf(dataset, scenario.from, scenario.to, scenario.interval)
       const bare = await timeSql(statement.planned, REQUESTS)
       const raw = scenario.name.includes('10y') ? await timeSql(statement.rawOnly, 15) : null
@@ -221,7 +259,9 @@ try {
         endpoint_ms: endpoint,
         sql_ms: bare,
         ratio_p50: +(endpoint.p50 / bare.p50).toFixed(2),
-        ratio_p50_beyond_baseline: +((endpoint.p50 - baseline.latency.p50) / bare.p50).toFixed(2),
+        portal_me_paired_ms: paired.floor,
+        ratio_p50_beyond_baseline: +((endpoint.p50 - paired.floor.p50) / bare.p50).toFixed(2),
+        beyond_baseline_p50_ms: +(endpoint.p50 - paired.floor.p50).toFixed(2),
         raw_only_sql_ms: raw,
         plan: await scanNodes(statement.planned),
       })
@@ -244,3 +284,39 @@ console.log(
     2
   )
 )
+
+// The same figures as a Markdown table for bench/README.md.
+const fixed = (value: number) => value.toFixed(2)
+const table = [
+  `Load average ${os
+    .loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' / ')} (1/5/15 min); ` +
+    `\`/portal/me\` alone at the start p50 ${fixed(results[0].endpoint_ms.p50)} ms, p95 ${fixed(results[0].endpoint_ms.p95)} ms; ` +
+    `each row's floor is /me measured alternately with it. ${REQUESTS} requests per scenario, one at a time.`,
+  '',
+  '| dataset | scenario | rows in range | buckets | endpoint p50 / p95 ms | SQL p50 / p95 ms | endpoint ÷ SQL (p50) | /me paired p50 ms | endpoint − /me (p50) ms | (endpoint − /me) ÷ SQL | raw-only SQL p50 / p95 ms | scans in the plan |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ...results
+    .slice(1)
+    .map((row) =>
+      [
+        row.dataset,
+        row.scenario,
+        row.transactions.toLocaleString('en-US'),
+        row.buckets,
+        `${fixed(row.endpoint_ms.p50)} / ${fixed(row.endpoint_ms.p95)}`,
+        `${fixed(row.sql_ms.p50)} / ${fixed(row.sql_ms.p95)}`,
+        fixed(row.ratio_p50),
+        fixed(row.portal_me_paired_ms.p50),
+        fixed(row.beyond_baseline_p50_ms),
+        fixed(row.ratio_p50_beyond_baseline),
+        row.raw_only_sql_ms
+          ? `${fixed(row.raw_only_sql_ms.p50)} / ${fixed(row.raw_only_sql_ms.p95)}`
+          : '—',
+        row.plan.join(', '),
+      ].join(' | ')
+    )
+    .map((line) => `| ${line} |`),
+]
+console.log(table.join('\n'))

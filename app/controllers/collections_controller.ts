@@ -8,7 +8,7 @@ import {
   listTransactionsInput,
   requireOrderedRange,
 } from '#validators/collections'
-import { requireSupportedCurrency } from '#services/collections/currency_catalogue'
+import { afterCatalogue, requireSupportedCurrency } from '#services/collections/currency_catalogue'
 import { listTransactions } from '#services/collections/list_transactions'
 import { showTransaction } from '#services/collections/show_transaction'
 import { listTransactionHistory, showHistoryItem } from '#services/collections/transaction_history'
@@ -26,10 +26,17 @@ export default class CollectionsController {
   async index(ctx: HttpContext) {
     const input = await validateQuery(ctx, listTransactionsInput)
     requireOrderedRange(input)
-    // Only currency-filtered reads consult the catalogue (422 unsupported, 503 unreadable).
-    if (input.currency !== undefined) await requireSupportedCurrency('currency', input.currency)
     const { page, perPage } = pageOf(input)
-    const list = await listTransactions(ctx.actor!, input, { page, perPage })
+    // Only currency-filtered reads consult the catalogue (422 unsupported, 503
+    // unreadable), read on every such request (never cached) but concurrently with the
+    // list: its verdict wins over the list's outcome, so nothing is answered from a
+    // list whose currency the catalogue refuses or could not check.
+    const list = await afterCatalogue(
+      input.currency === undefined
+        ? undefined
+        : requireSupportedCurrency('currency', input.currency),
+      listTransactions(ctx.actor!, input, { page, perPage })
+    )
     return respond(ctx, 'Success', TransactionTransformer.transform(list.items), {
       meta: { ...pageMeta(page, perPage, list.total) },
     })

@@ -356,15 +356,27 @@ const REQUEST_FIELDS: Record<string, FieldRule> = {
   is_card_payment: isBoolean,
 }
 
-const REPLY_BOOLEANS = ['acknowledged', 'ok', 'success', 'accepted', 'received']
-const REPLY_STATUSES = new Set(['ok', 'success', 'accepted', 'received', 'failed', 'error'])
-const REPLY_TEXTS = new Set(['ok', 'ack', 'accepted', 'received'])
-
-const SYNC_ERROR_CODES = new Set([
+// The value allowlists below are exported: the response schemas
+// (app/transformers/schemas/collections.ts) are built from them, never restated.
+export const REPLY_BOOLEANS = ['acknowledged', 'ok', 'success', 'accepted', 'received'] as const
+export const REPLY_STATUS_VALUES = [
+  'ok',
+  'success',
+  'accepted',
+  'received',
+  'failed',
+  'error',
+] as const
+export const REPLY_TEXT_VALUES = ['ok', 'ack', 'accepted', 'received'] as const
+export const SYNC_ERROR_CODE_VALUES = [
   'TRANSACTION_REFERENCE_CONFLICT',
   'SUBMISSION_UNKNOWN',
   'SUBMISSION_IN_PROGRESS',
-])
+] as const
+
+const REPLY_STATUSES = new Set<string>(REPLY_STATUS_VALUES)
+const REPLY_TEXTS = new Set<string>(REPLY_TEXT_VALUES)
+const SYNC_ERROR_CODES = new Set<string>(SYNC_ERROR_CODE_VALUES)
 
 /** Explicit offset or Z, a valid date, 1-6 optional fractional digits. */
 const isOffsetTimestamp: FieldRule = (value) => parseTimestamp(value) !== null
@@ -614,7 +626,7 @@ function projectReply(snapshot: OpenedSnapshot, contentType: string | null): Bod
     else omissions.addPath('status', 'merchant_response_field_allowlist')
   }
   for (const name of Object.keys(body)) {
-    if (name === 'status' || REPLY_BOOLEANS.includes(name)) continue
+    if (name === 'status' || (REPLY_BOOLEANS as readonly string[]).includes(name)) continue
     omissions.add(
       '',
       name,

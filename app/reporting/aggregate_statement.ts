@@ -35,14 +35,21 @@ export function aggregateStatement(scope: AggregateScope, plan: ReadPlan) {
     (brand ? ` AND ${alias}.payment_brand = ?` : '')
   const ranges = `unnest(?::int[], ?::int[], ?::timestamptz[], ?::timestamptz[]) AS r (bucket, sign, lo, hi)`
   // Each part is added or subtracted (r.sign): see app/reporting/query_plan.ts.
+  // A LATERAL subquery kept apart by OFFSET 0, so that each part is its own range
+  // scan of the rollup's primary key. As a plain join, PostgreSQL read all the
+  // scope's month rows once and compared every part with every row (120 parts ×
+  // 1,872 rows: ~30 ms for a ten-year monthly chart, against < 1 ms).
   const rollup = (grain: 'day' | 'month') => `
     SELECT r.bucket, s.status, sum(r.sign * s.transaction_count) AS transaction_count,
            sum(r.sign * s.amount_total) AS amount_total,
            sum(r.sign * s.null_amount_count) AS null_amount_count
       FROM ${ranges}
-      JOIN transaction_totals AS s
-        ON ${keyOf('s')} AND s.grain = '${grain}'
-       AND s.period_start >= r.lo AND s.period_start < r.hi
+     CROSS JOIN LATERAL (
+       SELECT s.status, s.transaction_count, s.amount_total, s.null_amount_count
+         FROM transaction_totals AS s
+        WHERE ${keyOf('s')} AND s.grain = '${grain}'
+          AND s.period_start >= r.lo AND s.period_start < r.hi
+       OFFSET 0) AS s
      GROUP BY 1, 2`
   const sql = `
     SELECT r.bucket, t.status, sum(r.sign) AS transaction_count,

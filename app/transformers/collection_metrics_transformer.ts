@@ -54,6 +54,12 @@ export class MetricsChartTransformer extends BaseTransformer<MetricsChart> {
   toObject() {
     const { query, interval, asOf, totals, buckets } = this.resource
     const zone = query.timezone
+    // Each bucket ends where the next begins: format each bound once.
+    let previous: { micros: bigint; text: string } | undefined
+    const bound = (micros: bigint) => {
+      if (previous?.micros !== micros) previous = { micros, text: formatInstant(micros, zone) }
+      return previous.text
+    }
     return {
       ...echoes(query),
       interval,
@@ -63,8 +69,8 @@ export class MetricsChartTransformer extends BaseTransformer<MetricsChart> {
       totals: metricFields(totals),
       buckets: buckets.map((bucket) => ({
         period: bucket.period,
-        from: formatInstant(bucket.from, zone),
-        to: formatInstant(bucket.to, zone),
+        from: bound(bucket.from),
+        to: bound(bucket.to),
         partial: bucket.partial,
         ...metricFields(bucket.totals),
       })),

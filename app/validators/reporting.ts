@@ -80,8 +80,23 @@ type Validated = {
   payment_brand?: string
 }
 
-/** The cross-field rules and the catalogue, on a query that passed its field rules. */
-export async function completeReportingQuery(input: Validated): Promise<ReportingQuery> {
+/** A query that passed every rule but the catalogue, and the catalogue's pending verdict. */
+export interface CompletedReportingQuery {
+  query: ReportingQuery
+  /**
+   * Rejects with the catalogue's 422 (as a validation error on `currency`) or 503;
+   * the caller must await it (`afterCatalogue`) before answering.
+   */
+  catalogue: Promise<void>
+}
+
+/**
+ * The cross-field rules and the catalogue, on a query that passed its field rules.
+ * The catalogue is read on every request; when the other rules pass, its verdict is
+ * left pending so that the caller overlaps it with the aggregate (one round trip
+ * less) and still answers its 422 or 503 first.
+ */
+export async function completeReportingQuery(input: Validated): Promise<CompletedReportingQuery> {
   const timezone = input.timezone ?? defaultReportingTimezone()
   const errors: FieldErrors = Object.create(null)
   // Echoes and bucket labels are written with four-digit years in the reporting
@@ -101,20 +116,34 @@ export async function completeReportingQuery(input: Validated): Promise<Reportin
       errors.to = [`The range must not exceed ${RANGE_LIMIT_YEARS} calendar years.`]
     }
   }
+  const catalogue = catalogueErrors(input.currency)
+  if (Object.keys(errors).length > 0) {
+    Object.assign(errors, await catalogue)
+    throw ApiError.validation(errors)
+  }
+  return {
+    query: {
+      environment: input.environment,
+      currency: input.currency,
+      from: input.from,
+      to: input.to,
+      timezone,
+      paymentBrand: input.payment_brand,
+    },
+    catalogue: catalogue.then((currencyErrors) => {
+      if (Object.keys(currencyErrors).length > 0) throw ApiError.validation(currencyErrors)
+    }),
+  }
+}
+
+/** The catalogue's field errors for `currency` (none when supported); 503 is thrown. */
+async function catalogueErrors(currency: string): Promise<FieldErrors> {
   try {
-    await requireSupportedCurrency('currency', input.currency)
+    await requireSupportedCurrency('currency', currency)
+    return Object.create(null)
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 422 || !error.fieldErrors) throw error
-    Object.assign(errors, error.fieldErrors)
-  }
-  if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
-  return {
-    environment: input.environment,
-    currency: input.currency,
-    from: input.from,
-    to: input.to,
-    timezone,
-    paymentBrand: input.payment_brand,
+    return Object.assign(Object.create(null), error.fieldErrors)
   }
 }
 

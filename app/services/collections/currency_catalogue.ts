@@ -3,6 +3,10 @@
 | filters and reporting use it (portal-api.md › Collections): a code outside it is a
 | 422 field error; a catalogue that cannot be read (query failure, or an empty table)
 | is 503 SERVICE_UNAVAILABLE, and only currency-filtered reads ever consult it.
+|
+| Read on every such request, never cached: a cache would answer from a catalogue
+| that can no longer be read, where the contract says 503. The check costs one
+| round trip; callers overlap it with their own reads (`afterCatalogue`) instead.
 */
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
@@ -23,4 +27,21 @@ export async function requireSupportedCurrency(field: string, code: string): Pro
     throw ApiError.serviceUnavailable('The currency catalogue is unavailable.')
   }
   if (!row.supported) throw ApiError.field(field, 'The currency is not supported.')
+}
+
+/**
+ * `work`'s result once `catalogue` (a pending `requireSupportedCurrency`, or nothing)
+ * has passed. Both run concurrently; the catalogue's refusal (422 or 503) is thrown in
+ * preference to anything `work` threw, so the answer is the one the sequential order
+ * (catalogue first, then the read) gives, a round trip sooner.
+ */
+export async function afterCatalogue<T>(
+  catalogue: Promise<void> | undefined,
+  work: Promise<T>
+): Promise<T> {
+  if (catalogue === undefined) return work
+  const [checked, done] = await Promise.allSettled([catalogue, work])
+  if (checked.status === 'rejected') throw checked.reason
+  if (done.status === 'rejected') throw done.reason
+  return done.value
 }

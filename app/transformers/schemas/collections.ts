@@ -3,53 +3,27 @@
 |
 | What app/transformers/transaction_transformer.ts and history_item_transformer.ts
 | return (the suite validates every response against these, so a difference fails a
-| test).
+| test). The value lists (capture states, reason codes, the reply and synchronous
+| response allowlists) come from the projection itself (app/history/projection.ts).
 */
 import { schema, type JsonSchema } from '#openapi/json_schema'
+import {
+  CAPTURE_STATUSES,
+  DELIVERY_STATES,
+  REASON_CODES,
+  REPLY_BODY_CAPTURE_STATUSES,
+  REPLY_BOOLEANS,
+  REPLY_STATUS_VALUES,
+  REPLY_TEXT_VALUES,
+  SYNC_BODY_CAPTURE_STATUSES,
+  SYNC_ERROR_CODE_VALUES,
+} from '#history/projection'
 
 const ENVIRONMENT = schema.enum(['test', 'live'])
 
-const MERCHANT_REPLY_CAPTURE = [
-  'no_response',
-  'empty',
-  'omitted_oversize',
-  'omitted_unsupported_content_type',
-  'omitted_binary',
-  'omitted_sensitive',
-  'captured',
-  'captured_sanitized',
-  'captured_invalid_json_text',
-] as const
-
-const SYNCHRONOUS_ONLY_CAPTURE = [
-  'omitted_non_json',
-  'omitted_invalid_json',
-  'omitted_unsupported_shape',
-  'omitted_no_permitted_fields',
-] as const
-
-const OMISSION_REASONS = [
-  'portal_field_allowlist',
-  'merchant_response_field_allowlist',
-  'payment_url_excluded',
-  'legacy_body_unverified',
-  'snapshot_limit_exceeded',
-  'snapshot_schema_unsupported',
-  'snapshot_unreadable',
-  'snapshot_unavailable',
-  'body_not_captured',
-  'no_response',
-  'empty',
-  'omitted_oversize',
-  'omitted_unsupported_content_type',
-  'omitted_binary',
-  'omitted_sensitive',
-  'omitted_non_json',
-  'omitted_invalid_json',
-  'omitted_unsupported_shape',
-  'omitted_no_permitted_fields',
-  'response_fields_excluded',
-] as const
+const MERCHANT_REPLY_CAPTURE = REPLY_BODY_CAPTURE_STATUSES
+const SYNCHRONOUS_CAPTURE = SYNC_BODY_CAPTURE_STATUSES
+const OMISSION_REASONS = REASON_CODES
 
 const PAYMENT_STATUS = schema.enum(['PAID', 'PENDING', 'REJECTED'])
 const REFERENCE = schema.string({ pattern: '^[A-Za-z0-9_-]{1,100}$' })
@@ -84,27 +58,19 @@ const PAYLOAD: JsonSchema = {
     ),
     allOptional(
       {
-        acknowledged: schema.boolean(),
-        ok: schema.boolean(),
-        success: schema.boolean(),
-        accepted: schema.boolean(),
-        received: schema.boolean(),
-        status: schema.enum(['ok', 'success', 'accepted', 'received', 'failed', 'error']),
+        ...Object.fromEntries(REPLY_BOOLEANS.map((field) => [field, schema.boolean()])),
+        status: schema.enum(REPLY_STATUS_VALUES),
       },
       'Merchant reply (JSON)'
     ),
     {
       title: 'Merchant reply (text)',
-      ...schema.object({ text: schema.enum(['ok', 'ack', 'accepted', 'received']) }),
+      ...schema.object({ text: schema.enum(REPLY_TEXT_VALUES) }),
     },
     allOptional(
       {
         success: schema.boolean(),
-        error_code: schema.enum([
-          'TRANSACTION_REFERENCE_CONFLICT',
-          'SUBMISSION_UNKNOWN',
-          'SUBMISSION_IN_PROGRESS',
-        ]),
+        error_code: schema.enum(SYNC_ERROR_CODE_VALUES),
         data: allOptional(
           {
             merchant_transaction_id: REFERENCE,
@@ -157,14 +123,14 @@ export const collectionsSchemas = {
     capture_format: schema.string({
       examples: ['sanitized_snapshot', 'legacy_sanitized_snapshot'],
     }),
-    capture_status: schema.enum(['available', 'omitted', 'unavailable', 'purged']),
+    capture_status: schema.enum(CAPTURE_STATUSES),
     event_id: schema.nullable(schema.string({ maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
     attempt_number: schema.nullable(schema.integer({ minimum: 1, maximum: 1_000_000 })),
     http_status: schema.nullable(schema.integer({ minimum: 100, maximum: 599 })),
     delivery: schema.nullable(
       schema.object(
         {
-          state: schema.enum(['pending', 'delivering', 'delivered', 'failed', 'exhausted']),
+          state: schema.enum(DELIVERY_STATES),
           duration_ms: schema.integer({ minimum: 0, maximum: 86_400_000 }),
           body_capture_status: schema.nullable(schema.enum(MERCHANT_REPLY_CAPTURE)),
         },
@@ -175,9 +141,7 @@ export const collectionsSchemas = {
       schema.object({
         is_repeated_request: schema.boolean(),
         capture_stage: schema.const('prepared_for_return'),
-        body_capture_status: schema.nullable(
-          schema.enum([...MERCHANT_REPLY_CAPTURE, ...SYNCHRONOUS_ONLY_CAPTURE])
-        ),
+        body_capture_status: schema.nullable(schema.enum(SYNCHRONOUS_CAPTURE)),
       })
     ),
     payload: PAYLOAD,

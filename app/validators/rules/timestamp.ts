@@ -35,24 +35,23 @@ export function parseTimestamp(value: unknown): Timestamp | null {
     if (sign === '-') offsetMinutes = -offsetMinutes
   }
   const micros = Number(fraction.padEnd(6, '0'))
-  const dateTime = DateTime.fromObject(
-    {
-      year,
-      month: Number(mo),
-      day: Number(d),
-      hour: Number(h),
-      minute: Number(mi),
-      second: Number(s),
-      millisecond: Math.floor(micros / 1000),
+  // Plain Date arithmetic (every list and reporting request parses two of these, the
+  // import one per line or more); setUTCFullYear takes years 0-99 literally.
+  const wall = new Date(0)
+  wall.setUTCFullYear(year, Number(mo) - 1, Number(d))
+  // Impossible dates (2026-02-30, 2025-02-29) roll over into the next month.
+  if (wall.getUTCMonth() !== Number(mo) - 1 || wall.getUTCDate() !== Number(d)) return null
+  wall.setUTCHours(Number(h), Number(mi), Number(s), 0)
+  const epochMs = wall.getTime() - offsetMinutes * 60_000
+  const zone = `UTC${offsetMinutes >= 0 ? '+' : '-'}${Math.floor(Math.abs(offsetMinutes) / 60)}:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}`
+  return {
+    // luxon only when asked for (the instant at the caller's offset).
+    get dateTime() {
+      return DateTime.fromMillis(epochMs + Math.floor(micros / 1000), { zone })
     },
-    {
-      zone: `UTC${offsetMinutes >= 0 ? '+' : '-'}${Math.floor(Math.abs(offsetMinutes) / 60)}:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}`,
-    }
-  )
-  // luxon rejects impossible dates (2026-02-30, 2025-02-29) as invalid.
-  if (!dateTime.isValid || dateTime.day !== Number(d)) return null
-  const epochSeconds = BigInt(Math.floor(dateTime.toMillis() / 1000))
-  return { dateTime, epochMicros: epochSeconds * 1_000_000n + BigInt(micros), sql: value }
+    epochMicros: BigInt(epochMs) * 1000n + BigInt(micros),
+    sql: value,
+  }
 }
 
 const timestampRule = vine.createRule((value, _options, field) => {
