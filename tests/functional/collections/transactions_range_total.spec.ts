@@ -8,16 +8,10 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { signedInMember, type Session } from '#tests/helpers/portal'
+import { route } from '#tests/helpers/routes'
 import { liftLimit } from '#tests/helpers/limits'
-import {
-  TRANSACTIONS,
-  collectionsMember,
-  importTransactions,
-  type ImportLine,
-} from '#tests/helpers/collections'
-
-type Session = Awaited<ReturnType<typeof collectionsMember>>
+import { importTransactions, type ImportLine } from '#tests/helpers/collections'
 
 const RANGES: Array<[string, string]> = [
   // Whole Manila months (a UTC month plus and minus 8 hours), and several of them.
@@ -86,7 +80,7 @@ async function listedTotals(client: any, session: Session) {
   for (const [from, to] of RANGES) {
     for (const filter of FILTERS) {
       const response = await client
-        .get(TRANSACTIONS)
+        .get(route('collections.transactions.index'))
         .header('Authorization', session.bearer)
         .qs({ environment: 'live', from, to, ...filter })
       response.assertStatus(200)
@@ -121,7 +115,7 @@ test.group('GET /portal/collections/transactions › meta.total of a date range'
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     const other = await signedInMember()
     await importTransactions(spread(admin))
     await importTransactions(spread(other))
@@ -138,7 +132,7 @@ test.group('GET /portal/collections/transactions › meta.total of a date range'
     client,
     assert,
   }) => {
-    const admin = await collectionsMember()
+    const admin = await signedInMember()
     await importTransactions(spread(admin))
     const mine = () => db.from('transactions').where('merchant_id', admin.merchant.id)
     await mine()
