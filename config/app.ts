@@ -4,6 +4,7 @@ import { Secret } from '@adonisjs/core/helpers'
 import { defineConfig } from '@adonisjs/core/http'
 import { trustProxyFrom } from '#http/trusted_proxies'
 import { onBadUrl } from '#http/bad_url'
+import { serializeJson } from '#http/serialize_json'
 
 /** Encryption and signing key (signed links, encrypted secrets). Set by start/runtime.ts outside production. */
 export const appKey = new Secret(env.get('APP_KEY')!)
@@ -17,6 +18,7 @@ export const http = defineConfig({
   useAsyncLocalStorage: true,
   trustProxy: trustProxyFrom(env.get('TRUSTED_PROXIES')),
   onBadUrl,
+  serializeJSON: serializeJson,
   cookie: {
     domain: '',
     path: '/',

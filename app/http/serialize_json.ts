@@ -1,0 +1,16 @@
+/*
+| Response bodies are plain data built by transformers, so `JSON.stringify` writes
+| them exactly as the framework's default (`safeStringify`) would, at a third of the
+| cost on a 100 KB chart: the default runs a replacer on every value to turn BigInts
+| into strings and to drop circular references. Those two cases make `JSON.stringify`
+| throw, and only then is the default used.
+*/
+import { safeStringify } from '@poppinss/utils/json'
+
+export function serializeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return safeStringify(value)
+  }
+}
