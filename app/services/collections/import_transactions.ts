@@ -26,6 +26,7 @@ import { from as copyFrom } from 'pg-copy-streams'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { sealSnapshot } from '#services/collections/evidence_snapshot'
+import { retainUntilDefault } from '#services/collections/import_retention'
 import {
   ImportLineError,
   parseImportLine,
@@ -111,13 +112,11 @@ const TRANSACTION_COLUMNS = [
   'created_at',
   'updated_at',
 ]
-const EVENT_COLUMNS = [
-  'line',
-  'position',
+/** An event's values common to staging and to a direct COPY, in this order. */
+const EVENT_CORE_COLUMNS = [
   'id',
   'merchant_id',
   'environment',
-  'merchant_transaction_id',
   'kind',
   'source',
   'direction',
@@ -134,10 +133,19 @@ const EVENT_COLUMNS = [
   'delivery_state',
   'duration_ms',
   'is_repeated_request',
-  'retain_until',
   'legal_hold',
   'purged_at',
 ]
+/** Staging row: where it came from, its transaction's reference, the given retain_until. */
+const STAGE_EVENT_COLUMNS = [
+  'line',
+  'position',
+  'merchant_transaction_id',
+  'retain_until',
+  ...EVENT_CORE_COLUMNS,
+]
+/** Direct row into exchange_evidence: the core, then what only the database knew. */
+const DIRECT_EVENT_COLUMNS = [...EVENT_CORE_COLUMNS, 'retain_until', 'created_at', 'transaction_id']
 
 const CREATE_STAGING = `
 CREATE TEMP TABLE IF NOT EXISTS ${STAGE_TRANSACTIONS} (
@@ -209,7 +217,8 @@ WHERE (t.updated_at IS NULL OR EXCLUDED.updated_at IS NULL OR EXCLUDED.updated_a
   IS DISTINCT FROM (EXCLUDED.amount, EXCLUDED.currency, EXCLUDED.payment_status,
        EXCLUDED.legacy_status, EXCLUDED.payment_brand, EXCLUDED.is_archived, EXCLUDED.is_credited,
        EXCLUDED.created_at, EXCLUDED.updated_at)
-RETURNING (xmax = 0) AS created`
+RETURNING id, merchant_id, environment, merchant_transaction_id, (xmax = 0) AS created,
+  now()::text AS now`
 
 /** New evidence only; stored evidence is never changed by an import. */
 const MERGE_EVENTS = `
@@ -240,12 +249,31 @@ WHERE (t.merchant_id, t.environment, t.merchant_transaction_id)
 ORDER BY s.line, s.position
 LIMIT 1`
 
+/** One event of a batch, ready for either path (staging or direct). */
+interface StagedEvent {
+  line: number
+  position: number
+  /** Index of its line's transaction in the batch. */
+  transaction: number
+  /** COPY text of EVENT_CORE_COLUMNS, without a newline. */
+  core: string
+  /** retain_until as given, or null for the default. */
+  retainGiven: string | null
+  /** The default computed here, or null when PostgreSQL must compute it (staging). */
+  retainDefault: string | null
+}
+
 interface Batch {
   firstLine: number
   lines: number
   bytes: number
+  /** Staging rows of the transactions, one per line. */
   transactions: string[]
-  events: string[]
+  /** Key of each line's transaction: merchant, environment, reference (tab-separated). */
+  keys: string[]
+  /** merchant_transaction_id of each line, in COPY text. */
+  references: string[]
+  events: StagedEvent[]
   eventCount: number
 }
 
@@ -254,9 +282,15 @@ const newBatch = (): Batch => ({
   lines: 0,
   bytes: 0,
   transactions: [],
+  keys: [],
+  references: [],
   events: [],
   eventCount: 0,
 })
+
+const stageEventRow = (batch: Batch, event: StagedEvent) =>
+  `${event.line}\t${event.position}\t${batch.references[event.transaction]}\t` +
+  `${event.retainGiven ?? '\\N'}\t${event.core}\n`
 
 interface Counts {
   transactionsCreated: number
@@ -301,8 +335,7 @@ class StagingSession {
     }
   }
 
-  private async copy(table: string, columns: string[], rows: string[]) {
-    if (rows.length === 0) return
+  private async copy(table: string, columns: string[], rows: Iterable<string>) {
     const stream = this.client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`))
     // Rows go out in chunks of about 256 KiB: one CopyData message per row would dominate.
     await pipeline(
@@ -321,7 +354,17 @@ class StagingSession {
     )
   }
 
-  /** COPY, merge and commit one batch; returns what it changed. */
+  /**
+   * COPY, merge and commit one batch; returns what it changed.
+   *
+   * Transactions go through staging and the upsert, which returns the ids of those it
+   * created. Their events cannot be stored yet (evidence is only ever stored with its
+   * transaction), so they are COPYed straight into exchange_evidence, written once,
+   * under a savepoint: a unique violation there (an event id stored for another
+   * transaction, or twice in the batch) rolls it back and those events take the
+   * staging merge too, which finds and reports the line. Events of transactions
+   * that already existed always take the staging merge (ON CONFLICT DO NOTHING).
+   */
   async write(batch: Batch, months: number): Promise<Counts> {
     const { client } = this
     await client.query('BEGIN')
@@ -329,11 +372,63 @@ class StagingSession {
       // A large batch on a busy database may outlast the per-statement bound of requests.
       await client.query(`SET LOCAL statement_timeout = '10min'`)
       await this.copy(STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
-      await this.copy(STAGE_EVENTS, EVENT_COLUMNS, batch.events)
       const merged = await client.query(MERGE_TRANSACTIONS)
-      const created = merged.rows.filter((row) => row.created).length
-      const inserted = await client.query(MERGE_EVENTS, [months])
-      const eventsCreated = inserted.rowCount ?? 0
+      const createdIds = new Map<string, number>()
+      let created = 0
+      for (const row of merged.rows) {
+        if (!row.created) continue
+        created++
+        createdIds.set(
+          `${row.merchant_id}\t${row.environment}\t${copyValue(row.merchant_transaction_id)}`,
+          row.id
+        )
+      }
+      const now: string | undefined = merged.rows[0]?.now
+      let direct: StagedEvent[] = []
+      let staged: StagedEvent[] = batch.events
+      if (createdIds.size > 0 && now) {
+        direct = []
+        staged = []
+        for (const event of batch.events) {
+          const fresh =
+            createdIds.has(batch.keys[event.transaction]) &&
+            (event.retainGiven !== null || event.retainDefault !== null)
+          ;(fresh ? direct : staged).push(event)
+        }
+      }
+      let eventsCreated = 0
+      if (direct.length > 0) {
+        await client.query('SAVEPOINT direct_events')
+        try {
+          await this.copy(
+            'exchange_evidence',
+            DIRECT_EVENT_COLUMNS,
+            (function* () {
+              for (const event of direct) {
+                const id = createdIds.get(batch.keys[event.transaction])
+                yield `${event.core}\t${event.retainGiven ?? event.retainDefault}\t${now}\t${id}\n`
+              }
+            })()
+          )
+          await client.query('RELEASE SAVEPOINT direct_events')
+          eventsCreated += direct.length
+        } catch (error) {
+          if ((error as { code?: string }).code !== '23505') throw error
+          await client.query('ROLLBACK TO SAVEPOINT direct_events')
+          staged = batch.events
+        }
+      }
+      if (staged.length > 0) {
+        await this.copy(
+          STAGE_EVENTS,
+          STAGE_EVENT_COLUMNS,
+          (function* () {
+            for (const event of staged) yield stageEventRow(batch, event)
+          })()
+        )
+        const inserted = await client.query(MERGE_EVENTS, [months])
+        eventsCreated += inserted.rowCount ?? 0
+      }
       // Only events not inserted can belong to another transaction.
       const foreign =
         eventsCreated < batch.eventCount ? await client.query(FOREIGN_EVENT_IDS) : { rows: [] }
@@ -345,10 +440,7 @@ class StagingSession {
         )
       }
       await client.query('COMMIT')
-      // Distinct transaction keys of the batch: a row starts with line, merchant, environment, reference.
-      const transactions = new Set(
-        batch.transactions.map((row) => row.slice(row.indexOf('\t') + 1, nthTab(row, 4)))
-      ).size
+      const transactions = new Set(batch.keys).size
       return {
         transactionsCreated: created,
         transactionsUpdated: merged.rows.length - created,
@@ -380,30 +472,27 @@ class StagingSession {
   }
 }
 
-function nthTab(row: string, n: number) {
-  let at = -1
-  for (let index = 0; index < n; index++) at = row.indexOf('\t', at + 1)
-  return at
-}
-
-/** The part of a batch before `line` (rows start with their line number). */
+/** The part of a batch before `line`. */
 function keepBefore(batch: Batch, line: number): Batch {
-  const before = (row: string) => Number(row.slice(0, row.indexOf('\t'))) < line
-  const transactions = batch.transactions.filter(before)
-  const events = batch.events.filter(before)
-  return {
-    ...batch,
-    lines: transactions.length,
-    transactions,
-    events,
-    eventCount: events.length,
-  }
+  const kept = newBatch()
+  kept.firstLine = batch.firstLine
+  const count = batch.transactions.findIndex(
+    (row) => Number(row.slice(0, row.indexOf('\t'))) >= line
+  )
+  const lines = count === -1 ? batch.lines : count
+  kept.lines = lines
+  kept.transactions = batch.transactions.slice(0, lines)
+  kept.keys = batch.keys.slice(0, lines)
+  kept.references = batch.references.slice(0, lines)
+  kept.events = batch.events.filter((event) => event.line < line)
+  kept.eventCount = kept.events.length
+  return kept
 }
 
-function stage(batch: Batch, line: number, transaction: ImportedTransaction) {
+function stage(batch: Batch, line: number, transaction: ImportedTransaction, months: number) {
   const t = transaction
   if (batch.lines === 0) batch.firstLine = line
-  batch.lines++
+  const index = batch.lines++
   const row = copyRow([
     line,
     t.merchantId,
@@ -419,17 +508,17 @@ function stage(batch: Batch, line: number, transaction: ImportedTransaction) {
     t.createdAt?.sql ?? null,
     t.updatedAt?.sql ?? null,
   ])
+  const reference = copyValue(t.merchantTransactionId)
   batch.transactions.push(row)
+  batch.keys.push(`${t.merchantId}\t${t.environment}\t${reference}`)
+  batch.references.push(reference)
   batch.bytes += row.length
   for (const [position, event] of t.events.entries()) {
     const sealed = event.snapshot ? sealSnapshot(event.id, event.snapshot) : null
-    const eventRow = copyRow([
-      line,
-      position,
+    const core = [
       event.id,
       t.merchantId,
       t.environment,
-      t.merchantTransactionId,
       event.kind,
       event.source,
       event.direction,
@@ -446,12 +535,21 @@ function stage(batch: Batch, line: number, transaction: ImportedTransaction) {
       event.deliveryState,
       event.durationMs,
       event.isRepeatedRequest,
-      event.retainUntil?.sql ?? null,
       event.legalHold,
       event.purgedAt?.sql ?? null,
-    ])
-    batch.events.push(eventRow)
-    batch.bytes += eventRow.length
+    ]
+      .map(copyValue)
+      .join('\t')
+    const retainGiven = event.retainUntil ? copyValue(event.retainUntil.sql) : null
+    batch.events.push({
+      line,
+      position,
+      transaction: index,
+      core,
+      retainGiven,
+      retainDefault: retainGiven === null ? retainUntilDefault(event.capturedAt, months) : null,
+    })
+    batch.bytes += core.length + 64
     batch.eventCount++
   }
 }
@@ -537,7 +635,7 @@ export async function importJsonLines(
             `merchant ${transaction.merchantId} does not exist`
           )
         }
-        stage(batch, line.number, transaction)
+        stage(batch, line.number, transaction, months)
         if (batch.lines >= batchLines || batch.bytes >= BATCH_BYTES) {
           await settle()
           writing = session.writeUpTo(batch, months)
