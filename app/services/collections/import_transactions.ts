@@ -22,6 +22,7 @@
 */
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { setImmediate } from 'node:timers/promises'
 import { from as copyFrom } from 'pg-copy-streams'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
@@ -45,6 +46,8 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void
   /** Lines per batch (COPY + merge + commit). */
   batchLines?: number
+  /** When given, milliseconds spent in each step of the batch writes are added here (bench). */
+  timings?: Record<string, number>
 }
 
 export interface ImportResult {
@@ -311,13 +314,14 @@ interface PgClient {
 class StagingSession {
   private constructor(
     private knex: any,
-    readonly client: PgClient
+    readonly client: PgClient,
+    private timings?: Record<string, number>
   ) {}
 
-  static async open() {
+  static async open(timings?: Record<string, number>) {
     const knex: any = db.connection().getWriteClient()
     const client: PgClient = await knex.client.acquireConnection()
-    const session = new StagingSession(knex, client)
+    const session = new StagingSession(knex, client, timings)
     try {
       await client.query(CREATE_STAGING)
     } catch (error) {
@@ -367,12 +371,21 @@ class StagingSession {
    */
   async write(batch: Batch, months: number): Promise<Counts> {
     const { client } = this
-    await client.query('BEGIN')
+    const timings = this.timings
+    let since = performance.now()
+    const tick = (step: string) => {
+      if (!timings) return
+      const now = performance.now()
+      timings[step] = (timings[step] ?? 0) + now - since
+      since = now
+    }
     try {
       // A large batch on a busy database may outlast the per-statement bound of requests.
-      await client.query(`SET LOCAL statement_timeout = '10min'`)
+      await client.query(`BEGIN; SET LOCAL statement_timeout = '10min'`)
       await this.copy(STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
+      tick('copyTx')
       const merged = await client.query(MERGE_TRANSACTIONS)
+      tick('mergeTx')
       const createdIds = new Map<string, number>()
       let created = 0
       for (const row of merged.rows) {
@@ -411,11 +424,13 @@ class StagingSession {
             })()
           )
           await client.query('RELEASE SAVEPOINT direct_events')
+          tick('direct')
           eventsCreated += direct.length
         } catch (error) {
           if ((error as { code?: string }).code !== '23505') throw error
           await client.query('ROLLBACK TO SAVEPOINT direct_events')
           staged = batch.events
+          tick('directFail')
         }
       }
       if (staged.length > 0) {
@@ -426,7 +441,9 @@ class StagingSession {
             for (const event of staged) yield stageEventRow(batch, event)
           })()
         )
+        tick('copyEv')
         const inserted = await client.query(MERGE_EVENTS, [months])
+        tick('mergeEv')
         eventsCreated += inserted.rowCount ?? 0
       }
       // Only events not inserted can belong to another transaction.
@@ -439,7 +456,9 @@ class StagingSession {
           `events[${position}].id ${id} is already stored for another transaction`
         )
       }
+      tick('foreign')
       await client.query('COMMIT')
+      tick('commit')
       const transactions = new Set(batch.keys).size
       return {
         transactionsCreated: created,
@@ -602,7 +621,7 @@ export async function importJsonLines(
     result.events_unchanged += counts.eventsUnchanged
   }
 
-  const session = await StagingSession.open()
+  const session = await StagingSession.open(options.timings)
   // One batch is merged while the next is read and sealed (two cores at work).
   let writing: Promise<{ counts: Counts; error?: Error }> | null = null
   let writeFailed = false
@@ -621,6 +640,7 @@ export async function importJsonLines(
 
   let batch = newBatch()
   let lastProgressAt = 0
+  let lastYieldAt = 0
   try {
     let badLine: ImportLineError | null = null
     try {
@@ -628,6 +648,13 @@ export async function importJsonLines(
         result.lines = line.number
         result.bytes = line.bytesRead
         if (line.text.trim() === '') continue
+        // Parsing and sealing are synchronous: let the batch being written get its
+        // replies from the database now and then, or each round trip of the write
+        // waits for a whole chunk of input to be parsed.
+        if (writing && performance.now() - lastYieldAt > 2) {
+          await setImmediate()
+          lastYieldAt = performance.now()
+        }
         const transaction = parseImportLine(line.number, line.text, currencies)
         if (!(await merchants.exists(transaction.merchantId))) {
           throw new ImportLineError(
