@@ -139,6 +139,8 @@ const EVENT_CORE_COLUMNS = [
   'legal_hold',
   'purged_at',
 ]
+/** A direct COPY into transactions: the staging columns with the id for the line. */
+const DIRECT_TRANSACTION_COLUMNS = ['id', ...TRANSACTION_COLUMNS.slice(1)]
 /** Staging row: where it came from, its transaction's reference, the given retain_until. */
 const STAGE_EVENT_COLUMNS = [
   'line',
@@ -318,6 +320,9 @@ class StagingSession {
     private timings?: Record<string, number>
   ) {}
 
+  /** Whether the next batch first tries to COPY its transactions straight in. */
+  private directTransactions = true
+
   static async open(timings?: Record<string, number>) {
     const knex: any = db.connection().getWriteClient()
     const client: PgClient = await knex.client.acquireConnection()
@@ -361,8 +366,9 @@ class StagingSession {
   /**
    * COPY, merge and commit one batch; returns what it changed.
    *
-   * Transactions go through staging and the upsert, which returns the ids of those it
-   * created. Their events cannot be stored yet (evidence is only ever stored with its
+   * Transactions go straight in when all of the batch's are new (insertNew), else
+   * through staging and the upsert, which returns the ids of those it created. The
+   * events of created transactions cannot be stored yet (evidence is only ever stored with its
    * transaction), so they are COPYed straight into exchange_evidence, written once,
    * under a savepoint: a unique violation there (an event id stored for another
    * transaction, or twice in the batch) rolls it back and those events take the
@@ -382,21 +388,33 @@ class StagingSession {
     try {
       // A large batch on a busy database may outlast the per-statement bound of requests.
       await client.query(`BEGIN; SET LOCAL statement_timeout = '10min'`)
-      await this.copy(STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
-      tick('copyTx')
-      const merged = await client.query(MERGE_TRANSACTIONS)
-      tick('mergeTx')
-      const createdIds = new Map<string, number>()
+      const createdIds = new Map<string, number | string>()
       let created = 0
-      for (const row of merged.rows) {
-        if (!row.created) continue
-        created++
-        createdIds.set(
-          `${row.merchant_id}\t${row.environment}\t${copyValue(row.merchant_transaction_id)}`,
-          row.id
-        )
+      let changed = 0
+      let now: string | undefined
+      const straight = this.directTransactions ? await this.insertNew(batch, createdIds) : null
+      tick('directTx')
+      if (straight) {
+        now = straight.now
+        created = changed = batch.lines
+      } else {
+        await this.copy(STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
+        tick('copyTx')
+        const merged = await client.query(MERGE_TRANSACTIONS)
+        tick('mergeTx')
+        for (const row of merged.rows) {
+          if (!row.created) continue
+          created++
+          createdIds.set(
+            `${row.merchant_id}\t${row.environment}\t${copyValue(row.merchant_transaction_id)}`,
+            row.id
+          )
+        }
+        changed = merged.rows.length
+        now = merged.rows[0]?.now
+        // Try the direct way again once a batch was all new.
+        this.directTransactions = created === new Set(batch.keys).size
       }
-      const now: string | undefined = merged.rows[0]?.now
       let direct: StagedEvent[] = []
       let staged: StagedEvent[] = batch.events
       if (createdIds.size > 0 && now) {
@@ -462,8 +480,8 @@ class StagingSession {
       const transactions = new Set(batch.keys).size
       return {
         transactionsCreated: created,
-        transactionsUpdated: merged.rows.length - created,
-        transactionsUnchanged: transactions - merged.rows.length,
+        transactionsUpdated: changed - created,
+        transactionsUnchanged: transactions - changed,
         eventsCreated,
         eventsUnchanged: batch.eventCount - eventsCreated,
         transactions: batch.lines,
@@ -473,6 +491,49 @@ class StagingSession {
       await client.query('ROLLBACK').catch(() => {})
       throw error
     }
+  }
+
+  /**
+   * A batch of transactions none of which is stored yet (a first import) goes straight
+   * into `transactions` with ids taken from its sequence: written once, and the
+   * statement-level triggers keep transaction_counts and transaction_totals exact as
+   * for any insert. A key already stored, or twice in the batch, is a unique violation:
+   * the savepoint undoes the COPY (and what its triggers did), null is returned and
+   * the batch takes the staging upsert, which applies the re-import rules; the next
+   * batches do too until one turns out all new again.
+   */
+  private async insertNew(
+    batch: Batch,
+    createdIds: Map<string, number | string>
+  ): Promise<{ now: string } | null> {
+    const { client } = this
+    const reserved = await client.query(
+      `SELECT now()::text AS now, array(SELECT nextval(pg_get_serial_sequence('transactions', 'id'))
+         FROM generate_series(1, $1::int)) AS ids`,
+      [batch.lines]
+    )
+    const { now, ids } = reserved.rows[0] as { now: string; ids: Array<string | number> }
+    await client.query('SAVEPOINT direct_transactions')
+    try {
+      await this.copy(
+        'transactions',
+        DIRECT_TRANSACTION_COLUMNS,
+        (function* () {
+          for (const [index, row] of batch.transactions.entries()) {
+            // A staging row starts with its line number; the id takes its place.
+            yield `${ids[index]}${row.slice(row.indexOf('\t'))}`
+          }
+        })()
+      )
+      await client.query('RELEASE SAVEPOINT direct_transactions')
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error
+      await client.query('ROLLBACK TO SAVEPOINT direct_transactions')
+      this.directTransactions = false
+      return null
+    }
+    for (const [index, key] of batch.keys.entries()) createdIds.set(key, ids[index])
+    return { now }
   }
 
   /**
