@@ -35,6 +35,8 @@ import {
 const transactions = Number(flag('transactions', '100000'))
 const events = Number(flag('events', String(transactions * 3)))
 const seed = Number(flag('seed', '7'))
+// Lines per batch of the import; its default when not given.
+const batchLines = flag('batch-lines', '') ? Number(flag('batch-lines', '')) : undefined
 
 execFileSync('node', ['ace', 'migration:run', '--force'], { stdio: 'ignore', env: process.env })
 const { shutdown } = await bootApp()
@@ -112,6 +114,7 @@ try {
   const started = performance.now()
   const result = await importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }), {
     timings,
+    batchLines,
   })
   const importSeconds = (performance.now() - started) / 1000
 
@@ -129,6 +132,7 @@ try {
       copy_rows_per_second: Math.round(copyRate),
       import_rows_per_second: Math.round(importRate),
       ratio: Number((importRate / copyRate).toFixed(2)),
+      batch_lines: batchLines ?? 'default',
       // Wall time of each step of the import's batch writes (they overlap parsing).
       import_steps_ms: Object.fromEntries(
         Object.entries(timings).map(([step, ms]) => [step, Math.round(ms)])

@@ -65,8 +65,8 @@ export interface ImportResult {
 }
 
 /** Bounds of one batch: whichever is reached first. */
-const BATCH_LINES = 2_000
-const BATCH_BYTES = 32 * 1024 * 1024
+const BATCH_LINES = 5_000
+const BATCH_BYTES = 8 * 1024 * 1024
 const PROGRESS_EVERY_LINES = 1_000
 
 export class ImportError extends Error {}
@@ -336,9 +336,22 @@ class StagingSession {
     return session
   }
 
+  /**
+   * Ends the session. The batches commit with synchronous_commit off (write()); this
+   * commit is synchronous and holds a transaction id, so it returns only once the WAL
+   * up to it, every batch before it included, is on disk: when the import reports its
+   * counts (or a bad line and "lines before it were imported"), they are durable as
+   * with synchronous commits. It throws if that cannot be made sure of.
+   */
   async close() {
     try {
-      await this.client.query(`DROP TABLE IF EXISTS ${STAGE_TRANSACTIONS}, ${STAGE_EVENTS}`)
+      await this.client.query(
+        `BEGIN; DROP TABLE IF EXISTS ${STAGE_TRANSACTIONS}, ${STAGE_EVENTS};
+         SELECT pg_current_xact_id(); COMMIT`
+      )
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => {})
+      throw error
     } finally {
       await this.knex.client.releaseConnection(this.client)
     }
@@ -387,7 +400,11 @@ class StagingSession {
     }
     try {
       // A large batch on a busy database may outlast the per-statement bound of requests.
-      await client.query(`BEGIN; SET LOCAL statement_timeout = '10min'`)
+      // Commits of batches need not wait for the disk: an import stopped by a crash is
+      // run again (idempotent), and close() makes them durable before the import ends.
+      await client.query(
+        `BEGIN; SET LOCAL statement_timeout = '10min'; SET LOCAL synchronous_commit = off`
+      )
       const createdIds = new Map<string, number | string>()
       let created = 0
       let changed = 0
