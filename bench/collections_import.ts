@@ -10,7 +10,8 @@
 |   beforehand (checked, snapshots sealed, ids reserved) into two files, untimed; the
 |   timed part is only `COPY ... FROM STDIN` of those files into the final tables;
 | - import: the JSON Lines file through importJsonLines, timed end to end (read,
-|   parse, check, seal, COPY into staging, merge, commit per batch).
+|   parse, check, seal, COPY straight in or through staging and merge, commit per
+|   batch); `import_steps_ms` says where the batch writes spent their time.
 | Rows = transactions + evidence rows. The database is migrated first and keeps what
 | it loads; use a scratch database.
 */

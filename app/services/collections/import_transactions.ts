@@ -5,9 +5,11 @@
 |
 | - Streams: lines are read, checked (import_line.ts) and sealed one at a time, and
 |   written in batches through PostgreSQL COPY (pg-copy-streams: the fastest way into
-|   PostgreSQL, one round trip per batch instead of one per row) into two session
-|   temporary staging tables, then merged with plain SQL. Memory is bounded by a batch
-|   (lines and bytes) and the next one being read while the previous is merged.
+|   PostgreSQL, one round trip per batch instead of one per row). New rows go straight
+|   into the final tables (a first import writes each row once); whatever may already
+|   be stored goes into two session temporary staging tables, then is merged with
+|   plain SQL (StagingSession.write). Memory is bounded by a batch (lines and bytes)
+|   and the next one being read while the previous is written.
 | - Re-import (idempotent on merchant_id, environment, merchant_transaction_id): an
 |   existing transaction takes the line's values unless the stored row is newer
 |   (its updated_at is later than the line's); an identical line writes nothing.
