@@ -16,7 +16,7 @@ import {
   type KeyObject,
 } from 'node:crypto'
 import encryption from '@adonisjs/core/services/encryption'
-import { appKey } from '#config/app'
+import env from '#start/env'
 
 export type Snapshot = { kind: 'json'; text: string } | { kind: 'text'; text: string }
 
@@ -44,7 +44,9 @@ export function sealSnapshot(
 | (`<id>.v1:<ciphertext>.<iv>.<tag>`, base64url, the purpose as additional data, the
 | payload as `{"message": ...}`) with a key object made once. It is used only after a
 | probe it sealed has been opened by the encrypter itself, so what it stores is always
-| readable by openSnapshot; otherwise every seal goes through the encrypter.
+| readable by openSnapshot; otherwise every seal goes through the encrypter. The key is
+| read on first use (never when this module loads: a command module importing config
+| while ace loads it would freeze an empty key, tests/functional/foundation).
 */
 type Seal = (plaintext: string, purpose: string) => string
 
@@ -70,7 +72,9 @@ function fastSeal(): Seal | null {
       Buffer.from(
         hkdfSync(
           'sha256',
-          createHash('sha256').update(appKey.release()).digest(),
+          createHash('sha256')
+            .update(env.get('APP_KEY') ?? '')
+            .digest(),
           Buffer.alloc(0),
           Buffer.from(`aes-256-gcm:v1:${id}`),
           32
