@@ -87,6 +87,7 @@ export async function appPieces() {
   const { parseImportLine } = await import('#services/collections/import_line')
   const { sealSnapshot } = await import('#services/collections/evidence_snapshot')
   const { copyRow, retentionMonths } = await import('#services/collections/import_transactions')
+  const { retainUntilDefault } = await import('#services/collections/import_retention')
   const catalogue = await db.from('currencies').select('code')
   const currencies = new Set(catalogue.map((row: { code: string }) => row.code))
   const months = retentionMonths()
@@ -113,7 +114,10 @@ export async function appPieces() {
     const events = t.events.map((event) => {
       const sealed = event.snapshot ? sealSnapshot(event.id, event.snapshot) : null
       const retainUntil =
-        event.retainUntil?.sql ?? event.capturedAt.dateTime.toUTC().plus({ months }).toISO()
+        event.retainUntil?.sql ??
+        // What the import stores (microseconds kept); luxon outside years 1-9999.
+        retainUntilDefault(event.capturedAt, months) ??
+        event.capturedAt.dateTime.toUTC().plus({ months }).toISO()
       return copyRow([
         event.id,
         t.merchantId,

@@ -10,7 +10,8 @@
 |   beforehand (checked, snapshots sealed, ids reserved) into two files, untimed; the
 |   timed part is only `COPY ... FROM STDIN` of those files into the final tables;
 | - import: the JSON Lines file through importJsonLines, timed end to end (read,
-|   parse, check, seal, COPY into staging, merge, commit per batch).
+|   parse, check, seal, COPY straight in or through staging and merge, commit per
+|   batch); `import_steps_ms` says where the batch writes spent their time.
 | Rows = transactions + evidence rows. The database is migrated first and keeps what
 | it loads; use a scratch database.
 */
@@ -35,6 +36,8 @@ import {
 const transactions = Number(flag('transactions', '100000'))
 const events = Number(flag('events', String(transactions * 3)))
 const seed = Number(flag('seed', '7'))
+// Lines per batch of the import; its default when not given.
+const batchLines = flag('batch-lines', '') ? Number(flag('batch-lines', '')) : undefined
 
 execFileSync('node', ['ace', 'migration:run', '--force'], { stdio: 'ignore', env: process.env })
 const { shutdown } = await bootApp()
@@ -108,8 +111,12 @@ try {
   )
   const fileInfo = await stat(jsonl)
   const fileBytes = fileInfo.size
+  const timings: Record<string, number> = {}
   const started = performance.now()
-  const result = await importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }))
+  const result = await importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }), {
+    timings,
+    batchLines,
+  })
   const importSeconds = (performance.now() - started) / 1000
 
   const rows = transactions + events
@@ -126,6 +133,11 @@ try {
       copy_rows_per_second: Math.round(copyRate),
       import_rows_per_second: Math.round(importRate),
       ratio: Number((importRate / copyRate).toFixed(2)),
+      batch_lines: batchLines ?? 'default',
+      // Wall time of each step of the import's batch writes (they overlap parsing).
+      import_steps_ms: Object.fromEntries(
+        Object.entries(timings).map(([step, ms]) => [step, Math.round(ms)])
+      ),
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()[0].toFixed(1)}`,
     })
   )

@@ -5,9 +5,11 @@
 |
 | - Streams: lines are read, checked (import_line.ts) and sealed one at a time, and
 |   written in batches through PostgreSQL COPY (pg-copy-streams: the fastest way into
-|   PostgreSQL, one round trip per batch instead of one per row) into two session
-|   temporary staging tables, then merged with plain SQL. Memory is bounded by a batch
-|   (lines and bytes) and the next one being read while the previous is merged.
+|   PostgreSQL, one round trip per batch instead of one per row). New rows go straight
+|   into the final tables (a first import writes each row once); whatever may already
+|   be stored goes into two session temporary staging tables, then is merged with
+|   plain SQL (StagingSession.write). Memory is bounded by a batch (lines and bytes)
+|   and the next one being read while the previous is written.
 | - Re-import (idempotent on merchant_id, environment, merchant_transaction_id): an
 |   existing transaction takes the line's values unless the stored row is newer
 |   (its updated_at is later than the line's); an identical line writes nothing.
@@ -22,10 +24,12 @@
 */
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { setImmediate } from 'node:timers/promises'
 import { from as copyFrom } from 'pg-copy-streams'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { sealSnapshot } from '#services/collections/evidence_snapshot'
+import { retainUntilDefault } from '#services/collections/import_retention'
 import {
   ImportLineError,
   parseImportLine,
@@ -44,6 +48,8 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void
   /** Lines per batch (COPY + merge + commit). */
   batchLines?: number
+  /** When given, milliseconds spent in each step of the batch writes are added here (bench). */
+  timings?: Record<string, number>
 }
 
 export interface ImportResult {
@@ -61,8 +67,8 @@ export interface ImportResult {
 }
 
 /** Bounds of one batch: whichever is reached first. */
-const BATCH_LINES = 2_000
-const BATCH_BYTES = 32 * 1024 * 1024
+const BATCH_LINES = 5_000
+const BATCH_BYTES = 8 * 1024 * 1024
 const PROGRESS_EVERY_LINES = 1_000
 
 export class ImportError extends Error {}
@@ -111,13 +117,11 @@ const TRANSACTION_COLUMNS = [
   'created_at',
   'updated_at',
 ]
-const EVENT_COLUMNS = [
-  'line',
-  'position',
+/** An event's values common to staging and to a direct COPY, in this order. */
+const EVENT_CORE_COLUMNS = [
   'id',
   'merchant_id',
   'environment',
-  'merchant_transaction_id',
   'kind',
   'source',
   'direction',
@@ -134,10 +138,21 @@ const EVENT_COLUMNS = [
   'delivery_state',
   'duration_ms',
   'is_repeated_request',
-  'retain_until',
   'legal_hold',
   'purged_at',
 ]
+/** A direct COPY into transactions: the staging columns with the id for the line. */
+const DIRECT_TRANSACTION_COLUMNS = ['id', ...TRANSACTION_COLUMNS.slice(1)]
+/** Staging row: where it came from, its transaction's reference, the given retain_until. */
+const STAGE_EVENT_COLUMNS = [
+  'line',
+  'position',
+  'merchant_transaction_id',
+  'retain_until',
+  ...EVENT_CORE_COLUMNS,
+]
+/** Direct row into exchange_evidence: the core, then what only the database knew. */
+const DIRECT_EVENT_COLUMNS = [...EVENT_CORE_COLUMNS, 'retain_until', 'created_at', 'transaction_id']
 
 const CREATE_STAGING = `
 CREATE TEMP TABLE IF NOT EXISTS ${STAGE_TRANSACTIONS} (
@@ -209,7 +224,8 @@ WHERE (t.updated_at IS NULL OR EXCLUDED.updated_at IS NULL OR EXCLUDED.updated_a
   IS DISTINCT FROM (EXCLUDED.amount, EXCLUDED.currency, EXCLUDED.payment_status,
        EXCLUDED.legacy_status, EXCLUDED.payment_brand, EXCLUDED.is_archived, EXCLUDED.is_credited,
        EXCLUDED.created_at, EXCLUDED.updated_at)
-RETURNING (xmax = 0) AS created`
+RETURNING id, merchant_id, environment, merchant_transaction_id, (xmax = 0) AS created,
+  now()::text AS now`
 
 /** New evidence only; stored evidence is never changed by an import. */
 const MERGE_EVENTS = `
@@ -240,12 +256,31 @@ WHERE (t.merchant_id, t.environment, t.merchant_transaction_id)
 ORDER BY s.line, s.position
 LIMIT 1`
 
+/** One event of a batch, ready for either path (staging or direct). */
+interface StagedEvent {
+  line: number
+  position: number
+  /** Index of its line's transaction in the batch. */
+  transaction: number
+  /** COPY text of EVENT_CORE_COLUMNS, without a newline. */
+  core: string
+  /** retain_until as given, or null for the default. */
+  retainGiven: string | null
+  /** The default computed here, or null when PostgreSQL must compute it (staging). */
+  retainDefault: string | null
+}
+
 interface Batch {
   firstLine: number
   lines: number
   bytes: number
+  /** Staging rows of the transactions, one per line. */
   transactions: string[]
-  events: string[]
+  /** Key of each line's transaction: merchant, environment, reference (tab-separated). */
+  keys: string[]
+  /** merchant_transaction_id of each line, in COPY text. */
+  references: string[]
+  events: StagedEvent[]
   eventCount: number
 }
 
@@ -254,9 +289,15 @@ const newBatch = (): Batch => ({
   lines: 0,
   bytes: 0,
   transactions: [],
+  keys: [],
+  references: [],
   events: [],
   eventCount: 0,
 })
+
+const stageEventRow = (batch: Batch, event: StagedEvent) =>
+  `${event.line}\t${event.position}\t${batch.references[event.transaction]}\t` +
+  `${event.retainGiven ?? '\\N'}\t${event.core}\n`
 
 interface Counts {
   transactionsCreated: number
@@ -277,13 +318,17 @@ interface PgClient {
 class StagingSession {
   private constructor(
     private knex: any,
-    readonly client: PgClient
+    readonly client: PgClient,
+    private timings?: Record<string, number>
   ) {}
 
-  static async open() {
+  /** Whether the next batch first tries to COPY its transactions straight in. */
+  private directTransactions = true
+
+  static async open(timings?: Record<string, number>) {
     const knex: any = db.connection().getWriteClient()
     const client: PgClient = await knex.client.acquireConnection()
-    const session = new StagingSession(knex, client)
+    const session = new StagingSession(knex, client, timings)
     try {
       await client.query(CREATE_STAGING)
     } catch (error) {
@@ -293,16 +338,28 @@ class StagingSession {
     return session
   }
 
+  /**
+   * Ends the session. The batches commit with synchronous_commit off (write()); this
+   * commit is synchronous and holds a transaction id, so it returns only once the WAL
+   * up to it, every batch before it included, is on disk: when the import reports its
+   * counts (or a bad line and "lines before it were imported"), they are durable as
+   * with synchronous commits. It throws if that cannot be made sure of.
+   */
   async close() {
     try {
-      await this.client.query(`DROP TABLE IF EXISTS ${STAGE_TRANSACTIONS}, ${STAGE_EVENTS}`)
+      await this.client.query(
+        `BEGIN; DROP TABLE IF EXISTS ${STAGE_TRANSACTIONS}, ${STAGE_EVENTS};
+         SELECT pg_current_xact_id(); COMMIT`
+      )
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => {})
+      throw error
     } finally {
       await this.knex.client.releaseConnection(this.client)
     }
   }
 
-  private async copy(table: string, columns: string[], rows: string[]) {
-    if (rows.length === 0) return
+  private async copy(table: string, columns: string[], rows: Iterable<string>) {
     const stream = this.client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`))
     // Rows go out in chunks of about 256 KiB: one CopyData message per row would dominate.
     await pipeline(
@@ -321,19 +378,111 @@ class StagingSession {
     )
   }
 
-  /** COPY, merge and commit one batch; returns what it changed. */
+  /**
+   * COPY, merge and commit one batch; returns what it changed.
+   *
+   * Transactions go straight in when all of the batch's are new (insertNew), else
+   * through staging and the upsert, which returns the ids of those it created. The
+   * events of created transactions cannot be stored yet (evidence is only ever stored with its
+   * transaction), so they are COPYed straight into exchange_evidence, written once,
+   * under a savepoint: a unique violation there (an event id stored for another
+   * transaction, or twice in the batch) rolls it back and those events take the
+   * staging merge too, which finds and reports the line. Events of transactions
+   * that already existed always take the staging merge (ON CONFLICT DO NOTHING).
+   */
   async write(batch: Batch, months: number): Promise<Counts> {
     const { client } = this
-    await client.query('BEGIN')
+    const timings = this.timings
+    let since = performance.now()
+    const tick = (step: string) => {
+      if (!timings) return
+      const now = performance.now()
+      timings[step] = (timings[step] ?? 0) + now - since
+      since = now
+    }
     try {
       // A large batch on a busy database may outlast the per-statement bound of requests.
-      await client.query(`SET LOCAL statement_timeout = '10min'`)
-      await this.copy(STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
-      await this.copy(STAGE_EVENTS, EVENT_COLUMNS, batch.events)
-      const merged = await client.query(MERGE_TRANSACTIONS)
-      const created = merged.rows.filter((row) => row.created).length
-      const inserted = await client.query(MERGE_EVENTS, [months])
-      const eventsCreated = inserted.rowCount ?? 0
+      // Commits of batches need not wait for the disk: an import stopped by a crash is
+      // run again (idempotent), and close() makes them durable before the import ends.
+      await client.query(
+        `BEGIN; SET LOCAL statement_timeout = '10min'; SET LOCAL synchronous_commit = off`
+      )
+      const createdIds = new Map<string, number | string>()
+      let created = 0
+      let changed = 0
+      let now: string | undefined
+      const straight = this.directTransactions ? await this.insertNew(batch, createdIds) : null
+      tick('directTx')
+      if (straight) {
+        now = straight.now
+        created = changed = batch.lines
+      } else {
+        await this.copy(STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
+        tick('copyTx')
+        const merged = await client.query(MERGE_TRANSACTIONS)
+        tick('mergeTx')
+        for (const row of merged.rows) {
+          if (!row.created) continue
+          created++
+          createdIds.set(
+            `${row.merchant_id}\t${row.environment}\t${copyValue(row.merchant_transaction_id)}`,
+            row.id
+          )
+        }
+        changed = merged.rows.length
+        now = merged.rows[0]?.now
+        // Try the direct way again once a batch was all new.
+        this.directTransactions = created === new Set(batch.keys).size
+      }
+      let direct: StagedEvent[] = []
+      let staged: StagedEvent[] = batch.events
+      if (createdIds.size > 0 && now) {
+        direct = []
+        staged = []
+        for (const event of batch.events) {
+          const fresh =
+            createdIds.has(batch.keys[event.transaction]) &&
+            (event.retainGiven !== null || event.retainDefault !== null)
+          ;(fresh ? direct : staged).push(event)
+        }
+      }
+      let eventsCreated = 0
+      if (direct.length > 0) {
+        await client.query('SAVEPOINT direct_events')
+        try {
+          await this.copy(
+            'exchange_evidence',
+            DIRECT_EVENT_COLUMNS,
+            (function* () {
+              for (const event of direct) {
+                const id = createdIds.get(batch.keys[event.transaction])
+                yield `${event.core}\t${event.retainGiven ?? event.retainDefault}\t${now}\t${id}\n`
+              }
+            })()
+          )
+          await client.query('RELEASE SAVEPOINT direct_events')
+          tick('direct')
+          eventsCreated += direct.length
+        } catch (error) {
+          if ((error as { code?: string }).code !== '23505') throw error
+          await client.query('ROLLBACK TO SAVEPOINT direct_events')
+          staged = batch.events
+          tick('directFail')
+        }
+      }
+      if (staged.length > 0) {
+        await this.copy(
+          STAGE_EVENTS,
+          STAGE_EVENT_COLUMNS,
+          (function* () {
+            for (const event of staged) yield stageEventRow(batch, event)
+          })()
+        )
+        tick('copyEv')
+        const inserted = await client.query(MERGE_EVENTS, [months])
+        tick('mergeEv')
+        eventsCreated += inserted.rowCount ?? 0
+      }
       // Only events not inserted can belong to another transaction.
       const foreign =
         eventsCreated < batch.eventCount ? await client.query(FOREIGN_EVENT_IDS) : { rows: [] }
@@ -344,15 +493,14 @@ class StagingSession {
           `events[${position}].id ${id} is already stored for another transaction`
         )
       }
+      tick('foreign')
       await client.query('COMMIT')
-      // Distinct transaction keys of the batch: a row starts with line, merchant, environment, reference.
-      const transactions = new Set(
-        batch.transactions.map((row) => row.slice(row.indexOf('\t') + 1, nthTab(row, 4)))
-      ).size
+      tick('commit')
+      const transactions = new Set(batch.keys).size
       return {
         transactionsCreated: created,
-        transactionsUpdated: merged.rows.length - created,
-        transactionsUnchanged: transactions - merged.rows.length,
+        transactionsUpdated: changed - created,
+        transactionsUnchanged: transactions - changed,
         eventsCreated,
         eventsUnchanged: batch.eventCount - eventsCreated,
         transactions: batch.lines,
@@ -362,6 +510,49 @@ class StagingSession {
       await client.query('ROLLBACK').catch(() => {})
       throw error
     }
+  }
+
+  /**
+   * A batch of transactions none of which is stored yet (a first import) goes straight
+   * into `transactions` with ids taken from its sequence: written once, and the
+   * statement-level triggers keep transaction_counts and transaction_totals exact as
+   * for any insert. A key already stored, or twice in the batch, is a unique violation:
+   * the savepoint undoes the COPY (and what its triggers did), null is returned and
+   * the batch takes the staging upsert, which applies the re-import rules; the next
+   * batches do too until one turns out all new again.
+   */
+  private async insertNew(
+    batch: Batch,
+    createdIds: Map<string, number | string>
+  ): Promise<{ now: string } | null> {
+    const { client } = this
+    const reserved = await client.query(
+      `SELECT now()::text AS now, array(SELECT nextval(pg_get_serial_sequence('transactions', 'id'))
+         FROM generate_series(1, $1::int)) AS ids`,
+      [batch.lines]
+    )
+    const { now, ids } = reserved.rows[0] as { now: string; ids: Array<string | number> }
+    await client.query('SAVEPOINT direct_transactions')
+    try {
+      await this.copy(
+        'transactions',
+        DIRECT_TRANSACTION_COLUMNS,
+        (function* () {
+          for (const [index, row] of batch.transactions.entries()) {
+            // A staging row starts with its line number; the id takes its place.
+            yield `${ids[index]}${row.slice(row.indexOf('\t'))}`
+          }
+        })()
+      )
+      await client.query('RELEASE SAVEPOINT direct_transactions')
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error
+      await client.query('ROLLBACK TO SAVEPOINT direct_transactions')
+      this.directTransactions = false
+      return null
+    }
+    for (const [index, key] of batch.keys.entries()) createdIds.set(key, ids[index])
+    return { now }
   }
 
   /**
@@ -380,30 +571,27 @@ class StagingSession {
   }
 }
 
-function nthTab(row: string, n: number) {
-  let at = -1
-  for (let index = 0; index < n; index++) at = row.indexOf('\t', at + 1)
-  return at
-}
-
-/** The part of a batch before `line` (rows start with their line number). */
+/** The part of a batch before `line`. */
 function keepBefore(batch: Batch, line: number): Batch {
-  const before = (row: string) => Number(row.slice(0, row.indexOf('\t'))) < line
-  const transactions = batch.transactions.filter(before)
-  const events = batch.events.filter(before)
-  return {
-    ...batch,
-    lines: transactions.length,
-    transactions,
-    events,
-    eventCount: events.length,
-  }
+  const kept = newBatch()
+  kept.firstLine = batch.firstLine
+  const count = batch.transactions.findIndex(
+    (row) => Number(row.slice(0, row.indexOf('\t'))) >= line
+  )
+  const lines = count === -1 ? batch.lines : count
+  kept.lines = lines
+  kept.transactions = batch.transactions.slice(0, lines)
+  kept.keys = batch.keys.slice(0, lines)
+  kept.references = batch.references.slice(0, lines)
+  kept.events = batch.events.filter((event) => event.line < line)
+  kept.eventCount = kept.events.length
+  return kept
 }
 
-function stage(batch: Batch, line: number, transaction: ImportedTransaction) {
+function stage(batch: Batch, line: number, transaction: ImportedTransaction, months: number) {
   const t = transaction
   if (batch.lines === 0) batch.firstLine = line
-  batch.lines++
+  const index = batch.lines++
   const row = copyRow([
     line,
     t.merchantId,
@@ -419,17 +607,17 @@ function stage(batch: Batch, line: number, transaction: ImportedTransaction) {
     t.createdAt?.sql ?? null,
     t.updatedAt?.sql ?? null,
   ])
+  const reference = copyValue(t.merchantTransactionId)
   batch.transactions.push(row)
+  batch.keys.push(`${t.merchantId}\t${t.environment}\t${reference}`)
+  batch.references.push(reference)
   batch.bytes += row.length
   for (const [position, event] of t.events.entries()) {
     const sealed = event.snapshot ? sealSnapshot(event.id, event.snapshot) : null
-    const eventRow = copyRow([
-      line,
-      position,
+    const core = [
       event.id,
       t.merchantId,
       t.environment,
-      t.merchantTransactionId,
       event.kind,
       event.source,
       event.direction,
@@ -446,12 +634,21 @@ function stage(batch: Batch, line: number, transaction: ImportedTransaction) {
       event.deliveryState,
       event.durationMs,
       event.isRepeatedRequest,
-      event.retainUntil?.sql ?? null,
       event.legalHold,
       event.purgedAt?.sql ?? null,
-    ])
-    batch.events.push(eventRow)
-    batch.bytes += eventRow.length
+    ]
+      .map(copyValue)
+      .join('\t')
+    const retainGiven = event.retainUntil ? copyValue(event.retainUntil.sql) : null
+    batch.events.push({
+      line,
+      position,
+      transaction: index,
+      core,
+      retainGiven,
+      retainDefault: retainGiven === null ? retainUntilDefault(event.capturedAt, months) : null,
+    })
+    batch.bytes += core.length + 64
     batch.eventCount++
   }
 }
@@ -504,7 +701,7 @@ export async function importJsonLines(
     result.events_unchanged += counts.eventsUnchanged
   }
 
-  const session = await StagingSession.open()
+  const session = await StagingSession.open(options.timings)
   // One batch is merged while the next is read and sealed (two cores at work).
   let writing: Promise<{ counts: Counts; error?: Error }> | null = null
   let writeFailed = false
@@ -523,6 +720,7 @@ export async function importJsonLines(
 
   let batch = newBatch()
   let lastProgressAt = 0
+  let lastYieldAt = 0
   try {
     let badLine: ImportLineError | null = null
     try {
@@ -530,6 +728,13 @@ export async function importJsonLines(
         result.lines = line.number
         result.bytes = line.bytesRead
         if (line.text.trim() === '') continue
+        // Parsing and sealing are synchronous: let the batch being written get its
+        // replies from the database now and then, or each round trip of the write
+        // waits for a whole chunk of input to be parsed.
+        if (writing && performance.now() - lastYieldAt > 2) {
+          await setImmediate()
+          lastYieldAt = performance.now()
+        }
         const transaction = parseImportLine(line.number, line.text, currencies)
         if (!(await merchants.exists(transaction.merchantId))) {
           throw new ImportLineError(
@@ -537,7 +742,7 @@ export async function importJsonLines(
             `merchant ${transaction.merchantId} does not exist`
           )
         }
-        stage(batch, line.number, transaction)
+        stage(batch, line.number, transaction, months)
         if (batch.lines >= batchLines || batch.bytes >= BATCH_BYTES) {
           await settle()
           writing = session.writeUpTo(batch, months)

@@ -1,0 +1,41 @@
+/*
+| The default retain_until of an imported event (captured_at + HISTORY_RETENTION_MONTHS)
+| computed in JavaScript, for events the import COPYs straight into exchange_evidence.
+| It must equal what PostgreSQL stores for `captured_at + make_interval(months => n)` in
+| the import's session (TimeZone UTC, config/database.ts), which the staging merge
+| uses: the UTC calendar month moves by n, a day past the end of the new month becomes
+| its last day (Jan 31 + 1 month = Feb 28/29), the time of day and microseconds stay.
+| Outside years 1-9999 (UTC) it answers null and the event takes the staging merge,
+| so PostgreSQL computes it there.
+*/
+import type { Timestamp } from '#validators/rules/timestamp'
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0')
+
+const daysIn = (year: number, month: number) =>
+  month === 1
+    ? (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+      ? 29
+      : 28
+    : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month]
+
+/** `capturedAt` plus `months` as a UTC timestamptz literal, or null outside years 1-9999. */
+export function retainUntilDefault(capturedAt: Timestamp, months: number): string | null {
+  const micros = capturedAt.epochMicros
+  let seconds = micros / 1_000_000n
+  if (seconds * 1_000_000n > micros) seconds -= 1n // floor for instants before 1970
+  const fraction = Number(micros - seconds * 1_000_000n)
+  const date = new Date(Number(seconds) * 1000)
+  const year = date.getUTCFullYear()
+  if (year < 1) return null
+  const monthIndex = date.getUTCMonth() + months
+  const newYear = year + Math.floor(monthIndex / 12)
+  const newMonth = monthIndex % 12
+  if (newYear > 9999) return null
+  const day = Math.min(date.getUTCDate(), daysIn(newYear, newMonth))
+  return (
+    `${pad(newYear, 4)}-${pad(newMonth + 1)}-${pad(day)} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}` +
+    `.${pad(fraction, 6)}+00`
+  )
+}

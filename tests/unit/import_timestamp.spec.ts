@@ -1,0 +1,95 @@
+import { test } from '@japa/runner'
+import { parseTimestamp } from '#validators/rules/timestamp'
+import { parseImportTimestamp } from '#services/collections/import_timestamp'
+
+/** Both parsers give the same answer: both null, or the same instant, text and DateTime. */
+function assertSame(assert: any, value: unknown) {
+  const reference = parseTimestamp(value)
+  const fast = parseImportTimestamp(value)
+  if (reference === null || fast === null) {
+    assert.equal(fast, reference, String(value))
+    return
+  }
+  assert.equal(fast.epochMicros, reference.epochMicros, String(value))
+  assert.equal(fast.sql, reference.sql)
+  assert.equal(fast.dateTime.toMillis(), reference.dateTime.toMillis(), String(value))
+}
+
+test.group('Import timestamps: as strict as the collections grammar, without luxon', () => {
+  test('agrees with parseTimestamp on the grammar tests and on every field edge', ({ assert }) => {
+    const values: unknown[] = [
+      '2026-03-01T00:00:00Z',
+      '2026-03-01T00:00:00+08:00',
+      '2026-03-01T00:00:00.123456-14:00',
+      '2026-03-01T23:59:59.1+14:00',
+      '2024-02-29T12:00:00Z',
+      '0001-01-01T00:00:00Z',
+      '0001-01-01T00:00:00+14:00',
+      '0099-12-31T23:59:59.999999-14:00',
+      '9999-12-31T23:59:59.999999-14:00',
+      '1969-12-31T23:59:59.999999Z',
+      '1900-02-29T00:00:00Z',
+      '2000-02-29T00:00:00Z',
+      '2100-02-29T00:00:00Z',
+      '2026-03-01',
+      '2026-03-01T00:00:00',
+      '2026-03-01 00:00:00Z',
+      '2026-03-01T00:00Z',
+      '2026-03-01T00:00:00.1234567Z',
+      '2026-03-01T00:00:00.Z',
+      '2026-03-01T00:00:00+0800',
+      '2026-03-01T00:00:00+14:01',
+      '2026-03-01T00:00:00-15:00',
+      '2026-03-01T00:00:00+13:60',
+      '2026-02-30T00:00:00Z',
+      '2025-02-29T00:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-00-10T00:00:00Z',
+      '2026-13-10T00:00:00Z',
+      '2026-01-00T00:00:00Z',
+      '2026-01-32T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T23:60:00Z',
+      '2026-01-01T23:59:60Z',
+      '0000-01-01T00:00:00Z',
+      '2026-03-01T00:00:00z',
+      ' 2026-03-01T00:00:00Z',
+      '2026-03-01T00:00:00Z\n',
+      '２０２６-03-01T00:00:00Z',
+      null,
+      20260301,
+      undefined,
+      {},
+    ]
+    for (const value of values) assertSame(assert, value)
+  })
+
+  test('agrees with parseTimestamp on 20,000 random values near the edges', ({ assert }) => {
+    // A fixed linear congruential sequence: the same values every run.
+    let state = 12345
+    const next = (bound: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31
+      return state % bound
+    }
+    const two = (n: number) => String(n).padStart(2, '0')
+    for (let index = 0; index < 20_000; index++) {
+      const year = [0, 1, 99, 100, 1900, 1970, 2000, 2024, 2025, 2100, 9999][next(11)]
+      const fraction = ['', '.5', '.000001', '.123456', '.999999'][next(5)]
+      const offset = [
+        'Z',
+        '+00:00',
+        '-00:00',
+        '+14:00',
+        '-14:00',
+        '+13:59',
+        '+14:01',
+        '-09:30',
+        '+05:60',
+      ][next(9)]
+      const value =
+        `${String(year).padStart(4, '0')}-${two(next(14))}-${two(next(33))}` +
+        `T${two(next(25))}:${two(next(61))}:${two(next(61))}${fraction}${offset}`
+      assertSame(assert, value)
+    }
+  })
+})
