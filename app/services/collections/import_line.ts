@@ -10,7 +10,7 @@
 | - `amount` is a nonnegative decimal string with exactly two fractional digits and
 |   at most 12 integer digits (numeric(14,2)); never a JSON number;
 | - timestamps follow the collections grammar (app/validators/rules/timestamp.ts,
-|   parsed without luxon by import_timestamp.ts) and are stored exactly as given
+|   parseTimestamp, no luxon per value) and are stored exactly as given
 |   (microseconds kept);
 | - event bounds are those of the History item table (event_id, attempt_number,
 |   http_status, delivery state, duration_ms); `body` and `body_text` are exclusive,
@@ -20,8 +20,7 @@
 */
 import { createHash } from 'node:crypto'
 import { ENVIRONMENTS, type Environment } from '#validators/rules/environment'
-import type { Timestamp } from '#validators/rules/timestamp'
-import { parseImportTimestamp } from '#services/collections/import_timestamp'
+import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
 import {
   isEvidenceKind,
   KIND_DEFINITIONS,
@@ -188,7 +187,7 @@ function integer(
 
 function timestamp(fail: Fail, field: string, value: unknown, nullable: boolean) {
   if (value === null && nullable) return null
-  const parsed = parseImportTimestamp(value)
+  const parsed = parseTimestamp(value)
   if (!parsed) {
     fail(
       `${field} must be a timestamp such as 2026-03-01T10:00:00.120+08:00` +
