@@ -1,0 +1,69 @@
+/*
+| High-entropy secrets: machine client secrets and Portal client secrets, both 256
+| random bits generated here (portal-api.md › Machine clients; decisions: "secrets
+| hashed when only compared"). One rule for both: only HMAC-SHA256(APP_KEY, secret)
+| is stored, prefixed `hmac-sha256$`. A keyed fast hash is the right rule for a
+| random secret — there is no dictionary for a slow hash to slow down, a stolen
+| table is useless without APP_KEY, and authenticating costs microseconds instead of
+| a 16 MiB, ~45 ms scrypt. Comparison is constant-time, and an unknown client is
+| compared against a decoy so that it costs the same as a known one.
+|
+| Passwords are NOT high-entropy: they stay on the scrypt hash service.
+|
+| Portal client secrets were stored as scrypt hashes before (`$scrypt$...`). Those
+| still verify (with scrypt); the caller then replaces the stored hash with the keyed
+| form on that successful authentication (`upgradedHash`), so no operator has to
+| reissue a secret.
+*/
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import hash from '@adonisjs/core/services/hash'
+import { appKey } from '#config/app'
+
+export const KEYED_HASH_PREFIX = 'hmac-sha256$'
+
+/** A new secret: 256 random bits, base64url (43 characters). */
+export function generateSecret(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** The stored form of a secret: `hmac-sha256$` + hex HMAC-SHA256 under APP_KEY. */
+export function hashSecret(secret: string): string {
+  return (
+    KEYED_HASH_PREFIX + createHmac('sha256', appKey.release()).update(secret, 'utf8').digest('hex')
+  )
+}
+
+/** Whether a stored hash already follows the keyed rule. */
+export function isKeyedHash(storedHash: string): boolean {
+  return storedHash.startsWith(KEYED_HASH_PREFIX)
+}
+
+// Compared against when the client is unknown, so that every path does the same work.
+const DECOY_HASH = hashSecret(generateSecret())
+
+/**
+ * Constant-time check of a presented secret against a keyed stored hash, or against
+ * the decoy when `storedHash` is null (unknown client: same work, never a match).
+ */
+export function secretMatches(storedHash: string | null, presented: string): boolean {
+  const expected = Buffer.from(storedHash ?? DECOY_HASH, 'utf8')
+  const actual = Buffer.from(hashSecret(presented), 'utf8')
+  const equal = expected.length === actual.length && timingSafeEqual(expected, actual)
+  return equal && storedHash !== null
+}
+
+/**
+ * Checks a presented secret against a stored hash of either form. A legacy scrypt
+ * hash is verified with scrypt and, when it matches, `upgradedHash` is the keyed
+ * form the caller stores once the whole authentication has succeeded.
+ */
+export async function verifySecret(
+  storedHash: string | null,
+  presented: string
+): Promise<{ matches: boolean; upgradedHash: string | null }> {
+  if (storedHash === null || isKeyedHash(storedHash)) {
+    return { matches: secretMatches(storedHash, presented), upgradedHash: null }
+  }
+  const matches = await hash.verify(storedHash, presented)
+  return { matches, upgradedHash: matches ? hashSecret(presented) : null }
+}
