@@ -38,12 +38,7 @@ export default class PortalAuthMiddleware {
     const { token } = resolved
 
     const role = roleName(resolved.user.role)
-    if (
-      !resolved.user.is_active ||
-      !role ||
-      !resolved.merchant ||
-      !resolved.merchant.is_active
-    ) {
+    if (!resolved.user.is_active || !role || !resolved.merchant || !resolved.merchant.is_active) {
       throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
     }
     if (!token.portalClientId || !resolved.applicationActive) {
