@@ -6,6 +6,7 @@ import User, { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import { enforceLimit } from '#limits/limits'
 import { userActor } from '#auth/actor'
+import { hydrate } from '#auth/direct_query'
 
 const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 
@@ -56,8 +57,8 @@ export default class PortalAuthMiddleware {
       )
     }
 
-    const user = User.$createFromAdapterResult(resolved.user)!
-    const merchant = Merchant.$createFromAdapterResult(resolved.merchant)!
+    const user = hydrate(User, resolved.user)
+    const merchant = hydrate(Merchant, resolved.merchant)
     user.currentAccessToken = token
     ctx.portal = { user, merchant, role, token }
     ctx.actor = userActor(ctx, { id: user.id, merchantId: merchant.id }, role)
