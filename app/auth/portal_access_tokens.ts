@@ -31,6 +31,7 @@ export interface ResolvedPortalToken {
 
 interface JoinedColumns {
   select: string
+  merchantSelect: string
   user: [alias: string, column: string][]
   merchant: [alias: string, column: string][]
 }
@@ -49,6 +50,7 @@ function columnsOf(user: LucidModel, merchant: LucidModel): JoinedColumns {
     columns.map(([alias, column]) => `${table}."${column}" as "${alias}"`).join(', ')
   joinedColumns = {
     select: `${list('u', userColumns)}, ${list('m', merchantColumns)}`,
+    merchantSelect: list('m', merchantColumns),
     user: userColumns,
     merchant: merchantColumns,
   }
@@ -127,6 +129,86 @@ export class PortalAccessTokensProvider<
       user: row.u_id === null ? null : pick(row, columns.user),
       merchant: row.m_id === null ? null : pick(row, columns.merchant),
       applicationActive: row.application_active === true,
+    }
+  }
+
+  /**
+   * Login's write, in one statement once the password has been verified (a scrypt,
+   * without any lock): re-reads the user row FOR SHARE, reads its merchant, and
+   * inserts the PAT only if the row still holds the verified hash, is active, and
+   * keeps the merchant and role judged before, and the merchant is active. A
+   * password change, reset, removal or role change that commits first makes it insert
+   * nothing; one in progress makes it wait; one after it revokes the PAT issued here.
+   * (Was: Merchant.find, BEGIN, SELECT ... FOR SHARE, INSERT, COMMIT.)
+   */
+  async issueOnLogin(
+    user: { id: number; merchantId: number; role: number; verifiedHash: string },
+    options: { abilities: string[]; expiresInMinutes: number; portalClientId: number },
+    models: { user: LucidModel; merchant: LucidModel }
+  ): Promise<{
+    token: PortalAccessToken | null
+    /** Null when the user row is gone. */
+    current: { passwordUnchanged: boolean } | null
+    merchant: Record<string, any> | null
+  }> {
+    const columns = columnsOf(models.user, models.merchant)
+    const now = DateTime.now().toJSDate()
+    const expiresAt = DateTime.now().plus({ minutes: options.expiresInMinutes }).toJSDate()
+    const transient = AccessTokenClass.createTransientToken(user.id, this.tokenSecretLength)
+    const [row] = await directQuery(
+      `${this.table}:issue-on-login`,
+      `with u as (
+         select id, password, is_active, merchant_id, role from "users" where id = $1 for share
+       ), m as (
+         select m.* from merchants m join u on m.id = u.merchant_id
+       ), issued as (
+         insert into ${this.table}
+           (tokenable_id, type, name, hash, abilities, portal_client_id,
+            created_at, updated_at, last_used_at, expires_at)
+         select u.id, $3, null, $4, $5, $6, $7, $7, null, $8
+           from u join m on true
+          where u.password = $2 and u.is_active and u.merchant_id = $9 and u.role = $10
+            and m.is_active
+         returning id
+       )
+       select (select id from issued) as token_id, u.password = $2 as password_unchanged,
+              ${columns.merchantSelect}
+         from u left join m on true`,
+      [
+        user.id,
+        user.verifiedHash,
+        this.type,
+        transient.hash,
+        JSON.stringify(options.abilities),
+        options.portalClientId,
+        now,
+        expiresAt,
+        user.merchantId,
+        user.role,
+      ]
+    )
+    if (!row) return { token: null, current: null, merchant: null }
+    const merchant = row.m_id === null ? null : pick(row, columns.merchant)
+    const current = { passwordUnchanged: row.password_unchanged === true }
+    if (row.token_id === null) return { token: null, current, merchant }
+    const token = new AccessTokenClass({
+      identifier: row.token_id,
+      tokenableId: user.id,
+      type: this.type,
+      prefix: this.prefix,
+      secret: transient.secret,
+      name: null,
+      hash: transient.hash,
+      abilities: options.abilities,
+      createdAt: now,
+      updatedAt: now,
+      lastUsedAt: null,
+      expiresAt,
+    })
+    return {
+      token: Object.assign(token, { portalClientId: options.portalClientId }),
+      current,
+      merchant,
     }
   }
 
