@@ -19,7 +19,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import hash from '@adonisjs/core/services/hash'
 import { Hash } from '@adonisjs/core/hash'
 import type { HashDriverContract } from '@adonisjs/core/types/hash'
-import { appKey } from '#config/app'
+import env from '#start/env'
 
 export const KEYED_HASH_PREFIX = 'hmac-sha256$'
 
@@ -30,9 +30,11 @@ export function generateSecret(): string {
 
 /** The stored form of a secret: `hmac-sha256$` + hex HMAC-SHA256 under APP_KEY. */
 export function hashSecret(secret: string): string {
-  return (
-    KEYED_HASH_PREFIX + createHmac('sha256', appKey.release()).update(secret, 'utf8').digest('hex')
-  )
+  // APP_KEY read when used, not when imported: ace imports command modules (this one
+  // through portal-client:create) before start/runtime.ts sets the local key.
+  const key = env.get('APP_KEY')
+  if (!key) throw new Error('APP_KEY is not set')
+  return KEYED_HASH_PREFIX + createHmac('sha256', key).update(secret, 'utf8').digest('hex')
 }
 
 /** Whether a stored hash already follows the keyed rule. */
@@ -41,14 +43,16 @@ export function isKeyedHash(storedHash: string): boolean {
 }
 
 // Compared against when the client is unknown, so that every path does the same work.
-const DECOY_HASH = hashSecret(generateSecret())
+// Made on first use: APP_KEY is not readable yet while ace imports command modules.
+let decoyHash: string | undefined
+const decoy = () => (decoyHash ??= hashSecret(generateSecret()))
 
 /**
  * Constant-time check of a presented secret against a keyed stored hash, or against
  * the decoy when `storedHash` is null (unknown client: same work, never a match).
  */
 export function secretMatches(storedHash: string | null, presented: string): boolean {
-  const expected = Buffer.from(storedHash ?? DECOY_HASH, 'utf8')
+  const expected = Buffer.from(storedHash ?? decoy(), 'utf8')
   const actual = Buffer.from(hashSecret(presented), 'utf8')
   const equal = expected.length === actual.length && timingSafeEqual(expected, actual)
   return equal && storedHash !== null
@@ -86,7 +90,7 @@ export async function verifySecret(
   presented: string
 ): Promise<{ matches: boolean; upgradedHash: string | null }> {
   if (storedHash === null || isKeyedHash(storedHash)) {
-    const matches = await keyedSecrets.verify(storedHash ?? DECOY_HASH, presented)
+    const matches = await keyedSecrets.verify(storedHash ?? decoy(), presented)
     return { matches: matches && storedHash !== null, upgradedHash: null }
   }
   const matches = await hash.verify(storedHash, presented)
