@@ -66,10 +66,14 @@ export async function signIn(input: {
     },
     { user: User, merchant: Merchant }
   )
+  // A user row gone since the lookup is a failed sign-in, as before.
+  if (!issued.current) {
+    throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
+  }
   if (!issued.merchant || !issued.merchant.is_active) {
     throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
   }
-  if (!issued.current || !issued.current.passwordUnchanged) {
+  if (!issued.current.passwordUnchanged) {
     throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
   }
   if (!issued.token) {
