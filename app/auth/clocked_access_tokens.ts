@@ -15,6 +15,7 @@ import type { Secret } from '@adonisjs/core/helpers'
 import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { directQuery } from '#auth/direct_query'
 
 const LAST_USED_RESOLUTION_SECONDS = 60
 
@@ -83,17 +84,23 @@ export class ClockedAccessTokensProvider<
     const now = DateTime.now()
     if (token.expiresAt && token.expiresAt.getTime() <= now.toMillis()) return null
 
-    const staleBefore = now.minus({ seconds: LAST_USED_RESOLUTION_SECONDS })
-    if (!token.lastUsedAt || token.lastUsedAt.getTime() < staleBefore.toMillis()) {
-      await db
-        .from(this.table)
-        .where('id', row.id)
-        .where((query) =>
-          query.whereNull('last_used_at').orWhere('last_used_at', '<', staleBefore.toJSDate())
-        )
-        .update({ last_used_at: now.toJSDate() })
-    }
+    await this.touch(row.id, token.lastUsedAt, now.toMillis())
     return { token, row }
+  }
+
+  /**
+   * Writes last_used_at when it is older than a minute (or unset): at most one write
+   * a minute per token, and none at all on most requests.
+   */
+  protected async touch(id: number | string, lastUsedAt: Date | null, nowMillis: number) {
+    const staleBefore = nowMillis - LAST_USED_RESOLUTION_SECONDS * 1000
+    if (lastUsedAt && lastUsedAt.getTime() >= staleBefore) return
+    await directQuery(
+      `${this.table}:touch`,
+      `update ${this.table} set last_used_at = $2
+        where id = $1 and (last_used_at is null or last_used_at < $3)`,
+      [id, new Date(nowMillis), new Date(staleBefore)]
+    )
   }
 
   async verify(tokenValue: Secret<string>): Promise<AccessToken | null> {

@@ -8,11 +8,12 @@
 | Verification and last_used_at: app/auth/clocked_access_tokens.ts.
 */
 import { DateTime } from 'luxon'
-import type { AccessToken } from '@adonisjs/auth/access_tokens'
+import { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import env from '#start/env'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
+import { directQuery } from '#auth/direct_query'
 
 const DEFAULT_TTL_SECONDS = 3600
 
@@ -53,6 +54,58 @@ export class MachineAccessTokensProvider<
       abilities: options.scopes,
       expiresAt: DateTime.now().plus({ seconds: options.expiresInSeconds }),
       client: options.queryClient,
+    })
+  }
+
+  /**
+   * The token grant's write, in one statement: inserts a token for the client only
+   * if the client row, locked FOR SHARE, is still an unrevoked machine client with
+   * the secret hash the caller verified. A revocation (update of that row, then
+   * deletion of its tokens) either commits first — this statement waits for it,
+   * re-reads the row and inserts nothing (null) — or waits for this statement and
+   * then deletes the token: no token outlives its client's revocation.
+   */
+  async issueIfUsable(
+    clientId: number,
+    verifiedSecretHash: string,
+    options: { scopes: string[]; expiresInSeconds: number }
+  ): Promise<AccessToken | null> {
+    const now = DateTime.now().toJSDate()
+    const expiresAt = new Date(now.getTime() + options.expiresInSeconds * 1000)
+    const transient = AccessToken.createTransientToken(clientId, this.tokenSecretLength)
+    const [row] = await directQuery<{ id: number }>(
+      `${this.table}:issue-if-usable`,
+      `insert into ${this.table}
+         (tokenable_id, type, name, hash, abilities, created_at, updated_at, last_used_at, expires_at)
+       select c.id, $2, null, $3, $4, $5, $5, null, $6
+         from oauth_clients c
+        where c.id = $1 and c.kind = 'machine' and c.secret_hash = $7 and c.revoked_at is null
+          for share of c
+       returning id`,
+      [
+        clientId,
+        this.type,
+        transient.hash,
+        JSON.stringify(options.scopes),
+        now,
+        expiresAt,
+        verifiedSecretHash,
+      ]
+    )
+    if (!row) return null
+    return new AccessToken({
+      identifier: row.id,
+      tokenableId: clientId,
+      type: this.type,
+      prefix: this.prefix,
+      secret: transient.secret,
+      name: null,
+      hash: transient.hash,
+      abilities: options.scopes,
+      createdAt: now,
+      updatedAt: now,
+      lastUsedAt: null,
+      expiresAt,
     })
   }
 }

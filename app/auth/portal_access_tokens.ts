@@ -9,11 +9,59 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Secret } from '@adonisjs/core/helpers'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
+import { Settings } from 'luxon'
+import { AccessToken as AccessTokenClass } from '@adonisjs/auth/access_tokens'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
+import { directQuery } from '#auth/direct_query'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 
 export type PortalAccessToken = AccessToken & { portalClientId: number | null }
+
+/** What one PAT resolves to, read in one statement; null when the token does not verify. */
+export interface ResolvedPortalToken {
+  token: PortalAccessToken
+  /** The owner's row (users columns), null when the owner is gone. */
+  user: Record<string, any> | null
+  /** The owner's merchant row (merchants columns), null when none. */
+  merchant: Record<string, any> | null
+  /** Whether the issuing Portal application exists and is active. */
+  applicationActive: boolean
+}
+
+interface JoinedColumns {
+  select: string
+  merchantSelect: string
+  user: [alias: string, column: string][]
+  merchant: [alias: string, column: string][]
+}
+let joinedColumns: JoinedColumns | undefined
+
+/** Every column of the two models, aliased `u_<column>` / `m_<column>`, computed once. */
+function columnsOf(user: LucidModel, merchant: LucidModel): JoinedColumns {
+  if (joinedColumns) return joinedColumns
+  const aliased = (model: LucidModel, prefix: string) =>
+    [...model.$columnsDefinitions.values()].map(
+      ({ columnName }) => [`${prefix}${columnName}`, columnName] as [string, string]
+    )
+  const userColumns = aliased(user, 'u_')
+  const merchantColumns = aliased(merchant, 'm_')
+  const list = (table: string, columns: [string, string][]) =>
+    columns.map(([alias, column]) => `${table}."${column}" as "${alias}"`).join(', ')
+  joinedColumns = {
+    select: `${list('u', userColumns)}, ${list('m', merchantColumns)}`,
+    merchantSelect: list('m', merchantColumns),
+    user: userColumns,
+    merchant: merchantColumns,
+  }
+  return joinedColumns
+}
+
+function pick(row: Record<string, any>, columns: [string, string][]) {
+  const picked: Record<string, any> = {}
+  for (const [alias, column] of columns) picked[column] = row[alias]
+  return picked
+}
 
 export class PortalAccessTokensProvider<
   Model extends LucidModel,
@@ -43,6 +91,125 @@ export class PortalAccessTokensProvider<
       client: options.client,
     })
     return Object.assign(token, { portalClientId: options.portalClientId })
+  }
+
+  /**
+   * The Portal request's hot path: the token, its owner, the owner's merchant and
+   * whether the issuing application is active, in ONE statement (the same checks as
+   * verify() followed by three finds took four round trips). The secret and expiry
+   * are checked before anything is written; last_used_at as in verify().
+   */
+  async resolve(
+    tokenValue: string,
+    models: { user: LucidModel; merchant: LucidModel }
+  ): Promise<ResolvedPortalToken | null> {
+    const decoded = AccessTokenClass.decode(this.prefix, tokenValue)
+    if (!decoded || !/^[1-9][0-9]{0,15}$/.test(decoded.identifier)) return null
+    const columns = columnsOf(models.user, models.merchant)
+    const [row] = await directQuery(
+      `${this.table}:resolve-portal`,
+      `select t.id, t.tokenable_id, t.type, t.name, t.hash, t.abilities, t.created_at,
+              t.updated_at, t.last_used_at, t.expires_at, t.portal_client_id,
+              coalesce(pc.is_active, false) as application_active, ${columns.select}
+         from ${this.table} t
+         left join users u on u.id = t.tokenable_id
+         left join merchants m on m.id = u.merchant_id
+         left join portal_clients pc on pc.id = t.portal_client_id
+        where t.id = $1 and t.type = $2`,
+      [decoded.identifier, this.type]
+    )
+    if (!row) return null
+    const token = this.dbRowToAccessToken(row as any)
+    if (!token.verify(decoded.secret)) return null
+    const now = Settings.now()
+    if (token.expiresAt && token.expiresAt.getTime() <= now) return null
+    await this.touch(row.id, token.lastUsedAt, now)
+    return {
+      token: Object.assign(token, { portalClientId: row.portal_client_id as number | null }),
+      user: row.u_id === null ? null : pick(row, columns.user),
+      merchant: row.m_id === null ? null : pick(row, columns.merchant),
+      applicationActive: row.application_active === true,
+    }
+  }
+
+  /**
+   * Login's write, in one statement once the password has been verified (a scrypt,
+   * without any lock): re-reads the user row FOR SHARE, reads its merchant, and
+   * inserts the PAT only if the row still holds the verified hash, is active, and
+   * keeps the merchant and role judged before, and the merchant is active. A
+   * password change, reset, removal or role change that commits first makes it insert
+   * nothing; one in progress makes it wait; one after it revokes the PAT issued here.
+   * (Was: Merchant.find, BEGIN, SELECT ... FOR SHARE, INSERT, COMMIT.)
+   */
+  async issueOnLogin(
+    user: { id: number; merchantId: number; role: number; verifiedHash: string },
+    options: { abilities: string[]; expiresInMinutes: number; portalClientId: number },
+    models: { user: LucidModel; merchant: LucidModel }
+  ): Promise<{
+    token: PortalAccessToken | null
+    /** Null when the user row is gone. */
+    current: { passwordUnchanged: boolean } | null
+    merchant: Record<string, any> | null
+  }> {
+    const columns = columnsOf(models.user, models.merchant)
+    const now = DateTime.now().toJSDate()
+    const expiresAt = DateTime.now().plus({ minutes: options.expiresInMinutes }).toJSDate()
+    const transient = AccessTokenClass.createTransientToken(user.id, this.tokenSecretLength)
+    const [row] = await directQuery(
+      `${this.table}:issue-on-login`,
+      `with u as (
+         select id, password, is_active, merchant_id, role from "users" where id = $1 for share
+       ), m as (
+         select m.* from merchants m join u on m.id = u.merchant_id
+       ), issued as (
+         insert into ${this.table}
+           (tokenable_id, type, name, hash, abilities, portal_client_id,
+            created_at, updated_at, last_used_at, expires_at)
+         select u.id, $3, null, $4, $5, $6, $7, $7, null, $8
+           from u join m on true
+          where u.password = $2 and u.is_active and u.merchant_id = $9 and u.role = $10
+            and m.is_active
+         returning id
+       )
+       select (select id from issued) as token_id, u.password = $2 as password_unchanged,
+              ${columns.merchantSelect}
+         from u left join m on true`,
+      [
+        user.id,
+        user.verifiedHash,
+        this.type,
+        transient.hash,
+        JSON.stringify(options.abilities),
+        options.portalClientId,
+        now,
+        expiresAt,
+        user.merchantId,
+        user.role,
+      ]
+    )
+    if (!row) return { token: null, current: null, merchant: null }
+    const merchant = row.m_id === null ? null : pick(row, columns.merchant)
+    const current = { passwordUnchanged: row.password_unchanged === true }
+    if (row.token_id === null) return { token: null, current, merchant }
+    const token = new AccessTokenClass({
+      identifier: row.token_id,
+      tokenableId: user.id,
+      type: this.type,
+      prefix: this.prefix,
+      secret: transient.secret,
+      name: null,
+      hash: transient.hash,
+      abilities: options.abilities,
+      createdAt: now,
+      updatedAt: now,
+      lastUsedAt: null,
+      expiresAt,
+    })
+    return {
+      token: Object.assign(token, { portalClientId: options.portalClientId }),
+      current,
+      merchant,
+    }
   }
 
   async verify(tokenValue: Secret<string>): Promise<PortalAccessToken | null> {

@@ -2,15 +2,18 @@
 | Portal application authentication (login, invitation acceptance): HTTP Basic with
 | an active Portal client's id and secret, `X-Service-Application: merchant_portal`,
 | and an `Origin`, when sent, among the client's allowed origins.
+|
+| The secret follows the high-entropy secret rule (app/auth/high_entropy_secrets.ts):
+| a keyed HMAC, compared in constant time, an unknown client id compared against a
+| decoy of the same cost. A secret still stored as a scrypt hash (issued before that
+| rule) verifies with scrypt and is rewritten in the keyed form on its next
+| successful authentication.
 */
 import { randomBytes } from 'node:crypto'
-import hash from '@adonisjs/core/services/hash'
 import PortalClient from '#models/portal_client'
+import { generateSecret, hashSecret, verifySecret } from '#auth/high_entropy_secrets'
 
 export const SERVICE_APPLICATION = 'merchant_portal'
-
-// Verifying against this when the client id is unknown keeps response time flat.
-let decoyHash: Promise<string> | undefined
 
 export function parseBasicAuthorization(header: string | undefined) {
   const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(header ?? '')
@@ -36,24 +39,37 @@ export async function authenticatePortalClient(request: {
     return null
 
   const client = await PortalClient.query().where('client_id', credentials.clientId).first()
-  if (!client) {
-    decoyHash ??= hash.make(randomBytes(16).toString('hex'))
-    await hash.verify(await decoyHash, credentials.secret)
+  const { matches, upgradedHash } = await verifySecret(
+    client?.secretHash ?? null,
+    credentials.secret
+  )
+  if (!client || !matches || !client.isActive || !originAllowed(client, request.origin)) {
     return null
   }
-  const secretMatches = await hash.verify(client.secretHash, credentials.secret)
-  if (!secretMatches || !client.isActive || !originAllowed(client, request.origin)) return null
+  if (upgradedHash) await upgradeSecretHash(client, upgradedHash)
   return client
+}
+
+/**
+ * Replaces a legacy scrypt hash by its keyed form, only if it is still the hash that
+ * was verified (a concurrent rotation wins).
+ */
+async function upgradeSecretHash(client: PortalClient, upgradedHash: string) {
+  await PortalClient.query()
+    .where('id', client.id)
+    .where('secret_hash', client.secretHash)
+    .update({ secret_hash: upgradedHash, updated_at: new Date() })
+  client.secretHash = upgradedHash
 }
 
 /** Creates a Portal client; the plaintext secret is returned once and only its hash is stored. */
 export async function createPortalClient(input: { name: string; origins: string[] }) {
   const clientId = `pc_${randomBytes(12).toString('hex')}`
-  const clientSecret = randomBytes(32).toString('base64url')
+  const clientSecret = generateSecret()
   const client = await PortalClient.create({
     name: input.name,
     clientId,
-    secretHash: await hash.make(clientSecret),
+    secretHash: hashSecret(clientSecret),
     allowedOrigins: input.origins,
     isActive: true,
   })

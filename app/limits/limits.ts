@@ -45,6 +45,18 @@ export function requestsPerMinute(name: LimitName): number {
   return Math.max(1, Math.floor(base * multiplier))
 }
 
+// One limiter per allowance, reused: limiter.use() parses the duration and builds its
+// cache key on every call, per request on every limited route.
+const limiters = new Map<number, ReturnType<typeof limiter.use>>()
+function limiterFor(requests: number) {
+  let cached = limiters.get(requests)
+  if (!cached) {
+    cached = limiter.use({ requests, duration: '1 minute' })
+    limiters.set(requests, cached)
+  }
+  return cached
+}
+
 /**
  * Consumes one request of `name` for `key`; throws 429 RATE_LIMITED (with
  * Retry-After) when over. `onThrottled` runs first, e.g. to audit the refusal.
@@ -55,9 +67,7 @@ export async function enforceLimit(
   onThrottled?: () => Promise<void>
 ) {
   try {
-    await limiter
-      .use({ requests: requestsPerMinute(name), duration: '1 minute' })
-      .consume(`${name}:${key}`)
+    await limiterFor(requestsPerMinute(name)).consume(`${name}:${key}`)
   } catch (error) {
     if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
       recordRateLimitRefusal(name)

@@ -46,18 +46,16 @@ export default class MachineAuthMiddleware {
     if (authorization === undefined || authorization.trim() === '') {
       throw new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.')
     }
-    const invalid = new ApiError(
-      401,
-      'ACCESS_TOKEN_INVALID',
-      'The access token is invalid or expired.'
-    )
-    if (!BEARER.test(authorization)) throw invalid
+    // Built only when thrown (an Error captures its stack when constructed).
+    const invalid = () =>
+      new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
+    if (!BEARER.test(authorization)) throw invalid()
     const client = await ctx.auth
       .use('machine')
       .authenticate()
       .catch((error) => {
         // Only a failed verification is a bad token; a database outage stays a 503.
-        throw error instanceof authErrors.E_UNAUTHORIZED_ACCESS ? invalid : error
+        throw error instanceof authErrors.E_UNAUTHORIZED_ACCESS ? invalid() : error
       })
     const token = client.currentAccessToken!
 

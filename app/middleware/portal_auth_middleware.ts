@@ -1,51 +1,48 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import { errors as authErrors } from '@adonisjs/auth'
 import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
-import PortalClient from '#models/portal_client'
-import { roleName } from '#models/user'
+import User, { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import { enforceLimit } from '#limits/limits'
 import { userActor } from '#auth/actor'
+import { hydrate } from '#auth/direct_query'
 
 const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
+
+// Errors are built only when thrown: an Error captures its stack trace when
+// constructed, which the profile showed on every request while it was built eagerly.
+const unauthenticated = () => new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.')
+const invalidToken = () =>
+  new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
 
 /**
  * Portal PAT authentication (Authentication rules 2-3), decided before the body is
  * parsed: Bearer PAT only; then an active user with a Portal role in an active
  * merchant, a still-eligible issuing application, and the `merchant-portal` ability.
+ * Token, user, merchant and application are read in one statement
+ * (PortalAccessTokensProvider.resolve); the checks run in the contract's order.
  */
 export default class PortalAuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const authorization = ctx.request.header('authorization')
     if (authorization === undefined || authorization.trim() === '') {
-      return this.refuse(ctx, new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.'))
+      return this.refuse(ctx, unauthenticated)
     }
-    const invalid = new ApiError(
-      401,
-      'ACCESS_TOKEN_INVALID',
-      'The access token is invalid or expired.'
-    )
-    if (!BEARER.test(authorization)) return this.refuse(ctx, invalid)
+    if (!BEARER.test(authorization)) return this.refuse(ctx, invalidToken)
 
-    let user
-    try {
-      user = await ctx.auth.use('portal').authenticate()
-    } catch (error) {
-      // Only a failed verification is a bad token; a database outage stays a 503.
-      if (error instanceof authErrors.E_UNAUTHORIZED_ACCESS) return this.refuse(ctx, invalid)
-      throw error
-    }
-    const token = user.currentAccessToken!
+    const resolved = await User.accessTokens.resolve(authorization.slice(7), {
+      user: User,
+      merchant: Merchant,
+    })
+    if (!resolved || !resolved.user) return this.refuse(ctx, invalidToken)
+    const { token } = resolved
 
-    const role = roleName(user.role)
-    const merchant = user.merchantId ? await Merchant.find(user.merchantId) : null
-    if (!user.isActive || !role || !merchant || !merchant.isActive) {
+    const role = roleName(resolved.user.role)
+    if (!resolved.user.is_active || !role || !resolved.merchant || !resolved.merchant.is_active) {
       throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
     }
-    const application = token.portalClientId ? await PortalClient.find(token.portalClientId) : null
-    if (!application || !application.isActive) {
+    if (!token.portalClientId || !resolved.applicationActive) {
       throw new ApiError(
         403,
         'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
@@ -60,6 +57,9 @@ export default class PortalAuthMiddleware {
       )
     }
 
+    const user = hydrate(User, resolved.user)
+    const merchant = hydrate(Merchant, resolved.merchant)
+    user.currentAccessToken = token
     ctx.portal = { user, merchant, role, token }
     ctx.actor = userActor(ctx, { id: user.id, merchantId: merchant.id }, role)
     return next()
@@ -69,8 +69,8 @@ export default class PortalAuthMiddleware {
    * Unauthenticated requests count against the API-wide limit of their IP (the
    * contract's "resolved user ID or IP"), so guessing tokens is throttled too.
    */
-  private async refuse(ctx: HttpContext, error: ApiError): Promise<never> {
+  private async refuse(ctx: HttpContext, error: () => ApiError): Promise<never> {
     await enforceLimit('api', `ip:${ctx.request.ip()}`)
-    throw error
+    throw error()
   }
 }

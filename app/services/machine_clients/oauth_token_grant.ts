@@ -7,12 +7,12 @@
 | scope → invalid_scope. The secret is compared in constant time, and an unknown
 | client costs the same work as a known one. Ownership, merchant activation and the
 | rotation deadline are NOT checked here (Authentication rule 7): they are checked
-| when the token is used.
+| when the token is used. Two statements: the client read, then the token insert
+| that re-checks the client under FOR SHARE (MachineAccessTokensProvider.issueIfUsable).
 */
 import OAuthError from '#exceptions/oauth_error'
-import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import OauthClient from '#models/oauth_client'
+import { directQuery } from '#auth/direct_query'
 import { clientSecretMatches } from '#auth/oauth_client_secrets'
 import { machineTokenLifetimeSeconds } from '#auth/machine_access_tokens'
 import oauthConfig from '#config/oauth'
@@ -120,28 +120,31 @@ export async function grantMachineToken(request: TokenRequest): Promise<TokenRes
       ? { clientId: formClientId, clientSecret: formClientSecret, usedBasic: false }
       : null)
   const expiresIn = machineTokenLifetimeSeconds()
-  // The client row is read FOR SHARE and the token inserted in the same transaction:
-  // a revocation (which updates that row, then deletes the client's tokens) either
-  // commits first — and the grant sees the client revoked — or waits for the grant
-  // and then deletes the token it issued. No token outlives its client's revocation.
-  const token = await db.transaction(async (trx) => {
-    const client = await authenticateClient(credentials, trx)
-    // Only an authenticated client learns whether its scope is valid (RFC 6749 §5.2).
-    const scopes = resolveScopes(scope)
-    return OauthClient.accessTokens.issue(client, {
-      scopes,
-      expiresInSeconds: expiresIn,
-      queryClient: trx,
-    })
+  const client = await authenticateClient(credentials)
+  // Only an authenticated client learns whether its scope is valid (RFC 6749 §5.2).
+  const scopes = resolveScopes(scope)
+  // The client was read without a lock; the insert re-checks it under FOR SHARE in
+  // the same statement, so a revocation committed meanwhile refuses the grant.
+  const token = await OauthClient.accessTokens.issueIfUsable(client.id, client.secretHash, {
+    scopes,
+    expiresInSeconds: expiresIn,
   })
+  if (!token) throw OAuthError.invalidClient(credentials?.usedBasic ?? false)
   return { token_type: 'Bearer', expires_in: expiresIn, access_token: token.value!.release() }
 }
 
-/** An unrevoked confidential machine client whose secret matches; else invalid_client. */
-async function authenticateClient(
-  credentials: ClientCredentials | null,
-  trx: TransactionClientContract
-): Promise<OauthClient> {
+interface ClientRow {
+  id: number
+  kind: string
+  secretHash: string
+  revokedAt: Date | null
+}
+
+/**
+ * An unrevoked confidential machine client whose secret matches; else invalid_client.
+ * One read of the columns the check needs (no model hydration on this hot path).
+ */
+async function authenticateClient(credentials: ClientCredentials | null): Promise<ClientRow> {
   const usedBasic = credentials?.usedBasic ?? false
   const secret = credentials?.clientSecret ?? ''
   const wellFormed =
@@ -150,14 +153,19 @@ async function authenticateClient(
     credentials.clientSecret !== undefined &&
     secret.length > 0 &&
     secret.length <= MAX_CREDENTIAL_LENGTH
-  const client = wellFormed
-    ? await OauthClient.query({ client: trx }).where('id', credentials.clientId).forShare().first()
-    : null
+  const [client] = wellFormed
+    ? await directQuery<ClientRow>(
+        'oauth_clients:grant',
+        `select id, kind, secret_hash as "secretHash", revoked_at as "revokedAt"
+           from oauth_clients where id = $1`,
+        [credentials.clientId]
+      )
+    : []
   const matches = clientSecretMatches(
     client?.secretHash ?? null,
     secret.slice(0, MAX_CREDENTIAL_LENGTH)
   )
-  if (!client || !matches || !client.isMachineClient || client.isRevoked) {
+  if (!client || !matches || client.kind !== 'machine' || client.revokedAt !== null) {
     throw OAuthError.invalidClient(usedBasic)
   }
   return client

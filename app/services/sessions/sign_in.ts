@@ -5,7 +5,7 @@ import { normalizeIdentity } from '#support/identity'
 import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import hash from '@adonisjs/core/services/hash'
-import db from '@adonisjs/lucid/services/db'
+import { hydrate } from '#auth/direct_query'
 import env from '#start/env'
 import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
@@ -46,42 +46,41 @@ export async function signIn(input: {
     throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
   }
 
-  const merchant = user.merchantId ? await Merchant.find(user.merchantId) : null
-  if (!user.isActive || !roleName(user.role) || !merchant || !merchant.isActive) {
+  const role = roleName(user.role)
+  if (!user.isActive || !role || !user.merchantId) {
     throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
   }
 
   // The password was verified without any lock (a scrypt). A password change or reset
-  // may have committed since, revoking every token: the PAT is issued in a transaction
-  // that re-reads the user row FOR SHARE and finds the verified hash still in place, so
-  // a change either commits first (and this login fails) or waits for this commit (and
-  // then revokes the PAT issued here). Issue 9 › 7.
-  const verifiedHash = user.password
-  const token = await db.transaction(async (trx) => {
-    const current = await trx
-      .from('users')
-      .where('id', user.id)
-      .forShare()
-      .select('password', 'is_active', 'merchant_id', 'role')
-      .first()
-    if (!current || current.password !== verifiedHash) {
-      throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
-    }
-    // Removal and role changes revoke tokens too: judged on the same locked row.
-    if (
-      !current.is_active ||
-      current.merchant_id !== user.merchantId ||
-      current.role !== user.role
-    ) {
-      throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
-    }
-    return User.accessTokens.issue(user, {
+  // may have committed since, revoking every token: the PAT is issued by one statement
+  // that re-reads the user row FOR SHARE and inserts only if the verified hash is still
+  // in place, so a change either commits first (and this login fails) or waits for
+  // this statement (and then revokes the PAT issued here). Issue 9 › 7. Removal and
+  // role changes are judged on the same locked row, the merchant in the same statement.
+  const issued = await User.accessTokens.issueOnLogin(
+    { id: user.id, merchantId: user.merchantId, role: user.role, verifiedHash: user.password },
+    {
       abilities: [PORTAL_ABILITY],
       expiresInMinutes: patLifetimeMinutes(),
       portalClientId: input.application.id,
-      client: trx,
-    })
-  })
+    },
+    { user: User, merchant: Merchant }
+  )
+  // A user row gone since the lookup is a failed sign-in, as before.
+  if (!issued.current) {
+    throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
+  }
+  if (!issued.merchant || !issued.merchant.is_active) {
+    throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+  }
+  if (!issued.current.passwordUnchanged) {
+    throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
+  }
+  if (!issued.token) {
+    throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+  }
+  const token = issued.token
+  const merchant = hydrate(Merchant, issued.merchant)
   return {
     user,
     merchant,

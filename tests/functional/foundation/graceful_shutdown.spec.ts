@@ -9,10 +9,10 @@
 */
 import { spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
-import { randomBytes } from 'node:crypto'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
+import { appKey } from '#config/app'
 import { resetState } from '#tests/helpers/database'
 import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
@@ -94,7 +94,8 @@ test.group('Graceful shutdown', (group) => {
       env: {
         ...process.env,
         NODE_ENV: 'production',
-        APP_KEY: randomBytes(32).toString('base64url'),
+        // The suite's key: Portal client secrets are stored as HMACs under APP_KEY.
+        APP_KEY: appKey.release(),
         DATABASE_URL: env.get('DATABASE_URL'),
         HOST: '127.0.0.1',
         PORT: String(port),

@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import hash from '@adonisjs/core/services/hash'
+import { secretMatches } from '#auth/high_entropy_secrets'
 import { resetState } from '#tests/helpers/database'
 import {
   appHeaders,
@@ -178,7 +178,8 @@ test.group('portal-client:create', (group) => {
 
     const row = await db.from('portal_clients').where('client_id', printed.client_id).firstOrFail()
     assert.notInclude(JSON.stringify(row), printed.client_secret)
-    assert.isTrue(await hash.verify(row.secret_hash, printed.client_secret))
+    // The high-entropy secret rule (issue 15): the keyed HMAC form, not scrypt.
+    assert.isTrue(secretMatches(row.secret_hash, printed.client_secret))
     assert.deepEqual(row.allowed_origins, ['https://portal.example', 'http://localhost:5173'])
     assert.isTrue(row.is_active)
 
