@@ -1,6 +1,9 @@
 import { defineConfig, drivers } from '@adonisjs/core/hash'
 
-/** Passwords and Portal client secrets: scrypt, N=16384, r=8, p=1, 64-byte key, 16-byte salt. */
+/**
+ * Passwords: scrypt, N=16384, r=8, p=1, 64-byte key, 16-byte salt. Random secrets
+ * (Portal and machine client secrets) use the keyed rule of app/auth/high_entropy_secrets.ts.
+ */
 const hashConfig = defineConfig({
   default: 'scrypt',
   list: {

@@ -8,7 +8,7 @@
 | stored). It lives under database/, not app/services: it is data, not an operation.
 */
 import { randomBytes } from 'node:crypto'
-import hash from '@adonisjs/core/services/hash'
+import { generateSecret, hashSecret } from '#auth/high_entropy_secrets'
 import db from '@adonisjs/lucid/services/db'
 import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
@@ -84,13 +84,13 @@ export async function seedDemoData() {
     'Eloper',
   ])
 
-  const clientSecret = randomBytes(32).toString('base64url')
+  const clientSecret = generateSecret()
   const existingClient = await PortalClient.findBy('name', DEMO_PORTAL_CLIENT)
   const client = existingClient ?? new PortalClient()
   client.merge({
     name: DEMO_PORTAL_CLIENT,
     clientId: existingClient?.clientId ?? `pc_demo_${randomBytes(8).toString('hex')}`,
-    secretHash: await hash.make(clientSecret),
+    secretHash: hashSecret(clientSecret),
     allowedOrigins: DEMO_ORIGINS,
     isActive: true,
   })

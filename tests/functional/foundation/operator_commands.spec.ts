@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { secretMatches } from '#auth/high_entropy_secrets'
+import { isKeyedHash, secretMatches } from '#auth/high_entropy_secrets'
 import { resetState } from '#tests/helpers/database'
 import {
   appHeaders,
@@ -312,6 +312,20 @@ test.group('demo:seed', (group) => {
       assert.equal(me.body().data.role, role)
       assert.equal(me.body().data.merchant.id, demo.merchant.id)
     }
+  })
+
+  test('stores the demo Portal client secret in the keyed form, never the plaintext', async ({
+    assert,
+  }) => {
+    const result = await runCommand(DemoSeed, [])
+    const demo = result.json()
+    const row = await db
+      .from('portal_clients')
+      .where('client_id', demo.portal_client.client_id)
+      .firstOrFail()
+    assert.notInclude(JSON.stringify(row), demo.portal_client.client_secret)
+    assert.isTrue(isKeyedHash(row.secret_hash))
+    assert.isTrue(secretMatches(row.secret_hash, demo.portal_client.client_secret))
   })
 
   test('re-running keeps the records and rotates the printed secrets', async ({
