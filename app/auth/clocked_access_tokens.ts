@@ -22,6 +22,30 @@ const LAST_USED_RESOLUTION_SECONDS = 60
 export class ClockedAccessTokensProvider<
   Model extends LucidModel,
 > extends DbAccessTokensProvider<Model> {
+  /** The token just inserted as row `id`, carrying its secret (shown once). */
+  protected issuedToken(
+    transient: ReturnType<typeof AccessToken.createTransientToken>,
+    id: number | string,
+    abilities: string[],
+    issuedAt: Date,
+    expiresAt: Date
+  ): AccessToken {
+    return new AccessToken({
+      identifier: id,
+      tokenableId: transient.userId,
+      type: this.type,
+      prefix: this.prefix,
+      secret: transient.secret,
+      name: null,
+      hash: transient.hash,
+      abilities,
+      createdAt: issuedAt,
+      updatedAt: issuedAt,
+      lastUsedAt: null,
+      expiresAt,
+    })
+  }
+
   /** Inserts a token for `ownerId`; the returned token carries its secret (shown once). */
   protected async insertToken(
     ownerId: number,
@@ -53,20 +77,7 @@ export class ClockedAccessTokensProvider<
       .returning('id')
     const id = typeof row === 'object' ? row.id : row
     if (!id) throw new Error(`Cannot save access token: unexpected insert result ${inspect(row)}`)
-    return new AccessToken({
-      identifier: id,
-      tokenableId: transient.userId,
-      type: this.type,
-      prefix: this.prefix,
-      secret: transient.secret,
-      name: null,
-      hash: transient.hash,
-      abilities: options.abilities,
-      createdAt: now.toJSDate(),
-      updatedAt: now.toJSDate(),
-      lastUsedAt: null,
-      expiresAt,
-    })
+    return this.issuedToken(transient, id, options.abilities, now.toJSDate(), expiresAt)
   }
 
   /** The verified token and its row, or null for a malformed, unknown, wrong or expired one. */

@@ -191,20 +191,7 @@ export class PortalAccessTokensProvider<
     const merchant = row.m_id === null ? null : pick(row, columns.merchant)
     const current = { passwordUnchanged: row.password_unchanged === true }
     if (row.token_id === null) return { token: null, current, merchant }
-    const token = new AccessTokenClass({
-      identifier: row.token_id,
-      tokenableId: user.id,
-      type: this.type,
-      prefix: this.prefix,
-      secret: transient.secret,
-      name: null,
-      hash: transient.hash,
-      abilities: options.abilities,
-      createdAt: now,
-      updatedAt: now,
-      lastUsedAt: null,
-      expiresAt,
-    })
+    const token = this.issuedToken(transient, row.token_id, options.abilities, now, expiresAt)
     return {
       token: Object.assign(token, { portalClientId: options.portalClientId }),
       current,

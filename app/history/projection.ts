@@ -34,14 +34,26 @@ export const NAMED_OMISSIONS_BOUND = 64
 export const CAPTURE_STATUSES = ['available', 'omitted', 'unavailable', 'purged'] as const
 export type CaptureStatus = (typeof CAPTURE_STATUSES)[number]
 
-/** Body capture states of merchant webhook replies. */
-export const REPLY_BODY_CAPTURE_STATUSES = [
+/** Capture states meaning no body was kept, for replies and synchronous responses alike. */
+const BODILESS_REPLY_STATUSES = [
   'no_response',
   'empty',
   'omitted_oversize',
   'omitted_unsupported_content_type',
   'omitted_binary',
   'omitted_sensitive',
+] as const
+/** Capture states only a synchronous response can have (its body is checked as JSON). */
+export const SYNC_ONLY_CAPTURE_STATUSES = [
+  'omitted_non_json',
+  'omitted_invalid_json',
+  'omitted_unsupported_shape',
+  'omitted_no_permitted_fields',
+] as const
+
+/** Body capture states of merchant webhook replies. */
+export const REPLY_BODY_CAPTURE_STATUSES = [
+  ...BODILESS_REPLY_STATUSES,
   'captured',
   'captured_sanitized',
   'captured_invalid_json_text',
@@ -49,27 +61,17 @@ export const REPLY_BODY_CAPTURE_STATUSES = [
 /** Body capture states of the service's synchronous responses: the reply ones and four more. */
 export const SYNC_BODY_CAPTURE_STATUSES = [
   ...REPLY_BODY_CAPTURE_STATUSES,
-  'omitted_non_json',
-  'omitted_invalid_json',
-  'omitted_unsupported_shape',
-  'omitted_no_permitted_fields',
+  ...SYNC_ONLY_CAPTURE_STATUSES,
 ] as const
 export type BodyCaptureStatus = (typeof SYNC_BODY_CAPTURE_STATUSES)[number]
 
 /** Capture states meaning no body was kept: the snapshot is never read for them. */
 const BODILESS_STATUSES = new Set<string>([
-  'no_response',
-  'empty',
-  'omitted_oversize',
-  'omitted_unsupported_content_type',
-  'omitted_binary',
-  'omitted_sensitive',
-  'omitted_non_json',
-  'omitted_invalid_json',
-  'omitted_unsupported_shape',
-  'omitted_no_permitted_fields',
+  ...BODILESS_REPLY_STATUSES,
+  ...SYNC_ONLY_CAPTURE_STATUSES,
 ])
 
+/** Omission reasons: the projection's own, then every bodiless capture state as itself. */
 export const REASON_CODES = [
   'portal_field_allowlist',
   'merchant_response_field_allowlist',
@@ -80,16 +82,8 @@ export const REASON_CODES = [
   'snapshot_unreadable',
   'snapshot_unavailable',
   'body_not_captured',
-  'no_response',
-  'empty',
-  'omitted_oversize',
-  'omitted_unsupported_content_type',
-  'omitted_binary',
-  'omitted_sensitive',
-  'omitted_non_json',
-  'omitted_invalid_json',
-  'omitted_unsupported_shape',
-  'omitted_no_permitted_fields',
+  ...BODILESS_REPLY_STATUSES,
+  ...SYNC_ONLY_CAPTURE_STATUSES,
   'response_fields_excluded',
 ] as const
 export type ReasonCode = (typeof REASON_CODES)[number]

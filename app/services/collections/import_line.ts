@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto'
 import { ENVIRONMENTS, type Environment } from '#validators/rules/environment'
 import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
+import { REPLY_BODY_CAPTURE_STATUSES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
 import {
   isEvidenceKind,
   KIND_DEFINITIONS,
@@ -39,26 +40,6 @@ export class ImportLineError extends Error {
 }
 
 export const DELIVERY_STATES = ['pending', 'delivering', 'delivered', 'failed', 'exhausted']
-
-/** body_capture_status of merchant replies (History item table). */
-const CAPTURE_STATUSES = [
-  'no_response',
-  'empty',
-  'omitted_oversize',
-  'omitted_unsupported_content_type',
-  'omitted_binary',
-  'omitted_sensitive',
-  'captured',
-  'captured_sanitized',
-  'captured_invalid_json_text',
-]
-/** Only synchronous responses may carry these. */
-const SYNCHRONOUS_CAPTURE_STATUSES = [
-  'omitted_non_json',
-  'omitted_invalid_json',
-  'omitted_unsupported_shape',
-  'omitted_no_permitted_fields',
-]
 
 /** Events on one line: a bound so that one line cannot hold a whole history. */
 export const MAX_EVENTS_PER_LINE = 10_000
@@ -321,8 +302,8 @@ function parseEvent(
     `${at}.body_capture_status`,
     raw.body_capture_status,
     kind === 'merchant_response.synchronous'
-      ? [...CAPTURE_STATUSES, ...SYNCHRONOUS_CAPTURE_STATUSES]
-      : CAPTURE_STATUSES
+      ? SYNC_BODY_CAPTURE_STATUSES
+      : REPLY_BODY_CAPTURE_STATUSES
   )
   let eventId: string | null = null
   if (raw.event_id !== undefined && raw.event_id !== null) {
