@@ -78,9 +78,11 @@ const inserted = await sql.query(
 )
 const machineClientId = Number(inserted.rows[0].id)
 await sql.query(
-  `insert into merchant_oauth_clients (merchant_id, oauth_client_id, label, is_active, created_at, updated_at)
-   values ($1, $2, $3, true, now(), now())`,
-  [demo.merchant.id, machineClientId, `bench-${machineClientId}`]
+  // The label is lowercase ASCII, so its normalized form (normalizeLabel) is itself.
+  `insert into merchant_oauth_clients
+     (merchant_id, oauth_client_id, label, label_normalized, is_active, created_at, updated_at)
+   values ($1, $2, $3, $4, true, now(), now())`,
+  [demo.merchant.id, machineClientId, `bench-${machineClientId}`, `bench-${machineClientId}`]
 )
 
 const children: ChildProcess[] = []
