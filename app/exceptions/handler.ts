@@ -34,6 +34,23 @@ function rootCauseCode(error: unknown): string | undefined {
   return typeof current?.code === 'string' ? current.code : undefined
 }
 
+/** How a body read fails when the client has gone: body parser, raw-body, Node. */
+const BODY_READ_ABORTS = new Set([
+  'E_REQUEST_ABORTED',
+  'ECONNRESET',
+  'request.aborted',
+  'stream.not.readable',
+])
+
+/** The client closed its connection before its body had arrived, and reading it failed. */
+function clientAborted(error: unknown, ctx: HttpContext) {
+  const err = error as { code?: unknown; type?: unknown } | undefined
+  return (
+    ctx.request.request.readableAborted &&
+    (BODY_READ_ABORTS.has(String(err?.code)) || BODY_READ_ABORTS.has(String(err?.type)))
+  )
+}
+
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = false
 
@@ -64,6 +81,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async report(error: unknown, ctx: HttpContext) {
     if (error instanceof OAuthError) return
+    if (clientAborted(error, ctx)) {
+      // The client went away mid-body (a cancelled upload, a load generator stopping):
+      // nobody receives the answer and nothing is wrong with the service.
+      ctx.logger.info('request aborted by the client')
+      return
+    }
     const apiError = this.toApiError(error, ctx)
     if (apiError.status < 500) return
     // The kind only: driver errors can quote SQL parameters. An unavailable
@@ -127,6 +150,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
     if (err.status === 422 && /Invalid JSON/.test(err.message ?? '')) {
       return ApiError.field('body', 'The request body must be a JSON object.')
+    }
+    if (clientAborted(error, ctx)) {
+      return ApiError.field('body', 'The request body was not received completely.')
     }
     if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) {
       return ApiError.serviceUnavailable()

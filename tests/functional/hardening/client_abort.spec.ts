@@ -1,0 +1,63 @@
+/*
+| A client that closes its connection before its body has arrived (a cancelled
+| upload, a load generator stopping mid-request) is not a failure of the service: it
+| is logged as an abort, never as an "unexpected failure" (which operators alert on).
+*/
+import net from 'node:net'
+import { test } from '@japa/runner'
+import { captureLogs } from '#tests/helpers/logs'
+import { resetState } from '#tests/helpers/database'
+import { route } from '#tests/helpers/routes'
+
+/** Polls `lines` until one contains any of `needles`, at most `attempts` × 20 ms. */
+async function firstLineWith(lines: string[], needles: string[], attempts = 250) {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const line = lines.find((candidate) => needles.some((needle) => candidate.includes(needle)))
+    if (line) return line
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return null
+}
+
+test.group('Hardening › client aborts', (group) => {
+  group.each.setup(() => resetState())
+
+  test('a body cut off by the client is logged as an abort, not an unexpected failure', async ({
+    assert,
+  }) => {
+    const logs = captureLogs()
+    try {
+      const socket = net.connect({ host: process.env.HOST, port: Number(process.env.PORT) })
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve)
+        socket.once('error', reject)
+      })
+      // Expect: 100-continue, so the server has taken the request before the body is cut.
+      const continued = new Promise<void>((resolve) =>
+        socket.once('data', (chunk) => {
+          if (chunk.toString().startsWith('HTTP/1.1 100')) resolve()
+        })
+      )
+      socket.write(
+        `POST ${route('auth.reset_link')} HTTP/1.1\r\n` +
+          `Host: ${process.env.HOST}\r\n` +
+          'Content-Type: application/json\r\n' +
+          'Expect: 100-continue\r\n' +
+          'Content-Length: 4096\r\n\r\n'
+      )
+      await continued
+      socket.write('{"email":"someone@')
+      socket.destroy()
+
+      const line = await firstLineWith(logs.lines, [
+        'request aborted by the client',
+        'unexpected failure',
+      ])
+      assert.isNotNull(line, 'the server logged nothing about the aborted request')
+      assert.include(line!, 'request aborted by the client')
+      assert.isFalse(logs.lines.some((candidate) => candidate.includes('unexpected failure')))
+    } finally {
+      logs.restore()
+    }
+  })
+})
