@@ -10,7 +10,7 @@ import { defineInput } from '#validators/rules/input'
 import { paginationFields } from '#validators/rules/pagination'
 import { environmentField } from '#validators/rules/environment'
 import { timestampField } from '#validators/rules/timestamp'
-import { TRANSACTION_STATUSES } from '#services/collections/transaction_status'
+import { TRANSACTION_STATUSES } from '#models/transaction_status'
 import ApiError from '#exceptions/api_error'
 
 const text100 = () => vine.string().minLength(1).maxLength(100)

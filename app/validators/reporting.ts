@@ -13,7 +13,6 @@ import env from '#start/env'
 import { environmentField, type Environment } from '#validators/rules/environment'
 import { timestampField, type Timestamp } from '#validators/rules/timestamp'
 import { defineInput, type InputSchema } from '#validators/rules/input'
-import { requireSupportedCurrency } from '#services/collections/currency_catalogue'
 import {
   INTERVALS,
   RANGE_LIMIT_YEARS,
@@ -96,7 +95,11 @@ export interface CompletedReportingQuery {
  * left pending so that the caller overlaps it with the aggregate (one round trip
  * less) and still answers its 422 or 503 first.
  */
-export async function completeReportingQuery(input: Validated): Promise<CompletedReportingQuery> {
+export async function completeReportingQuery(
+  input: Validated,
+  /** The catalogue lookup of `input.currency`, started by the caller. */
+  currencyCheck: Promise<void>
+): Promise<CompletedReportingQuery> {
   const timezone = input.timezone ?? defaultReportingTimezone()
   const errors: FieldErrors = Object.create(null)
   // Echoes and bucket labels are written with four-digit years in the reporting
@@ -116,7 +119,7 @@ export async function completeReportingQuery(input: Validated): Promise<Complete
       errors.to = [`The range must not exceed ${RANGE_LIMIT_YEARS} calendar years.`]
     }
   }
-  const catalogue = catalogueErrors(input.currency)
+  const catalogue = catalogueErrors(currencyCheck)
   if (Object.keys(errors).length > 0) {
     Object.assign(errors, await catalogue)
     throw ApiError.validation(errors)
@@ -137,9 +140,9 @@ export async function completeReportingQuery(input: Validated): Promise<Complete
 }
 
 /** The catalogue's field errors for `currency` (none when supported); 503 is thrown. */
-async function catalogueErrors(currency: string): Promise<FieldErrors> {
+async function catalogueErrors(currencyCheck: Promise<void>): Promise<FieldErrors> {
   try {
-    await requireSupportedCurrency('currency', currency)
+    await currencyCheck
     return Object.create(null)
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 422 || !error.fieldErrors) throw error

@@ -1,5 +1,5 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
-import { NORMALIZED_STATUS_SQL } from '#services/collections/transaction_status'
+import { NORMALIZED_STATUS_SQL } from '#models/transaction_status'
 
 /**
  * Collection transactions (portal-api.md › Transaction), read-only for the Portal and

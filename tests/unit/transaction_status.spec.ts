@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { normalizeStatus } from '#services/collections/transaction_status'
+import { normalizeStatus } from '#models/transaction_status'
 
 test.group('Transaction status normalization (portal-api.md › Transaction)', () => {
   test('a recognized payment_status wins, case-insensitively', ({ assert }) => {

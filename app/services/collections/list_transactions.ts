@@ -15,7 +15,7 @@
 */
 import type { UserActor } from '#auth/actor'
 import type { Timestamp } from '#validators/rules/timestamp'
-import type { TransactionStatus } from '#services/collections/transaction_status'
+import type { TransactionStatus } from '#models/transaction_status'
 import { readConnection } from '#support/read_connection'
 import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/transaction_rows'
 import { sqlInstant } from '#reporting/calendar'
