@@ -19,8 +19,11 @@ import { PORTAL_ORIGIN } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
 
 export const BUILD_DIR = app.makePath('build')
-/** One APP_KEY for every instance: signed links and encrypted secrets must travel. */
-export const CLUSTER_APP_KEY = 'cluster-suite-app-key-0123456789abcdefghij'
+/**
+ * The suite's own APP_KEY for every instance: signed links, encrypted values and the
+ * keyed client secrets the tests create (app/auth/high_entropy_secrets.ts) must travel.
+ */
+const clusterAppKey = () => env.get('APP_KEY')!
 
 const counters = { http: 0, metrics: 0 }
 
@@ -99,7 +102,7 @@ export class Instance {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       NODE_ENV: 'production',
-      APP_KEY: CLUSTER_APP_KEY,
+      APP_KEY: clusterAppKey(),
       APP_URL: this.url,
       PORTAL_URL: PORTAL_ORIGIN,
       DATABASE_URL: options.databaseUrl ?? env.get('DATABASE_URL')!,
@@ -273,7 +276,7 @@ export function aceOnHost(args: string[], extraEnv: Record<string, string> = {})
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         NODE_ENV: 'production',
-        APP_KEY: CLUSTER_APP_KEY,
+        APP_KEY: clusterAppKey(),
         DATABASE_URL: env.get('DATABASE_URL')!,
         LOG_LEVEL: 'warn',
         ...extraEnv,
