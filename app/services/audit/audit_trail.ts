@@ -66,6 +66,55 @@ export async function audit(
   )
 }
 
+/** A piece of SQL with `?` placeholders and its bindings, in order. */
+export interface SqlFragment {
+  sql: string
+  bindings: unknown[]
+}
+
+/**
+ * One statement writing the record of a read only when `condition` (SQL boolean)
+ * holds, with `computed` metadata keys read by SQL in the same snapshot; it returns
+ * one row when written. A read route runs it beside its own reads instead of after
+ * them: the condition is the route's existence check, so a 404 writes no record, and
+ * the route answers only once the record is written (see auditedReadStatement's
+ * callers).
+ */
+export function auditedReadStatement(
+  actor: Actor,
+  event: AuditEvent,
+  condition: SqlFragment,
+  computed: Record<string, SqlFragment> = {}
+): SqlFragment {
+  const record = recordOf(actor, event)
+  const computedKeys = Object.keys(computed)
+  const computedPairs = computedKeys.map((key) => `?::text, (${computed[key].sql})`)
+  const metadata = computedPairs.length ? ` || jsonb_build_object(${computedPairs.join(', ')})` : ''
+  return {
+    sql: `INSERT INTO audit_logs (occurred_at, actor_type, actor_user_id, merchant_id, action,
+            target_type, target_id, reason, ip, request_id, outcome, metadata)
+          SELECT ?::timestamptz, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb${metadata}
+          WHERE ${condition.sql}
+          RETURNING id`,
+    bindings: [
+      DateTime.now().toUTC().toISO(),
+      record.actorType,
+      record.actorUserId,
+      record.merchantId,
+      record.action,
+      record.targetType,
+      record.targetId,
+      record.reason,
+      record.ip,
+      record.requestId,
+      event.outcome,
+      JSON.stringify(record.metadata ?? {}),
+      ...computedKeys.flatMap((key) => [key, ...computed[key].bindings]),
+      ...condition.bindings,
+    ],
+  }
+}
+
 /** The columns of `event` by `actor` that every outcome's record shares. */
 function recordOf(actor: Actor, event: AuditEvent): ThrottledRecord {
   return {

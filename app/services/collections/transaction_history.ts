@@ -11,14 +11,17 @@
 | - A snapshot's ciphertext is selected only when it may be read (unpurged, within
 |   the 2 MiB read bound); the projection (app/history/projection.ts) decides the
 |   rest. A snapshot that cannot be opened marks its own item unavailable.
-| - Every read is audited on the primary before the evidence is returned; when the
-|   audit write fails the read fails with 500 SERVER_ERROR and no evidence.
+| - Every read is audited on the primary, by one statement that also checks the
+|   resource is in scope (no record for a 404) and runs beside the evidence reads;
+|   the evidence is returned only once the record is written, and when the audit
+|   write fails the read fails with 500 SERVER_ERROR and no evidence.
 | - A GET never purges, extends retention or writes anything but the audit record.
 */
 import type { UserActor } from '#auth/actor'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
-import { audit } from '#services/audit/audit_trail'
+import db from '@adonisjs/lucid/services/db'
+import { auditedReadStatement, type SqlFragment } from '#services/audit/audit_trail'
 import { openSnapshot } from '#services/collections/evidence_snapshot'
 import type { EvidenceKind, HistoryEventType } from '#services/collections/evidence_kinds'
 import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transaction_rows'
@@ -107,12 +110,28 @@ function itemOf(row: EvidenceRow): HistoryItem {
   }
 }
 
-async function auditRead(actor: UserActor, event: Parameters<typeof audit>[2]) {
-  try {
-    await audit(undefined, actor, event)
-  } catch {
-    // No evidence without its audit record (portal-api.md: audit failure returns 500).
+/**
+ * Runs a read's audit statement (on the primary) beside its reads and answers with
+ * the reads only once the record is written. A failing read answers as it would
+ * alone (a database outage stays 503); a failing audit write, with no evidence, is
+ * 500 (portal-api.md: audit failure returns 500). Whether the record was written
+ * (its condition held) is returned with the reads.
+ */
+async function withAuditRecord<Reads extends unknown[]>(
+  audit: SqlFragment,
+  reads: [...{ [Index in keyof Reads]: Promise<Reads[Index]> }]
+): Promise<{ audited: boolean; reads: Reads }> {
+  const [written, ...settled] = await Promise.allSettled([
+    db.rawQuery(audit.sql, audit.bindings as any[]),
+    ...reads,
+  ])
+  for (const read of settled) if (read.status === 'rejected') throw read.reason
+  if (written.status === 'rejected') {
     throw new ApiError(500, 'SERVER_ERROR', 'An unexpected error occurred.')
+  }
+  return {
+    audited: written.value.rows.length > 0,
+    reads: settled.map((read) => (read as PromiseFulfilledResult<unknown>).value) as Reads,
   }
 }
 
@@ -123,24 +142,42 @@ export interface HistoryPage {
 }
 
 /**
- * The three statements of a history page, run concurrently: the transaction's
- * existence in scope, the page, and the per-kind counts (coverage and total).
+ * The three statements of a history page, run concurrently: the audit record,
+ * written only when the transaction exists in scope (its existence check), the page,
+ * and the per-kind counts (coverage and total).
  */
 export function historyQueries(
-  merchantId: number,
+  actor: UserActor,
   transactionId: string,
   input: { environment: Environment; page: number; perPage: number }
 ) {
-  const scope = [transactionId, merchantId, input.environment]
+  const scope = [transactionId, actor.merchantId, input.environment]
+  const offset = (input.page - 1) * input.perPage
   return {
-    transaction: {
-      sql: `SELECT 1 FROM transactions WHERE id = ? AND merchant_id = ? AND environment = ?`,
-      bindings: scope,
-    },
+    audit: auditedReadStatement(
+      actor,
+      {
+        action: 'collections.history.list',
+        outcome: 'success',
+        target: { type: 'transaction', id: transactionId },
+        metadata: { environment: input.environment, page: input.page, per_page: input.perPage },
+      },
+      {
+        sql: `EXISTS (SELECT 1 FROM transactions WHERE id = ? AND merchant_id = ? AND environment = ?)`,
+        bindings: scope,
+      },
+      {
+        items: {
+          sql: `SELECT least(?::bigint, greatest(0, count(*) - ?::bigint))
+                FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE}`,
+          bindings: [input.perPage, offset, ...scope],
+        },
+      }
+    ),
     page: {
       sql: `SELECT ${EVIDENCE_COLUMNS} FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE}
        ORDER BY ${CHRONOLOGICAL} LIMIT ? OFFSET ?`,
-      bindings: [...scope, input.perPage, (input.page - 1) * input.perPage],
+      bindings: [...scope, input.perPage, offset],
     },
     coverage: {
       sql: `SELECT e.kind, count(*)::int AS total,
@@ -157,13 +194,15 @@ export async function listTransactionHistory(
   input: { environment: Environment; page: number; perPage: number }
 ): Promise<HistoryPage> {
   const connection = readConnection()
-  const queries = historyQueries(actor.merchantId, transactionId, input)
-  const [transaction, rows, counts] = await Promise.all([
-    connection.rawQuery(queries.transaction.sql, queries.transaction.bindings),
+  const queries = historyQueries(actor, transactionId, input)
+  const {
+    audited,
+    reads: [rows, counts],
+  } = await withAuditRecord(queries.audit, [
     connection.rawQuery(queries.page.sql, queries.page.bindings),
     connection.rawQuery(queries.coverage.sql, queries.coverage.bindings),
   ])
-  if (transaction.rows.length === 0) throw ApiError.notFound()
+  if (!audited) throw ApiError.notFound()
 
   const perType: Partial<Record<HistoryEventType, { total: number; unpurged: number }>> = {}
   let total = 0
@@ -176,19 +215,14 @@ export async function listTransactionHistory(
     total += row.total
   }
   const items = (rows.rows as EvidenceRow[]).map(itemOf)
-  await auditRead(actor, {
-    action: 'collections.history.list',
-    outcome: 'success',
-    target: { type: 'transaction', id: transactionId },
-    metadata: {
-      environment: input.environment,
-      page: input.page,
-      per_page: input.perPage,
-      items: items.length,
-    },
-  })
   return { items, total, coverage: coverageOf(perType) }
 }
+
+/** The item's row, found by its id within the transaction's scope (one row or none). */
+const ITEM_IN_SCOPE = `FROM exchange_evidence e
+     JOIN transactions t ON t.id = e.transaction_id AND t.merchant_id = e.merchant_id
+       AND t.environment = e.environment
+     WHERE e.id = ? AND ${EVIDENCE_SCOPE}`
 
 export async function showHistoryItem(
   actor: UserActor,
@@ -196,21 +230,24 @@ export async function showHistoryItem(
   historyId: string,
   environment: Environment
 ): Promise<HistoryItem> {
-  const result = await readConnection().rawQuery(
-    `SELECT ${EVIDENCE_COLUMNS} FROM exchange_evidence e
-     JOIN transactions t ON t.id = e.transaction_id AND t.merchant_id = e.merchant_id
-       AND t.environment = e.environment
-     WHERE e.id = ? AND ${EVIDENCE_SCOPE}`,
-    [historyId, transactionId, actor.merchantId, environment]
+  const bindings = [historyId, transactionId, actor.merchantId, environment]
+  const audit = auditedReadStatement(
+    actor,
+    {
+      action: 'collections.history.show',
+      outcome: 'success',
+      target: { type: 'exchange_evidence', id: historyId },
+      metadata: { transaction_id: transactionId, environment },
+    },
+    { sql: `EXISTS (SELECT 1 ${ITEM_IN_SCOPE})`, bindings }
   )
+  const {
+    audited,
+    reads: [result],
+  } = await withAuditRecord(audit, [
+    readConnection().rawQuery(`SELECT ${EVIDENCE_COLUMNS} ${ITEM_IN_SCOPE}`, bindings),
+  ])
   const row = result.rows[0] as EvidenceRow | undefined
-  if (!row) throw ApiError.notFound()
-  const item = itemOf(row)
-  await auditRead(actor, {
-    action: 'collections.history.show',
-    outcome: 'success',
-    target: { type: 'exchange_evidence', id: historyId },
-    metadata: { transaction_id: transactionId, environment },
-  })
-  return item
+  if (!row || !audited) throw ApiError.notFound()
+  return itemOf(row)
 }

@@ -497,6 +497,11 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
       target_id: String(stored.id),
     })
     assert.deepEqual(rows[0].metadata, { environment: 'live', page: 1, per_page: 2, items: 2 })
+
+    // The record counts what the page showed, also past the last page.
+    await readHistory(client, admin, stored.id, { page: 99, per_page: 2 })
+    const [, beyond] = await historyAuditRows()
+    assert.deepEqual(beyond.metadata, { environment: 'live', page: 99, per_page: 2, items: 0 })
   })
 
   test('when the audit write fails the read is 500 SERVER_ERROR with no evidence', async ({
