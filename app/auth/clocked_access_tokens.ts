@@ -15,7 +15,7 @@ import type { Secret } from '@adonisjs/core/helpers'
 import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { directQuery } from '#auth/direct_query'
+import { directQuery } from '#support/direct_query'
 
 const LAST_USED_RESOLUTION_SECONDS = 60
 

@@ -13,7 +13,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import env from '#start/env'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
-import { directQuery } from '#auth/direct_query'
+import { directQuery } from '#support/direct_query'
 
 const DEFAULT_TTL_SECONDS = 3600
 

@@ -12,7 +12,7 @@ import type { LucidModel } from '@adonisjs/lucid/types/model'
 import { Settings } from 'luxon'
 import { AccessToken as AccessTokenClass } from '@adonisjs/auth/access_tokens'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
-import { directQuery } from '#auth/direct_query'
+import { directQuery } from '#support/direct_query'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 

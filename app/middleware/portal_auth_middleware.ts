@@ -6,7 +6,7 @@ import User, { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import { enforceLimit } from '#limits/limits'
 import { userActor } from '#auth/actor'
-import { hydrate } from '#auth/direct_query'
+import { hydrate } from '#auth/hydrate'
 
 const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 

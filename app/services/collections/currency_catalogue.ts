@@ -10,16 +10,20 @@
 */
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
+import { statementQuery } from '#support/direct_query'
 
 export async function requireSupportedCurrency(field: string, code: string): Promise<void> {
   let row: { supported: boolean; any_currency: boolean } | undefined
   try {
-    const result = await db.rawQuery(
-      `SELECT EXISTS (SELECT 1 FROM currencies WHERE code = ?) AS supported,
-              EXISTS (SELECT 1 FROM currencies) AS any_currency`,
-      [code]
+    ;[row] = await statementQuery(
+      db.connection(),
+      {
+        sql: `SELECT EXISTS (SELECT 1 FROM currencies WHERE code = ?) AS supported,
+                     EXISTS (SELECT 1 FROM currencies) AS any_currency`,
+        bindings: [code],
+      },
+      { prepare: true }
     )
-    row = result.rows[0]
   } catch {
     throw ApiError.serviceUnavailable('The currency catalogue is unavailable.')
   }

@@ -8,7 +8,8 @@
 |   keeps its offset and microseconds, so no rounding through JavaScript).
 | - `query`: substring of the merchant reference with `%`, `_` and `!` taken
 |   literally (`LIKE ... ESCAPE '!'`).
-| - The page and the count run concurrently on the read connection. The page is a
+| - The page and the count run concurrently on the read connection, as prepared
+|   statements where the plan does not depend on the values (listQueries). The page is a
 |   deferred join: the ids of the page are found on the list index alone (index-only
 |   for the scope and the date range), and only those rows are fetched, so a deep
 |   page skips index entries instead of heap rows. Figures: bench/README.md.
@@ -17,6 +18,7 @@ import type { UserActor } from '#auth/actor'
 import type { Timestamp } from '#validators/rules/timestamp'
 import type { TransactionStatus } from '#models/transaction_status'
 import { readConnection } from '#support/read_connection'
+import { statementQuery } from '#support/direct_query'
 import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/transaction_rows'
 import { sqlInstant } from '#reporting/calendar'
 import { planReads, type BucketRange } from '#reporting/query_plan'
@@ -80,8 +82,14 @@ export function listQueries(
   page: { page: number; perPage: number }
 ) {
   const { where, bindings } = listConditions(merchantId, filters)
+  // A reference or substring filter's best plan depends on its value (how many rows
+  // match): those statements are planned each time, every other shape is prepared
+  // (app/support/direct_query.ts).
+  const valueDependent =
+    filters.query !== undefined || filters.merchant_transaction_id !== undefined
   return {
     page: {
+      prepare: !valueDependent,
       sql: `SELECT ${TRANSACTION_COLUMNS}
        FROM (
          SELECT id FROM transactions WHERE ${where}
@@ -112,7 +120,11 @@ function countQuery(
   bindings: Array<string | number>
 ) {
   if (filters.merchant_transaction_id !== undefined || filters.query !== undefined) {
-    return { sql: `SELECT count(*) AS total FROM transactions WHERE ${where}`, bindings }
+    return {
+      sql: `SELECT count(*) AS total FROM transactions WHERE ${where}`,
+      bindings,
+      prepare: false,
+    }
   }
   const conditions = ['merchant_id = ?', 'environment = ?']
   const values: Array<string | number> = [merchantId, filters.environment]
@@ -133,6 +145,7 @@ function countQuery(
     sql: `SELECT coalesce(sum(total), 0) AS total FROM transaction_counts
           WHERE ${conditions.join(' AND ')}`,
     bindings: values,
+    prepare: true,
   }
 }
 
@@ -180,6 +193,9 @@ function rangeCountQuery(
        JOIN transaction_totals s ON ${scope('s')}${currencies}
         AND s.grain = '${grain}' AND s.period_start >= r.lo AND s.period_start < r.hi)`
   return {
+    // Planned each time: a generic plan, blind to the number of parts, measured 3x
+    // slower than the custom one for a one-month range (1.4 ms against 4.6 ms).
+    prepare: false,
     sql: `SELECT
       (SELECT coalesce(sum(r.sign), 0) FROM ${parts}
          JOIN transactions t ON ${scope('t')} AND t.created_at >= r.lo AND t.created_at < r.hi)
@@ -205,9 +221,9 @@ export async function listTransactions(
 ): Promise<TransactionPage> {
   const connection = readConnection()
   const queries = listQueries(actor.merchantId, filters, page)
-  const [rows, count] = await Promise.all([
-    connection.rawQuery(queries.page.sql, queries.page.bindings),
-    connection.rawQuery(queries.count.sql, queries.count.bindings),
+  const [items, [count]] = await Promise.all([
+    statementQuery<TransactionRow>(connection, queries.page, queries.page),
+    statementQuery<{ total: string | number }>(connection, queries.count, queries.count),
   ])
-  return { items: rows.rows as TransactionRow[], total: Number(count.rows[0].total) }
+  return { items, total: Number(count.total) }
 }

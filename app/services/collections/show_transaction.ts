@@ -6,6 +6,7 @@
 import type { UserActor } from '#auth/actor'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
+import { statementQuery } from '#support/direct_query'
 import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/transaction_rows'
 
 export function showTransactionQuery(
@@ -25,9 +26,11 @@ export async function showTransaction(
   transactionId: string,
   environment: 'test' | 'live'
 ): Promise<TransactionRow> {
-  const query = showTransactionQuery(actor.merchantId, transactionId, environment)
-  const result = await readConnection().rawQuery(query.sql, query.bindings)
-  const row = result.rows[0] as TransactionRow | undefined
+  const [row] = await statementQuery<TransactionRow>(
+    readConnection(),
+    showTransactionQuery(actor.merchantId, transactionId, environment),
+    { prepare: true }
+  )
   if (!row) throw ApiError.notFound()
   return row
 }

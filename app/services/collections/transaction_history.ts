@@ -22,6 +22,7 @@ import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import db from '@adonisjs/lucid/services/db'
 import { auditedReadStatement, type SqlFragment } from '#services/audit/audit_trail'
+import { statementQuery } from '#support/direct_query'
 import { openSnapshot } from '#services/collections/evidence_snapshot'
 import type { EvidenceKind, HistoryEventType } from '#services/collections/evidence_kinds'
 import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transaction_rows'
@@ -122,7 +123,7 @@ async function withAuditRecord<Reads extends unknown[]>(
   reads: [...{ [Index in keyof Reads]: Promise<Reads[Index]> }]
 ): Promise<{ audited: boolean; reads: Reads }> {
   const [written, ...settled] = await Promise.allSettled([
-    db.rawQuery(audit.sql, audit.bindings as any[]),
+    statementQuery(db.connection(), audit, { prepare: true }),
     ...reads,
   ])
   for (const read of settled) if (read.status === 'rejected') throw read.reason
@@ -130,7 +131,7 @@ async function withAuditRecord<Reads extends unknown[]>(
     throw new ApiError(500, 'SERVER_ERROR', 'An unexpected error occurred.')
   }
   return {
-    audited: written.value.rows.length > 0,
+    audited: written.value.length > 0,
     reads: settled.map((read) => (read as PromiseFulfilledResult<unknown>).value) as Reads,
   }
 }
@@ -199,14 +200,18 @@ export async function listTransactionHistory(
     audited,
     reads: [rows, counts],
   } = await withAuditRecord(queries.audit, [
-    connection.rawQuery(queries.page.sql, queries.page.bindings),
-    connection.rawQuery(queries.coverage.sql, queries.coverage.bindings),
+    statementQuery<EvidenceRow>(connection, queries.page, { prepare: true }),
+    statementQuery<{ kind: EvidenceKind; total: number; unpurged: number }>(
+      connection,
+      queries.coverage,
+      { prepare: true }
+    ),
   ])
   if (!audited) throw ApiError.notFound()
 
   const perType: Partial<Record<HistoryEventType, { total: number; unpurged: number }>> = {}
   let total = 0
-  for (const row of counts.rows as Array<{ kind: EvidenceKind; total: number; unpurged: number }>) {
+  for (const row of counts) {
     const type = eventTypeOf(row.kind)
     if (!type) continue
     const sum = (perType[type] ??= { total: 0, unpurged: 0 })
@@ -214,7 +219,7 @@ export async function listTransactionHistory(
     sum.unpurged += row.unpurged
     total += row.total
   }
-  const items = (rows.rows as EvidenceRow[]).map(itemOf)
+  const items = rows.map(itemOf)
   return { items, total, coverage: coverageOf(perType) }
 }
 
@@ -243,11 +248,14 @@ export async function showHistoryItem(
   )
   const {
     audited,
-    reads: [result],
+    reads: [[row]],
   } = await withAuditRecord(audit, [
-    readConnection().rawQuery(`SELECT ${EVIDENCE_COLUMNS} ${ITEM_IN_SCOPE}`, bindings),
+    statementQuery<EvidenceRow>(
+      readConnection(),
+      { sql: `SELECT ${EVIDENCE_COLUMNS} ${ITEM_IN_SCOPE}`, bindings },
+      { prepare: true }
+    ),
   ])
-  const row = result.rows[0] as EvidenceRow | undefined
   if (!row || !audited) throw ApiError.notFound()
   return itemOf(row)
 }

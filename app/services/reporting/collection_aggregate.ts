@@ -1,14 +1,15 @@
 /*
 | The one aggregate query of metrics and charts (portal-api.md › Metrics summary,
 | Chart): for each bucket of a range, counts by normalized status, the numeric sum of
-| PAID amounts, and whether a PAID amount is missing. One statement per request, on
-| the read connection; bucket bounds are computed in TypeScript (app/reporting), so
+| PAID amounts, and whether a PAID amount is missing. One prepared statement per
+| request, on the read connection; bucket bounds are computed in TypeScript (app/reporting), so
 | PostgreSQL's own time-zone data never decides a bucket. Rollup rows cover whole UTC
 | months and days, raw rows the rest (app/reporting/query_plan.ts).
 */
 import ApiError from '#exceptions/api_error'
 import type { Environment } from '#validators/rules/environment'
 import { readConnection } from '#support/read_connection'
+import { statementQuery } from '#support/direct_query'
 import { aggregateStatement, type AggregateScope } from '#reporting/aggregate_statement'
 import { parseCents } from '#reporting/money'
 import { planReads } from '#reporting/query_plan'
@@ -60,14 +61,18 @@ export async function aggregateBuckets(
   scope: ReportingScope,
   buckets: ReadonlyArray<{ from: bigint; to: bigint }>
 ): Promise<StatusTotals[]> {
-  const { sql, bindings } = aggregateStatement(scope, planReads(buckets))
-  const result = await readConnection().rawQuery(sql, bindings)
+  // Prepared: the plan is the same for every range (per-part index scans).
+  const rows = await statementQuery<AggregateRow>(
+    readConnection(),
+    aggregateStatement(scope, planReads(buckets)),
+    { prepare: true }
+  )
 
   // Parts are signed (a whole month minus its overhang): sum per bucket and status
   // first, judge the missing PAID amounts on the sums.
   const totals = buckets.map(() => emptyTotals())
   const paidWithoutAmount = buckets.map(() => 0n)
-  for (const row of result.rows as AggregateRow[]) {
+  for (const row of rows) {
     const bucket = totals[row.bucket]
     const count = BigInt(row.transaction_count)
     bucket.transactionCount += count

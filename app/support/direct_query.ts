@@ -1,0 +1,78 @@
+/*
+| One SQL statement on a connection's pool, below the query builder, rows as plain
+| objects. Named statements are prepared once per pooled connection and then only
+| bound and executed: no knex query building, no parse, and (after PostgreSQL's
+| five custom plans) no planning. The profile showed query building at 13 % of a
+| Portal read, and planning at over half of a one-row collections read
+| (bench/README.md). Errors are the driver's, so a database outage still answers 503.
+|
+| Name only statements whose plan does not depend on the values: a generic plan is
+| chosen once for all of them. Statements whose best plan does (a LIKE pattern, a
+| reference lookup) go unnamed: parsed and planned each time, still without knex.
+*/
+import { createHash } from 'node:crypto'
+import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+
+interface PooledClient {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: any[] }>
+}
+interface KnexPool {
+  acquireConnection(): Promise<PooledClient>
+  releaseConnection(connection: PooledClient): Promise<unknown>
+}
+
+/** `text` uses `$1`-style placeholders; `name` prepares it (see above), undefined does not. */
+export async function directQuery<Row = Record<string, any>>(
+  name: string | undefined,
+  text: string,
+  values: unknown[],
+  connection: QueryClientContract = db.connection()
+): Promise<Row[]> {
+  const pool = (connection.getWriteClient() as unknown as { client: KnexPool }).client
+  const client = await pool.acquireConnection()
+  try {
+    const result = await client.query(
+      name === undefined ? { text, values } : { name, text, values }
+    )
+    return result.rows as Row[]
+  } finally {
+    await pool.releaseConnection(client)
+  }
+}
+
+interface Positional {
+  name: string
+  text: string
+}
+// Statement texts are built by the code from constants (never from input), so the
+// cache holds one entry per statement shape.
+const positionalTexts = new Map<string, Positional>()
+
+/** `?` placeholders (knex style) as `$1`..., with a name derived from the text. */
+function positional(sql: string): Positional {
+  let cached = positionalTexts.get(sql)
+  if (!cached) {
+    let index = 0
+    cached = {
+      name: `q:${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`,
+      text: sql.replace(/\?/g, () => `$${++index}`),
+    }
+    positionalTexts.set(sql, cached)
+  }
+  return cached
+}
+
+/**
+ * A statement written with `?` placeholders (the same text bench scripts explain),
+ * run through directQuery: prepared under a name derived from its text when
+ * `prepare` is true.
+ */
+export function statementQuery<Row = Record<string, any>>(
+  connection: QueryClientContract,
+  statement: { sql: string; bindings: unknown[] },
+  options: { prepare: boolean }
+): Promise<Row[]> {
+  const { name, text } = positional(statement.sql)
+  return directQuery<Row>(options.prepare ? name : undefined, text, statement.bindings, connection)
+}
