@@ -115,6 +115,22 @@ try {
   const pat = ((await login.json()) as { data: { access_token: string } }).data.access_token
   const bearer = { authorization: `Bearer ${pat}` }
 
+  // The demo merchant's live transaction with the most history, and its reporting year.
+  const {
+    rows: [busiest],
+  } = await sql.query(
+    `select t.id, t.currency from transactions t
+       join exchange_evidence e on e.transaction_id = t.id
+      where t.environment = 'live'
+      group by t.id order by count(*) desc, t.id limit 1`
+  )
+  const reportingRange = new URLSearchParams({
+    environment: 'live',
+    currency: busiest.currency,
+    from: new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10) + 'T00:00:00+08:00',
+    to: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + 'T00:00:00+08:00',
+  }).toString()
+
   /** Statements executed by the service (pg_stat_statements), ours excluded. */
   const statements = async () => {
     const { rows } = await sql.query(
@@ -144,6 +160,36 @@ try {
       name: 'GET /portal/merchant/machine-clients',
       method: 'GET',
       path: '/api/v1/portal/merchant/machine-clients',
+      headers: bearer,
+    },
+    {
+      name: 'GET /portal/collections/transactions (first page)',
+      method: 'GET',
+      path: '/api/v1/portal/collections/transactions?environment=live',
+      headers: bearer,
+    },
+    {
+      name: 'GET /portal/collections/transactions/{id}',
+      method: 'GET',
+      path: `/api/v1/portal/collections/transactions/${busiest.id}?environment=live`,
+      headers: bearer,
+    },
+    {
+      name: 'GET /portal/collections/transactions/{id}/history (audited)',
+      method: 'GET',
+      path: `/api/v1/portal/collections/transactions/${busiest.id}/history?environment=live`,
+      headers: bearer,
+    },
+    {
+      name: 'GET /portal/collections/metrics (one year)',
+      method: 'GET',
+      path: `/api/v1/portal/collections/metrics?${reportingRange}`,
+      headers: bearer,
+    },
+    {
+      name: 'GET /portal/collections/charts (one year by day)',
+      method: 'GET',
+      path: `/api/v1/portal/collections/charts?${reportingRange}&interval=day`,
       headers: bearer,
     },
     {
