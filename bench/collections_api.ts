@@ -8,7 +8,7 @@
 |   DATABASE_URL=... node --import=@poppinss/ts-exec bench/collections_dataset.ts \
 |     --transactions=1000000 --events=3000000 --noise-merchants=4
 |   DATABASE_URL=... node --import=@poppinss/ts-exec bench/collections_api.ts \
-|     [--merchant=ID] [--seconds=10] [--connections=10] [--port=3415]
+|     [--merchant=ID] [--seconds=10] [--connections=10] [--port=3415] [--only=TEXT]
 |
 | The server runs with NODE_ENV=production, the APP_KEY the dataset was sealed with
 | (tmp/app_key unless APP_KEY is set) and RATE_LIMIT_MULTIPLIER=100000 (the limiter
@@ -196,7 +196,11 @@ try {
     if (live?.ok) break
     await delay(100)
   }
-  for (const scenario of scenarios) {
+  // --only=text keeps the floor and the scenarios whose name contains it.
+  const only = flag('only', '')
+  for (const scenario of scenarios.filter(
+    (candidate, index) => index === 0 || candidate.name.includes(only)
+  )) {
     const check = await fetch(base + scenario.path, { headers: { authorization: `Bearer ${pat}` } })
     if (check.status !== 200)
       throw new Error(`${scenario.name}: ${check.status} ${await check.text()}`)
