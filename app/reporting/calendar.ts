@@ -120,6 +120,12 @@ export function localYear(micros: bigint, zoneName: string): number {
   return new Date(ms + offsetMinutes * 60_000).getUTCFullYear()
 }
 
+const FIRST_ISO_MS = new Date(0).setUTCFullYear(1, 0, 1)
+const AFTER_ISO_MS = new Date(0).setUTCFullYear(10_000, 0, 1)
+const SUB_MILLISECOND_DIGITS = Array.from({ length: 1000 }, (_, value) =>
+  String(value).padStart(3, '0')
+)
+
 /**
  * An instant as a PostgreSQL timestamptz literal, exact to the microsecond, in UTC.
  * Plain Date arithmetic: called twice per part of a read plan (over a thousand times
@@ -127,6 +133,11 @@ export function localYear(micros: bigint, zoneName: string): number {
  */
 export function sqlInstant(micros: bigint): string {
   const { ms, subMs } = splitMicros(micros)
+  // Years 0001-9999: the runtime's own ISO form (YYYY-MM-DDTHH:MM:SS.mmmZ), with the
+  // microseconds inserted before the Z.
+  if (ms >= FIRST_ISO_MS && ms < AFTER_ISO_MS) {
+    return `${new Date(ms).toISOString().slice(0, 23)}${SUB_MILLISECOND_DIGITS[subMs]}Z`
+  }
   const utc = new Date(ms)
   const year = utc.getUTCFullYear()
   const time =

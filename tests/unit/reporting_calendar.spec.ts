@@ -5,6 +5,7 @@ import {
   formatInstant,
   isIanaTimezone,
   rangeLimit,
+  sqlInstant,
   startOfLocalDate,
   type Interval,
 } from '#reporting/calendar'
@@ -532,6 +533,46 @@ test.group('Reporting calendar: zone names and formatting', () => {
     assert.equal(
       startOfLocalDate({ year: 2026, month: 3, day: 9 }, 'America/New_York'),
       Date.parse('2026-03-09T04:00:00Z')
+    )
+  })
+})
+
+test.group('Reporting calendar › sqlInstant', () => {
+  /** Epoch microseconds of a literal sqlInstant wrote (UTC, ISO or PostgreSQL BC form). */
+  function readBack(literal: string): bigint {
+    const match =
+      /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})\.(\d{3})(\d{3})(?:Z|\+00)( BC)?$/.exec(
+        literal
+      )
+    if (!match) throw new Error(`unexpected literal ${literal}`)
+    const [, year, month, day, hour, minute, second, milli, micro, bc] = match
+    const date = new Date(0)
+    date.setUTCFullYear(bc ? 1 - Number(year) : Number(year), Number(month) - 1, Number(day))
+    date.setUTCHours(Number(hour), Number(minute), Number(second), Number(milli))
+    return BigInt(date.getTime()) * 1000n + BigInt(micro)
+  }
+
+  test('exact to the microsecond, at the ends of years 0001-9999 and beyond them', ({ assert }) => {
+    for (const [instant, literal] of [
+      ['0001-01-01T00:00:00.000000Z', '0001-01-01T00:00:00.000000Z'],
+      ['0001-01-01T00:00:00.000000+00:01', '0001-12-31 23:59:00.000000+00 BC'],
+      ['9999-12-31T23:59:59.999999Z', '9999-12-31T23:59:59.999999Z'],
+      ['9999-12-31T23:59:59.999999-14:00', '10000-01-01 13:59:59.999999+00'],
+      ['1969-12-31T23:59:59.999999Z', '1969-12-31T23:59:59.999999Z'],
+      ['2026-03-08T07:00:00.000001Z', '2026-03-08T07:00:00.000001Z'],
+    ] as const) {
+      assert.equal(sqlInstant(micros(instant)), literal, instant)
+    }
+  })
+
+  test('reads back as the same instant for any instant of years 0001-9999', ({ assert }) => {
+    const first = micros('0001-01-01T00:00:00Z')
+    const last = micros('9999-12-31T23:59:59.999999Z')
+    fc.assert(
+      fc.property(fc.bigInt({ min: first, max: last }), (instant) => {
+        assert.equal(readBack(sqlInstant(instant)), instant)
+      }),
+      { numRuns: 2000 }
     )
   })
 })
