@@ -101,8 +101,13 @@ export function zoneOffsetMs(zoneName: string, ms: number): number {
  * exact.
  */
 export function formatInstant(micros: bigint, zoneName: string): string {
+  return formatInstantAt(micros, zoneOffsetMs(zoneName, splitMicros(micros).ms))
+}
+
+/** formatInstant with the zone's offset at that instant already known (`offsetMs`). */
+export function formatInstantAt(micros: bigint, offsetMs: number): string {
   const { ms, subMs } = splitMicros(micros)
-  const offsetMinutes = Math.round(zoneOffsetMs(zoneName, ms) / 60_000)
+  const offsetMinutes = Math.round(offsetMs / 60_000)
   const wall = new Date(ms + offsetMinutes * 60_000)
   const absolute = Math.abs(offsetMinutes)
   const offset = `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`
@@ -235,6 +240,9 @@ export interface Bucket {
   to: bigint
   /** Clipped by the range: the first bucket when `from` is not a period start, the last when `to` is not. */
   partial: boolean
+  /** The zone's offset at `from` and at `to`, in ms (for formatInstantAt). */
+  fromOffsetMs: number
+  toOffsetMs: number
 }
 
 export type BucketsResult = { ok: true; buckets: Bucket[] } | { ok: false; limit: number }
@@ -281,7 +289,8 @@ export function buildBuckets(
     starts.push(-1n)
     if (wallMidnightMs(next) - 16 * HOUR_MS > toMs) break
   }
-  fillStarts(periods, starts, zone, interval)
+  const offsets = fillStarts(periods, starts, zone, interval)
+  const offsetAt = (micros: bigint) => zoneOffsetMs(zone, splitMicros(micros).ms)
 
   const buckets: Bucket[] = []
   for (let index = 0; index + 1 < periods.length && starts[index] < to; index++) {
@@ -293,6 +302,8 @@ export function buildBuckets(
       from: periodStart < from ? from : periodStart,
       to: periodEnd > to ? to : periodEnd,
       partial: periodStart < from || periodEnd > to,
+      fromOffsetMs: periodStart < from ? offsetAt(from) : offsets[index],
+      toOffsetMs: periodEnd > to ? offsetAt(to) : offsets[index + 1],
     })
   }
   if (starts[starts.length - 1] < to) return { ok: false, limit }
@@ -300,30 +311,46 @@ export function buildBuckets(
 }
 
 /**
- * The start of each period after the first (already known). Days take a fast path:
- * the previous day's offset, checked with one lookup; where two consecutive days
- * disagree a transition lies between them, and the days around it are recomputed
- * exactly. Months and years (at most 121 of them) are computed exactly each.
+ * The start of each period after the first (already known), and the zone's offset at
+ * every start (returned). Days take a fast path: the previous day's offset, checked
+ * with one lookup; where two consecutive days disagree a transition lies between
+ * them, and the days around it are recomputed exactly. Months and years (at most 121
+ * of them) are computed exactly each.
  */
-function fillStarts(periods: LocalDate[], starts: bigint[], zone: string, interval: Interval) {
+function fillStarts(
+  periods: LocalDate[],
+  starts: bigint[],
+  zone: string,
+  interval: Interval
+): number[] {
+  const offsetAt = (micros: bigint) => zoneOffsetMs(zone, splitMicros(micros).ms)
+  const offsets: number[] = [offsetAt(starts[0])]
   if (interval !== 'day') {
-    for (let index = 1; index < periods.length; index++)
+    for (let index = 1; index < periods.length; index++) {
       starts[index] = startOfMicros(periods[index], zone)
-    return
+      offsets.push(offsetAt(starts[index]))
+    }
+    return offsets
   }
-  const offsets: number[] = [zoneOffsetMs(zone, splitMicros(starts[0]).ms)]
   for (let index = 1; index < periods.length; index++) {
     const wall = wallMidnightMs(periods[index])
     const guess = wall - offsets[index - 1]
     offsets.push(zoneOffsetMs(zone, guess))
     starts[index] = microsOf(guess)
   }
+  const exact = new Set<number>()
   for (let index = 1; index < periods.length; index++) {
     if (offsets[index] === offsets[index - 1]) continue
     for (const near of [index - 1, index, index + 1]) {
-      if (near >= 1 && near < periods.length) starts[near] = startOfMicros(periods[near], zone)
+      if (near >= 1 && near < periods.length) exact.add(near)
     }
   }
+  // Recomputed after the scan above, which compares the guesses' offsets.
+  for (const index of exact) {
+    starts[index] = startOfMicros(periods[index], zone)
+    offsets[index] = offsetAt(starts[index])
+  }
+  return offsets
 }
 
 const startOfMicros = (period: LocalDate, zone: string) => microsOf(startOfLocalDate(period, zone))

@@ -4,7 +4,7 @@
 | money as two-decimal strings, `as_of` a UTC timestamp.
 */
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import { formatInstant } from '#reporting/calendar'
+import { formatInstant, formatInstantAt } from '#reporting/calendar'
 import { formatCents, successRatePercent } from '#reporting/money'
 import type { StatusTotals } from '#services/reporting/collection_aggregate'
 import type { MetricsChart, MetricsSummary } from '#services/reporting/collection_metrics'
@@ -53,11 +53,13 @@ export class MetricsSummaryTransformer extends BaseTransformer<MetricsSummary> {
 export class MetricsChartTransformer extends BaseTransformer<MetricsChart> {
   toObject() {
     const { query, interval, asOf, totals, buckets } = this.resource
-    const zone = query.timezone
-    // Each bucket ends where the next begins: format each bound once.
+    // Each bucket ends where the next begins: format each bound once, at the offset
+    // the calendar already read for it.
     let previous: { micros: bigint; text: string } | undefined
-    const bound = (micros: bigint) => {
-      if (previous?.micros !== micros) previous = { micros, text: formatInstant(micros, zone) }
+    const bound = (micros: bigint, offsetMs: number) => {
+      if (previous?.micros !== micros) {
+        previous = { micros, text: formatInstantAt(micros, offsetMs) }
+      }
       return previous.text
     }
     return {
@@ -69,8 +71,8 @@ export class MetricsChartTransformer extends BaseTransformer<MetricsChart> {
       totals: metricFields(totals),
       buckets: buckets.map((bucket) => ({
         period: bucket.period,
-        from: bound(bucket.from),
-        to: bound(bucket.to),
+        from: bound(bucket.from, bucket.fromOffsetMs),
+        to: bound(bucket.to, bucket.toOffsetMs),
         partial: bucket.partial,
         ...metricFields(bucket.totals),
       })),

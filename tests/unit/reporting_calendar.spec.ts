@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import {
   buildBuckets,
   formatInstant,
+  formatInstantAt,
   isIanaTimezone,
   rangeLimit,
   sqlInstant,
@@ -522,6 +523,72 @@ test.group('Reporting calendar: zone names and formatting', () => {
         }
       ),
       { numRuns: 60 }
+    )
+  }).timeout(60_000)
+
+  test('days around transitions at midnight carry the offset of their exact start', ({
+    assert,
+  }) => {
+    for (const [zone, from, to] of [
+      ['America/Sao_Paulo', '2018-10-30T00:00:00-03:00', '2018-11-08T00:00:00-02:00'],
+      ['America/Sao_Paulo', '2019-02-12T00:00:00-02:00', '2019-02-21T00:00:00-03:00'],
+      ['Pacific/Apia', '2011-12-25T00:00:00-10:00', '2012-01-05T00:00:00+14:00'],
+      ['America/Havana', '2026-03-05T00:00:00-05:00', '2026-03-12T00:00:00-04:00'],
+      ['Asia/Beirut', '2025-10-22T00:00:00+03:00', '2025-10-29T00:00:00+02:00'],
+    ] as const) {
+      const result = buildBuckets(micros(from), micros(to), zone, 'day')
+      assert.isTrue(result.ok)
+      for (const bucket of result.ok ? result.buckets : []) {
+        assert.equal(
+          formatInstantAt(bucket.from, bucket.fromOffsetMs),
+          formatInstant(bucket.from, zone),
+          `${zone} ${bucket.period}`
+        )
+        assert.equal(
+          formatInstantAt(bucket.to, bucket.toOffsetMs),
+          formatInstant(bucket.to, zone),
+          `${zone} ${bucket.period}`
+        )
+      }
+    }
+  })
+
+  test('property: each bucket carries the offset its bounds are formatted at', ({ assert }) => {
+    const zones = [
+      'America/New_York',
+      'Europe/London',
+      'Australia/Lord_Howe',
+      'Asia/Manila',
+      'Pacific/Apia',
+      'America/Sao_Paulo',
+      'Asia/Kathmandu',
+      'Africa/Casablanca',
+    ]
+    const start = micros('1890-01-01T00:00:00Z')
+    const span = micros('2035-01-01T00:00:00Z') - start
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.constantFrom<Interval>('day', 'month', 'year'),
+        fc.bigInt({ min: 0n, max: span }),
+        fc.bigInt({ min: 1n, max: 400n * 86_400_000_000n }),
+        (zone, interval, offset, length) => {
+          const from = start + offset
+          const result = buildBuckets(from, from + length, zone, interval, 10_000)
+          assert.isTrue(result.ok)
+          for (const bucket of result.ok ? result.buckets : []) {
+            assert.equal(
+              formatInstantAt(bucket.from, bucket.fromOffsetMs),
+              formatInstant(bucket.from, zone)
+            )
+            assert.equal(
+              formatInstantAt(bucket.to, bucket.toOffsetMs),
+              formatInstant(bucket.to, zone)
+            )
+          }
+        }
+      ),
+      { numRuns: 150 }
     )
   }).timeout(60_000)
 
