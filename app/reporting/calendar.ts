@@ -181,22 +181,33 @@ function firstInstantAtOrAfterWall(zone: string, wall: number, lo: number, hi: n
 
 /** The first instant (epoch ms) of local date `date` in `zone`, as defined above. */
 export function startOfLocalDate(date: LocalDate, zone: string): number {
+  return startAndOffsetOf(date, zone).start
+}
+
+/** startOfLocalDate, with the zone's offset at that instant. */
+function startAndOffsetOf(date: LocalDate, zone: string): { start: number; offset: number } {
   const wall = wallMidnightMs(date)
   // Any zone's midnight lies within [wall - 14h, wall + 12h]. Sampling the offsets
   // just outside that window tells whether a transition happens near it.
   const before = zoneOffsetMs(zone, wall - 15 * HOUR_MS)
   const after = zoneOffsetMs(zone, wall + 13 * HOUR_MS)
   const atMidnight = zoneOffsetMs(zone, wall - before)
-  if (before === after && atMidnight === before) return wall - before
+  if (before === after && atMidnight === before) return { start: wall - before, offset: before }
   const offsets = [...new Set([before, after, atMidnight])]
   const valid = offsets
     .map((offset) => wall - offset)
     .filter((instant) => instant + zoneOffsetMs(zone, instant) === wall)
-  if (valid.length > 0) return Math.max(...valid)
   // Midnight was skipped: the day starts at the transition.
-  const lowest = Math.min(...offsets)
-  const highest = Math.max(...offsets)
-  return firstInstantAtOrAfterWall(zone, wall, wall - highest - 1, wall - lowest)
+  const start =
+    valid.length > 0
+      ? Math.max(...valid)
+      : firstInstantAtOrAfterWall(
+          zone,
+          wall,
+          wall - Math.max(...offsets) - 1,
+          wall - Math.min(...offsets)
+        )
+  return { start, offset: zoneOffsetMs(zone, start) }
 }
 
 /** The local date an instant reads in `zone`. */
@@ -325,11 +336,13 @@ function fillStarts(
 ): number[] {
   const offsetAt = (micros: bigint) => zoneOffsetMs(zone, splitMicros(micros).ms)
   const offsets: number[] = [offsetAt(starts[0])]
+  const exactly = (index: number) => {
+    const { start, offset } = startAndOffsetOf(periods[index], zone)
+    starts[index] = microsOf(start)
+    offsets[index] = offset
+  }
   if (interval !== 'day') {
-    for (let index = 1; index < periods.length; index++) {
-      starts[index] = startOfMicros(periods[index], zone)
-      offsets.push(offsetAt(starts[index]))
-    }
+    for (let index = 1; index < periods.length; index++) exactly(index)
     return offsets
   }
   for (let index = 1; index < periods.length; index++) {
@@ -346,14 +359,9 @@ function fillStarts(
     }
   }
   // Recomputed after the scan above, which compares the guesses' offsets.
-  for (const index of exact) {
-    starts[index] = startOfMicros(periods[index], zone)
-    offsets[index] = offsetAt(starts[index])
-  }
+  for (const index of exact) exactly(index)
   return offsets
 }
-
-const startOfMicros = (period: LocalDate, zone: string) => microsOf(startOfLocalDate(period, zone))
 
 /**
  * The latest `to` a range starting at `from` may have: ten calendar years later in
