@@ -71,21 +71,63 @@ export const microsOf = (ms: number): bigint => BigInt(ms) * 1000n
 
 /*
 | Zone offsets, read from the runtime's tz data (the same ICU data luxon uses) through
-| one cached formatter per zone: `longOffset` gives the offset with its seconds
+| one formatter per zone: `longOffset` gives the offset with its seconds
 | (`GMT+08:03:52` before standard time) and costs a fraction of luxon's
 | formatToParts, which matters at three calls per bucket boundary.
 */
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>()
 const LONG_OFFSET = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/
+
+/*
+| Offsets already read, per zone and instant. The tz data does not change while the
+| process runs, and requests share instants: every chart of a zone reads the same
+| period starts (and the same probes around them), whatever its range or merchant, so
+| after the first chart of a month or a day the lookups are map reads (~1 µs saved
+| each, 700 per daily chart). Bounded: past OFFSET_CACHE_LIMIT entries in all, the
+| cache starts over.
+*/
+interface ZoneOffsets {
+  formatter: Intl.DateTimeFormat
+  byInstant: Map<number, number>
+}
+const zones = new Map<string, ZoneOffsets>()
+const OFFSET_CACHE_LIMIT = 200_000
+let cachedOffsets = 0
+
+function zoneOffsetsOf(zoneName: string): ZoneOffsets {
+  let zone = zones.get(zoneName)
+  if (!zone) {
+    if (zones.size >= 1000) {
+      zones.clear()
+      cachedOffsets = 0
+    }
+    zone = {
+      formatter: new Intl.DateTimeFormat('en-US', {
+        timeZone: zoneName,
+        timeZoneName: 'longOffset',
+      }),
+      byInstant: new Map(),
+    }
+    zones.set(zoneName, zone)
+  }
+  return zone
+}
 
 /** Offset of `zoneName` at epoch `ms`, in milliseconds. */
 export function zoneOffsetMs(zoneName: string, ms: number): number {
-  let formatter = offsetFormatters.get(zoneName)
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zoneName, timeZoneName: 'longOffset' })
-    if (offsetFormatters.size > 1000) offsetFormatters.clear()
-    offsetFormatters.set(zoneName, formatter)
+  const zone = zoneOffsetsOf(zoneName)
+  const known = zone.byInstant.get(ms)
+  if (known !== undefined) return known
+  const offset = readOffset(zone.formatter, zoneName, ms)
+  if (cachedOffsets >= OFFSET_CACHE_LIMIT) {
+    for (const other of zones.values()) other.byInstant.clear()
+    cachedOffsets = 0
   }
+  zone.byInstant.set(ms, offset)
+  cachedOffsets++
+  return offset
+}
+
+function readOffset(formatter: Intl.DateTimeFormat, zoneName: string, ms: number): number {
   const match = LONG_OFFSET.exec(formatter.format(ms))
   if (!match) throw new Error(`unreadable offset of ${zoneName}`)
   if (!match[1]) return 0

@@ -8,6 +8,7 @@ import {
   rangeLimit,
   sqlInstant,
   startOfLocalDate,
+  zoneOffsetMs,
   type Interval,
 } from '#reporting/calendar'
 import { parseTimestamp } from '#validators/rules/timestamp'
@@ -641,5 +642,37 @@ test.group('Reporting calendar › sqlInstant', () => {
       }),
       { numRuns: 2000 }
     )
+  })
+})
+
+test.group('Reporting calendar › zoneOffsetMs', () => {
+  /** The offset as the runtime reads it, without the cache. */
+  function uncachedOffsetMs(zone: string, ms: number) {
+    const text = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(ms)
+      .find((part) => part.type === 'timeZoneName')!.value
+    const match = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(text)!
+    if (!match[1]) return 0
+    const magnitude =
+      (Number(match[2]) * 3600 + Number(match[3]) * 60 + Number(match[4] ?? 0)) * 1000
+    return match[1] === '-' ? -magnitude : magnitude
+  }
+
+  test('cached offsets equal the runtime offsets, on first and repeated reads, zone by zone', ({
+    assert,
+  }) => {
+    const zones = ['Asia/Manila', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu']
+    const instants = fc.sample(fc.integer({ min: -2_500_000_000_000, max: 4_200_000_000_000 }), 300)
+    for (const round of [1, 2]) {
+      for (const zone of zones) {
+        for (const ms of instants) {
+          assert.equal(zoneOffsetMs(zone, ms), uncachedOffsetMs(zone, ms), `${zone} ${ms} ${round}`)
+        }
+      }
+    }
+    // The same instant in two zones is two entries, not one.
+    const instant = Date.parse('2026-07-01T00:00:00Z')
+    assert.equal(zoneOffsetMs('Asia/Manila', instant), 8 * 3_600_000)
+    assert.equal(zoneOffsetMs('America/New_York', instant), -4 * 3_600_000)
   })
 })
