@@ -178,7 +178,7 @@ const THREE_DIGITS = Array.from({ length: 1000 }, (_, value) => String(value).pa
  * inverse of H. Hinnant's date algorithms): integer arithmetic only, a fraction of
  * what a Date and its formatting cost.
  */
-function civilDate(days: number): { year: number; month: number; day: number } {
+export function civilDate(days: number): { year: number; month: number; day: number } {
   const shifted = days + 719_468
   const era = Math.floor(shifted / 146_097)
   const dayOfEra = shifted - era * 146_097
@@ -198,6 +198,21 @@ function civilDate(days: number): { year: number; month: number; day: number } {
     month,
     day: dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1,
   }
+}
+
+/** The day count from 1970-01-01 of a proleptic Gregorian date (month 1-12, may be 13). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  if (month > 12) {
+    year += Math.floor((month - 1) / 12)
+    month = ((month - 1) % 12) + 1
+  }
+  const shiftedYear = month <= 2 ? year - 1 : year
+  const era = Math.floor(shiftedYear / 400)
+  const yearOfEra = shiftedYear - era * 400
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1
+  const dayOfEra =
+    yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear
+  return era * 146_097 + dayOfEra - 719_468
 }
 
 /**

@@ -12,6 +12,8 @@
 | null-amount counts are all additive, so the signed sum is still exact. Each bucket
 | takes whichever decomposition reads fewer hours of raw rows and rollup rows.
 */
+import { civilDate, daysFromCivil } from '#reporting/calendar'
+
 const DAY_MICROS = 86_400_000_000n
 
 export type Grain = 'day' | 'month'
@@ -43,30 +45,21 @@ function ceilDay(micros: bigint): bigint {
 }
 
 /*
-| Months are found with Date.UTC on epoch milliseconds (every instant of the accepted
-| ranges, years 0001-9999, is far inside Date's range): this runs a few times per
-| bucket, up to 366 buckets a request, where luxon cost tens of milliseconds.
+| Months are found by integer date arithmetic on day counts (app/reporting/calendar.ts
+| › civilDate, daysFromCivil): this runs a few times per bucket, up to 366 buckets a
+| request, where luxon, then Date objects, were the largest cost of the plan.
 */
 
 /** First instant of the UTC month holding the day that starts at `dayStart`. */
 function floorMonth(dayStart: bigint): bigint {
-  const day = new Date(Number(dayStart / 1000n))
-  return monthStart(day.getUTCFullYear(), day.getUTCMonth())
+  const { year, month } = civilDate(Number(dayStart / DAY_MICROS))
+  return BigInt(daysFromCivil(year, month, 1)) * DAY_MICROS
 }
 
 function ceilMonth(dayStart: bigint): bigint {
-  const floor = floorMonth(dayStart)
-  if (floor === dayStart) return floor
-  const day = new Date(Number(dayStart / 1000n))
-  return monthStart(day.getUTCFullYear(), day.getUTCMonth() + 1)
-}
-
-/** Epoch microseconds of the first instant of UTC month `month` (0-based, may overflow) of `year`. */
-function monthStart(year: number, month: number): bigint {
-  const start = new Date(0)
-  // setUTCFullYear, unlike Date.UTC, takes years 0-99 literally.
-  start.setUTCFullYear(year, month, 1)
-  return BigInt(start.getTime()) * 1000n
+  const days = Number(dayStart / DAY_MICROS)
+  const { year, month, day } = civilDate(days)
+  return day === 1 ? dayStart : BigInt(daysFromCivil(year, month + 1, 1)) * DAY_MICROS
 }
 
 const HOUR_MICROS = 3_600_000_000n
@@ -107,11 +100,13 @@ function cost(plan: ReadPlan): bigint {
 }
 
 function merge(...plans: ReadPlan[]): ReadPlan {
-  return {
-    raw: plans.flatMap((plan) => plan.raw),
-    day: plans.flatMap((plan) => plan.day),
-    month: plans.flatMap((plan) => plan.month),
+  const merged: ReadPlan = { raw: [], day: [], month: [] }
+  for (const plan of plans) {
+    for (const part of plan.raw) merged.raw.push(part)
+    for (const part of plan.day) merged.day.push(part)
+    for (const part of plan.month) merged.month.push(part)
   }
+  return merged
 }
 
 /** [from, edge) added when edge ≥ from, [edge, from) subtracted when the edge lies before. */

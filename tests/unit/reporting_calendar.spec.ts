@@ -2,6 +2,8 @@ import { test } from '@japa/runner'
 import fc from 'fast-check'
 import {
   buildBuckets,
+  civilDate,
+  daysFromCivil,
   formatInstant,
   formatInstantAt,
   isIanaTimezone,
@@ -679,5 +681,34 @@ test.group('Reporting calendar › zoneOffsetMs', () => {
     const instant = Date.parse('2026-07-01T00:00:00Z')
     assert.equal(zoneOffsetMs('Asia/Manila', instant), 8 * 3_600_000)
     assert.equal(zoneOffsetMs('America/New_York', instant), -4 * 3_600_000)
+  })
+})
+
+test.group('Reporting calendar › civil dates', () => {
+  test('civilDate and daysFromCivil agree with Date over years 0001-9999', ({ assert }) => {
+    const first = Math.floor(new Date(0).setUTCFullYear(1, 0, 1) / 86_400_000)
+    const last = Math.floor(new Date(0).setUTCFullYear(9999, 11, 31) / 86_400_000)
+    const days = [
+      first,
+      last,
+      -1,
+      0,
+      11_016,
+      11_017,
+      -25_509,
+      ...fc.sample(fc.integer({ min: first, max: last }), 3000),
+    ]
+    for (const day of days) {
+      const date = new Date(day * 86_400_000)
+      assert.deepEqual(civilDate(day), {
+        year: date.getUTCFullYear(),
+        month: date.getUTCMonth() + 1,
+        day: date.getUTCDate(),
+      })
+      const civil = civilDate(day)
+      assert.equal(daysFromCivil(civil.year, civil.month, civil.day), day)
+    }
+    // Month 13 is January of the next year.
+    assert.equal(daysFromCivil(2026, 13, 1), daysFromCivil(2027, 1, 1))
   })
 })
