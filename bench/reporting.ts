@@ -9,7 +9,8 @@
 |   so latency is not queueing; an autocannon pass of as many first warms up and checks
 |   for non-2xx), each preceded by a GET /portal/me whose p50 is the row's floor;
 | - the same statement the endpoint runs (app/reporting/aggregate_statement.ts), timed
-|   as bare SQL on one connection, and its plan's scan nodes;
+|   as bare SQL on one connection right after each endpoint request, and its plan's
+|   scan nodes;
 | - for the ten-year scenarios, the statement with the rollup switched off (every
 |   bucket read from raw rows), the figure that made the rollup necessary.
 |
@@ -127,14 +128,16 @@ async function runStatement(statement: { text: string; values: unknown[] }) {
   await sql.query({ name, ...statement })
 }
 
+async function timeStatementOnce(statement: { text: string; values: unknown[] }) {
+  const started = process.hrtime.bigint()
+  await runStatement(statement)
+  return Number(process.hrtime.bigint() - started) / 1e6
+}
+
 async function timeSql(statement: { text: string; values: unknown[] }, rounds: number) {
   for (let warm = 0; warm < 3; warm++) await runStatement(statement)
   const times: number[] = []
-  for (let round = 0; round < rounds; round++) {
-    const started = process.hrtime.bigint()
-    await runStatement(statement)
-    times.push(Number(process.hrtime.bigint() - started) / 1e6)
-  }
+  for (let round = 0; round < rounds; round++) times.push(await timeStatementOnce(statement))
   times.sort((a, b) => a - b)
   return { p50: percentile(times, 50), p95: percentile(times, 95) }
 }
@@ -172,11 +175,16 @@ async function latencyOf(url: string, pat: string) {
 }
 
 /**
- * The endpoint and GET /portal/me alternately, REQUESTS each, one request at a time:
- * the floor subtracted from a scenario is measured under the same load as the
- * scenario itself (the machine is shared, and its load moves within a minute).
+ * GET /portal/me, the endpoint and its bare statement in turn, REQUESTS rounds, one at
+ * a time: the floor subtracted from a scenario and the SQL it is divided by are
+ * measured under the same load as the endpoint itself (these machines are shared,
+ * and their load moves within a minute).
  */
-async function pairedLatencyOf(url: string, pat: string) {
+async function pairedLatencyOf(
+  url: string,
+  pat: string,
+  statement: { text: string; values: unknown[] }
+) {
   const timed = async (target: string) => {
     const started = performance.now()
     const response = await fetch(target, { headers: { authorization: `Bearer ${pat}` } })
@@ -184,18 +192,20 @@ async function pairedLatencyOf(url: string, pat: string) {
     if (!response.ok) throw new Error(`${target}: ${response.status}`)
     return performance.now() - started
   }
+  for (let warm = 0; warm < 3; warm++) await runStatement(statement)
   const endpoint: number[] = []
   const floor: number[] = []
+  const bare: number[] = []
   for (let index = 0; index < REQUESTS; index++) {
     floor.push(await timed(`${base}/api/v1/portal/me`))
     endpoint.push(await timed(url))
+    bare.push(await timeStatementOnce(statement))
   }
-  endpoint.sort((a, b) => a - b)
-  floor.sort((a, b) => a - b)
-  return {
-    endpoint: { p50: percentile(endpoint, 50), p95: percentile(endpoint, 95) },
-    floor: { p50: percentile(floor, 50), p95: percentile(floor, 95) },
+  const summary = (values: number[]) => {
+    values.sort((a, b) => a - b)
+    return { p50: percentile(values, 50), p95: percentile(values, 95) }
   }
+  return { endpoint: summary(endpoint), floor: summary(floor), sql: summary(bare) }
 }
 
 // The production build (`npm run build`), as deployed; BENCH_NODE_ARGS adds node flags
@@ -251,10 +261,10 @@ try {
         throw new Error(`${scenario.name}: ${check.status} ${await check.text()}`)
       const body = (await check.json()) as any
       const { run } = await latencyOf(url, pat)
-      const paired = await pairedLatencyOf(url, pat)
-      const endpoint = paired.endpoint
       const statement = statementOf(dataset, scenario.from, scenario.to, scenario.interval)
-      const bare = await timeSql(statement.planned, REQUESTS)
+      const paired = await pairedLatencyOf(url, pat, statement.planned)
+      const endpoint = paired.endpoint
+      const bare = paired.sql
       const raw = scenario.name.includes('10y') ? await timeSql(statement.rawOnly, 15) : null
       results.push({
         dataset: `${dataset} (${DATASETS[dataset].rows.toLocaleString('en-US')})`,
