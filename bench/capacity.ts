@@ -193,7 +193,7 @@ try {
       headers: bearer,
     },
     {
-      name: 'POST /auth/login (scrypt x2)',
+      name: 'POST /auth/login',
       method: 'POST',
       path: '/api/v1/auth/login',
       headers: { ...appHeaders, 'content-type': 'application/json' },
