@@ -9,8 +9,11 @@ import type { PortalAccessToken } from '#auth/portal_access_tokens'
 import type { UserActor } from '#auth/actor'
 
 export interface PortalSession {
-  user: User
-  merchant: Merchant
+  /** Model instances, built on first use: most routes need only the actor. */
+  readonly user: User
+  readonly merchant: Merchant
+  /** The merchant's public reference, for the merchant-scope check. */
+  merchantReferenceId: string
   role: RoleName
   token: PortalAccessToken
 }

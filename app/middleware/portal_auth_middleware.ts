@@ -57,11 +57,28 @@ export default class PortalAuthMiddleware {
       )
     }
 
-    const user = hydrate(User, resolved.user)
-    const merchant = hydrate(Merchant, resolved.merchant)
-    user.currentAccessToken = token
-    ctx.portal = { user, merchant, role, token }
-    ctx.actor = userActor(ctx, { id: user.id, merchantId: merchant.id }, role)
+    // Models are built on first use (hydrating both cost ~7 % of a collections read
+    // in the profile, and most routes need only the actor).
+    const rows = { user: resolved.user, merchant: resolved.merchant }
+    let user: User | undefined
+    let merchant: Merchant | undefined
+    ctx.portal = {
+      get user() {
+        if (!user) {
+          user = hydrate(User, rows.user)
+          user.currentAccessToken = token
+        }
+        return user
+      },
+      get merchant() {
+        return (merchant ??= hydrate(Merchant, rows.merchant))
+      },
+      merchantReferenceId: String(rows.merchant.reference_id),
+      role,
+      token,
+    }
+    const ids = { id: Number(rows.user.id), merchantId: Number(rows.merchant.id) }
+    ctx.actor = userActor(ctx, ids, role)
     return next()
   }
 
