@@ -3,7 +3,7 @@
 | echoes and bucket bounds in the reporting timezone with six fractional digits,
 | money as two-decimal strings, `as_of` a UTC timestamp.
 */
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import { formatInstant, formatInstantAt } from '#reporting/calendar'
 import { formatCents, successRatePercent } from '#reporting/money'
 import type { StatusTotals } from '#services/reporting/collection_aggregate'
@@ -37,7 +37,7 @@ function range(query: ReportingQuery) {
   }
 }
 
-export class MetricsSummaryTransformer extends BaseTransformer<MetricsSummary> {
+export class MetricsSummaryTransformer extends PortalTransformer<MetricsSummary> {
   toObject() {
     const { query, asOf, totals } = this.resource
     return {
@@ -50,7 +50,7 @@ export class MetricsSummaryTransformer extends BaseTransformer<MetricsSummary> {
   }
 }
 
-export class MetricsChartTransformer extends BaseTransformer<MetricsChart> {
+export class MetricsChartTransformer extends PortalTransformer<MetricsChart> {
   toObject() {
     const { query, interval, asOf, totals, buckets } = this.resource
     // Each bucket ends where the next begins: format each bound once, at the offset

@@ -1,8 +1,8 @@
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import type { HistoryItem } from '#history/projection'
 
 /** portal-api.md › History item, field by field, from the projection (app/history). */
-export default class HistoryItemTransformer extends BaseTransformer<HistoryItem> {
+export default class HistoryItemTransformer extends PortalTransformer<HistoryItem> {
   toObject() {
     const item = this.resource
     return {

@@ -1,4 +1,4 @@
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import type TeamInvitation from '#models/team_invitation'
 import { roleName } from '#models/user'
 
@@ -6,7 +6,7 @@ import { roleName } from '#models/user'
  * portal-api.md › Invitation: the seven fields, never the proof, its hash or the
  * acceptance URL. Create and resend responses add `sent` (InvitationWithDelivery).
  */
-export default class InvitationTransformer extends BaseTransformer<TeamInvitation> {
+export default class InvitationTransformer extends PortalTransformer<TeamInvitation> {
   toObject() {
     const invitation = this.resource
     return {
@@ -22,7 +22,7 @@ export default class InvitationTransformer extends BaseTransformer<TeamInvitatio
 }
 
 /** Create and resend responses: the invitation plus whether its email was handed to the transport. */
-export class InvitationWithDeliveryTransformer extends BaseTransformer<{
+export class InvitationWithDeliveryTransformer extends PortalTransformer<{
   invitation: TeamInvitation
   sent: boolean
 }> {

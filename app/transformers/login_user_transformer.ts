@@ -1,9 +1,9 @@
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import type User from '#models/user'
 import type Merchant from '#models/merchant'
 
 /** portal-api.md › Login user (`data.user` of the login response). */
-export default class LoginUserTransformer extends BaseTransformer<{
+export default class LoginUserTransformer extends PortalTransformer<{
   user: User
   merchant: Merchant
 }> {

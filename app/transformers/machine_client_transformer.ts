@@ -1,4 +1,4 @@
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import type { DateTime } from 'luxon'
 import type MerchantOauthClient from '#models/merchant_oauth_client'
 import type OauthClient from '#models/oauth_client'
@@ -10,7 +10,7 @@ const iso = (value: DateTime | null | undefined) => value?.toUTC().toISO() ?? nu
  * portal-api.md › Machine client metadata. `delivery` is added only for list items
  * (`withDelivery`), and is then `{id, expires_at}` or null. Never a secret or hash.
  */
-export default class MachineClientTransformer extends BaseTransformer<{
+export default class MachineClientTransformer extends PortalTransformer<{
   ownership: MerchantOauthClient
   client: OauthClient
   now: DateTime
@@ -39,7 +39,7 @@ export function deliveryReference(delivery: CredentialDelivery | null | undefine
 }
 
 /** 201 of issue and rotate: `data.client` (metadata without `delivery`) and `data.delivery`. */
-export class IssuedMachineClientTransformer extends BaseTransformer<{
+export class IssuedMachineClientTransformer extends PortalTransformer<{
   ownership: MerchantOauthClient
   client: OauthClient
   delivery: CredentialDelivery

@@ -2,11 +2,11 @@
 | portal-api.md › Merchant resource and Integration keys presence: the exact field
 | sets. Never a secret, key, fee, settlement or provider setting.
 */
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import type { MerchantView } from '#services/merchants/show_merchant'
 import type { IntegrationKeysPresence } from '#services/merchants/integration_keys'
 
-export default class MerchantTransformer extends BaseTransformer<MerchantView> {
+export default class MerchantTransformer extends PortalTransformer<MerchantView> {
   toObject() {
     const { merchant, services, logoUrl } = this.resource
     return {
@@ -36,7 +36,7 @@ export default class MerchantTransformer extends BaseTransformer<MerchantView> {
   }
 }
 
-export class IntegrationKeysTransformer extends BaseTransformer<IntegrationKeysPresence> {
+export class IntegrationKeysTransformer extends PortalTransformer<IntegrationKeysPresence> {
   toObject() {
     return {
       has_authentication_token: this.resource.hasAuthenticationToken,

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon'
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import type User from '#models/user'
 import type Merchant from '#models/merchant'
 import { roleName } from '#models/user'
@@ -8,7 +8,7 @@ import { roleName } from '#models/user'
  * portal-api.md › Profile (`GET /portal/me`, PATCH and OTP verify responses). A
  * pending email change shows only while it can still be verified (unexpired).
  */
-export default class ProfileTransformer extends BaseTransformer<{
+export default class ProfileTransformer extends PortalTransformer<{
   user: User
   merchant: Merchant
 }> {

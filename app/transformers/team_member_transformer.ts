@@ -1,9 +1,9 @@
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import type User from '#models/user'
 import { roleName } from '#models/user'
 
 /** portal-api.md › Team member (list, role change and invitation acceptance responses). */
-export default class TeamMemberTransformer extends BaseTransformer<User> {
+export default class TeamMemberTransformer extends PortalTransformer<User> {
   toObject() {
     const user = this.resource
     return {

@@ -1,4 +1,4 @@
-import { BaseTransformer } from '@adonisjs/core/transformers'
+import { PortalTransformer } from '#transformers/portal_transformer'
 import type { TransactionRow } from '#services/collections/transaction_rows'
 
 /**
@@ -6,7 +6,7 @@ import type { TransactionRow } from '#services/collections/transaction_rows'
  * or null; `status` the normalized, generated column; `payment_method` is always
  * null. Customer identifiers, URLs, credentials, payloads and fees are not selected.
  */
-export default class TransactionTransformer extends BaseTransformer<TransactionRow> {
+export default class TransactionTransformer extends PortalTransformer<TransactionRow> {
   toObject() {
     const row = this.resource
     return {
