@@ -84,6 +84,7 @@ const transactionId = String(busy.transaction_id)
 const environment = 'live' as const
 const from = parseTimestamp('2026-06-01T00:00:00+08:00')!
 const to = parseTimestamp('2026-07-01T00:00:00+08:00')!
+const yearFrom = parseTimestamp('2025-07-01T00:00:00+08:00')!
 const firstPage = { page: 1, perPage: 25 }
 
 interface Scenario {
@@ -125,6 +126,11 @@ const scenarios: Scenario[] = [
   list('list, query (substring "50%OFF")', '&query=50%25OFF', { query: '50%OFF' }),
   list('list, query matching most rows ("-0")', '&query=-0', { query: '-0' }),
   list('list, status REJECTED', '&status=REJECTED', { status: 'REJECTED' }),
+  list(
+    'list, status PAID over a year',
+    `&status=PAID&from=${encodeURIComponent(yearFrom.sql)}&to=${encodeURIComponent(to.sql)}`,
+    { status: 'PAID', from: yearFrom, to }
+  ),
   list('list, brand + currency (rarest pair)', '&payment_brand=bpi_online&currency=USD', {
     payment_brand: 'bpi_online',
     currency: 'USD',

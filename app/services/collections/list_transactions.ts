@@ -170,8 +170,8 @@ function partArrays(parts: BucketRange[]) {
  *
  * The rollup's key starts with (merchant, environment, currency): without a currency
  * filter, the merchant's currencies (from the counts of migration 0503, which hold a
- * row for every currency the merchant ever had) are given as `= ANY`, so each part is
- * one index range per currency instead of a scan of the merchant's whole rollup.
+ * row for every currency the merchant ever had) are joined in, so each part is one
+ * index range per currency instead of a scan of the merchant's whole rollup.
  */
 function rangeCountQuery(
   conditions: string[],
@@ -183,33 +183,51 @@ function rangeCountQuery(
   const scope = (alias: string) =>
     conditions.map((condition) => `${alias}.${condition}`).join(' AND ')
   const parts = `unnest(?::int[], ?::timestamptz[], ?::timestamptz[]) AS r (sign, lo, hi)`
+  // Without a currency filter, one scan per currency the merchant has: a join with
+  // its currencies makes `currency` an equality of the key. (As `= ANY (array)` the
+  // planner kept it as a filter and scanned every currency's rows.)
   const currencies = byCurrency
-    ? ` AND s.currency = ANY (ARRAY(SELECT DISTINCT c.currency FROM transaction_counts c
-          WHERE c.merchant_id = ? AND c.environment = ?))`
+    ? ` CROSS JOIN (SELECT DISTINCT c.currency FROM transaction_counts c
+          WHERE c.merchant_id = ? AND c.environment = ?) AS cur`
     : ''
+  const sameCurrency = byCurrency ? ' AND s.currency = cur.currency' : ''
   const currencyBindings = byCurrency ? values.slice(0, 2) : []
+  // Each part (and currency) its own range scan (LATERAL, kept apart by OFFSET 0, as
+  // in app/reporting/aggregate_statement.ts) of the rollup's key, or of the reporting
+  // index (currency, created_at, status and brand included) for the raw edges. As
+  // plain joins PostgreSQL read all of the scope's month rows for one month (545), and
+  // chose a parallel scan of the merchant's transactions for the edges of a year with
+  // a status filter (218 ms).
   const rollup = (grain: 'day' | 'month') => `
-    (SELECT coalesce(sum(r.sign * s.transaction_count), 0) FROM ${parts}
-       JOIN transaction_totals s ON ${scope('s')}${currencies}
-        AND s.grain = '${grain}' AND s.period_start >= r.lo AND s.period_start < r.hi)`
+    (SELECT coalesce(sum(r.sign * s.transaction_count), 0) FROM ${parts}${currencies}
+       CROSS JOIN LATERAL (
+         SELECT s.transaction_count FROM transaction_totals s
+          WHERE ${scope('s')}${sameCurrency}
+            AND s.grain = '${grain}' AND s.period_start >= r.lo AND s.period_start < r.hi
+         OFFSET 0) AS s)`
   return {
-    // Planned each time: a generic plan, blind to the number of parts, measured 3x
-    // slower than the custom one for a one-month range (1.4 ms against 4.6 ms).
-    prepare: false,
+    // Prepared: with every part its own index range, the generic plan measured as
+    // fast as the custom one or faster (one month 0.73 ms against 1.04 ms).
+    prepare: true,
     sql: `SELECT
-      (SELECT coalesce(sum(r.sign), 0) FROM ${parts}
-         JOIN transactions t ON ${scope('t')} AND t.created_at >= r.lo AND t.created_at < r.hi)
+      (SELECT coalesce(sum(r.sign), 0) FROM ${parts}${currencies}
+         CROSS JOIN LATERAL (
+           SELECT 1 FROM transactions t
+            WHERE ${scope('t')}${sameCurrency.replace('s.', 't.')}
+              AND t.created_at >= r.lo AND t.created_at < r.hi
+           OFFSET 0) AS t)
       + ${rollup('day')}
       + ${rollup('month')} AS total`,
     bindings: [
       ...partArrays(plan.raw),
+      ...currencyBindings,
       ...values,
       ...partArrays(plan.day),
-      ...values,
       ...currencyBindings,
+      ...values,
       ...partArrays(plan.month),
-      ...values,
       ...currencyBindings,
+      ...values,
     ],
   }
 }
