@@ -51,13 +51,19 @@ export function aggregateStatement(scope: AggregateScope, plan: ReadPlan) {
           AND s.period_start >= r.lo AND s.period_start < r.hi
        OFFSET 0) AS s
      GROUP BY 1, 2`
+  // The raw parts the same way, each a range of the reporting index: as a plain join,
+  // with a brand filter, PostgreSQL chose a parallel scan of the merchant's
+  // transactions compared with every part (4 s for a daily chart, against 50 ms).
   const sql = `
     SELECT r.bucket, t.status, sum(r.sign) AS transaction_count,
            coalesce(sum(r.sign * t.amount), 0) AS amount_total,
            coalesce(sum(r.sign) FILTER (WHERE t.amount IS NULL), 0) AS null_amount_count
       FROM ${ranges}
-      JOIN transactions AS t
-        ON ${keyOf('t')} AND t.created_at >= r.lo AND t.created_at < r.hi
+     CROSS JOIN LATERAL (
+       SELECT t.status, t.amount
+         FROM transactions AS t
+        WHERE ${keyOf('t')} AND t.created_at >= r.lo AND t.created_at < r.hi
+       OFFSET 0) AS t
      GROUP BY 1, 2
     UNION ALL ${rollup('day')}
     UNION ALL ${rollup('month')}`
