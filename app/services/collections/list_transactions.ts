@@ -190,7 +190,8 @@ function rangeCountQuery(
     ? ` CROSS JOIN (SELECT DISTINCT c.currency FROM transaction_counts c
           WHERE c.merchant_id = ? AND c.environment = ?) AS cur`
     : ''
-  const sameCurrency = byCurrency ? ' AND s.currency = cur.currency' : ''
+  const sameCurrency = (alias: string) =>
+    byCurrency ? ` AND ${alias}.currency = cur.currency` : ''
   const currencyBindings = byCurrency ? values.slice(0, 2) : []
   // Each part (and currency) its own range scan (LATERAL, kept apart by OFFSET 0, as
   // in app/reporting/aggregate_statement.ts) of the rollup's key, or of the reporting
@@ -202,7 +203,7 @@ function rangeCountQuery(
     (SELECT coalesce(sum(r.sign * s.transaction_count), 0) FROM ${parts}${currencies}
        CROSS JOIN LATERAL (
          SELECT s.transaction_count FROM transaction_totals s
-          WHERE ${scope('s')}${sameCurrency}
+          WHERE ${scope('s')}${sameCurrency('s')}
             AND s.grain = '${grain}' AND s.period_start >= r.lo AND s.period_start < r.hi
          OFFSET 0) AS s)`
   return {
@@ -213,7 +214,7 @@ function rangeCountQuery(
       (SELECT coalesce(sum(r.sign), 0) FROM ${parts}${currencies}
          CROSS JOIN LATERAL (
            SELECT 1 FROM transactions t
-            WHERE ${scope('t')}${sameCurrency.replace('s.', 't.')}
+            WHERE ${scope('t')}${sameCurrency('t')}
               AND t.created_at >= r.lo AND t.created_at < r.hi
            OFFSET 0) AS t)
       + ${rollup('day')}
