@@ -9,9 +9,8 @@ import MerchantOauthClient from '#models/merchant_oauth_client'
 import type OauthClient from '#models/oauth_client'
 import { machineApiEnabled } from '#auth/machine_access_tokens'
 import { enforceLimit } from '#limits/limits'
+import { bearerCredential } from '#auth/bearer'
 
-// The scheme name is case-insensitive (RFC 7235 §2.1), as on Portal routes.
-const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 const LAST_USED_RESOLUTION_SECONDS = 60
 
 export interface MachineSession {
@@ -42,14 +41,14 @@ declare module '@adonisjs/core/http' {
  */
 export default class MachineAuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn, options: { scope: string }) {
-    const authorization = ctx.request.header('authorization')
-    if (authorization === undefined || authorization.trim() === '') {
+    const credential = bearerCredential(ctx.request.header('authorization'))
+    if (credential.kind === 'absent') {
       throw new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.')
     }
     // Built only when thrown (an Error captures its stack when constructed).
     const invalid = () =>
       new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
-    if (!BEARER.test(authorization)) throw invalid()
+    if (credential.kind === 'malformed') throw invalid()
     const client = await ctx.auth
       .use('machine')
       .authenticate()

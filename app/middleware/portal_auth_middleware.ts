@@ -7,8 +7,7 @@ import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import { enforceLimit } from '#limits/limits'
 import { userActor } from '#auth/actor'
 import { hydrate } from '#auth/hydrate'
-
-const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
+import { bearerCredential } from '#auth/bearer'
 
 // Errors are built only when thrown: an Error captures its stack trace when
 // constructed, which the profile showed on every request while it was built eagerly.
@@ -25,13 +24,11 @@ const invalidToken = () =>
  */
 export default class PortalAuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    const authorization = ctx.request.header('authorization')
-    if (authorization === undefined || authorization.trim() === '') {
-      return this.refuse(ctx, unauthenticated)
-    }
-    if (!BEARER.test(authorization)) return this.refuse(ctx, invalidToken)
+    const credential = bearerCredential(ctx.request.header('authorization'))
+    if (credential.kind === 'absent') return this.refuse(ctx, unauthenticated)
+    if (credential.kind === 'malformed') return this.refuse(ctx, invalidToken)
 
-    const resolved = await User.accessTokens.resolve(authorization.slice(7), {
+    const resolved = await User.accessTokens.resolve(credential.token, {
       user: User,
       merchant: Merchant,
     })

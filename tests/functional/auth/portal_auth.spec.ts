@@ -133,13 +133,35 @@ test.group('Portal PAT middleware › token checks', (group) => {
     }
   })
 
+  test('credentials of another scheme only (no bearer token sent) are 401 UNAUTHENTICATED', async ({
+    client,
+    assert,
+  }) => {
+    const { pat, client: app } = await signedInMember()
+    const cases: Array<[string, string]> = [
+      ['Basic scheme', appHeaders(app).Authorization],
+      ['Basic scheme carrying the PAT', `Basic ${pat}`],
+      ['Digest scheme', 'Digest username="a", realm="b"'],
+      ['a scheme named like Bearer', `Bearerx ${pat}`],
+      ['blank', '   '],
+    ]
+    for (const [name, authorization] of cases) {
+      for (const request of [
+        client.get(route('profile.show')),
+        client.post(route('auth.logout')),
+      ]) {
+        const response = await request.header('Authorization', authorization)
+        assert.equal(response.status(), 401, name)
+        assert.equal(response.body().error_code, 'UNAUTHENTICATED', name)
+      }
+    }
+  })
+
   test('a bad Authorization header is 401 ACCESS_TOKEN_INVALID', async ({ client, assert }) => {
     const { pat, client: app } = await signedInMember()
     const { encodedId, secret } = patParts(pat)
     const otherSecret = randomBytes(40).toString('base64url')
     const cases: Array<[string, string]> = [
-      ['Basic scheme', appHeaders(app).Authorization],
-      ['Basic scheme carrying the PAT', `Basic ${pat}`],
       ['both schemes in one header', `Bearer ${pat}, ${appHeaders(app).Authorization}`],
       ['both schemes, Basic first', `${appHeaders(app).Authorization}, Bearer ${pat}`],
       ['garbage', 'Bearer garbage'],

@@ -37,13 +37,21 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
   }) => {
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
-    const none = await client.get(route('merchant_api.whoami'))
-    none.assertStatus(401)
-    assert.equal(none.body().error_code, 'UNAUTHENTICATED')
+    // No bearer token at all: no header, or only another scheme (decisions.md §1).
+    for (const header of [
+      undefined,
+      `Basic ${Buffer.from(`${machine.clientId}:${machine.secret}`).toString('base64')}`,
+      `Basic ${token}`,
+    ]) {
+      const request = client.get(route('merchant_api.whoami'))
+      const none = await (header === undefined ? request : request.header('Authorization', header))
+      none.assertStatus(401)
+      assert.equal(none.body().error_code, 'UNAUTHENTICATED', header)
+    }
     for (const header of [
       'Bearer',
       'Bearer garbage',
-      `Basic ${Buffer.from(`${machine.clientId}:${machine.secret}`).toString('base64')}`,
+      `Bearer ${token}, Basic ${Buffer.from(`${machine.clientId}:${machine.secret}`).toString('base64')}`,
       `Bearer ${token}x`,
       `Bearer ${token.replace(/^mat_/, 'pat_')}`,
       `bearer  ${token}`,
