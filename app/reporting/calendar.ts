@@ -2,8 +2,8 @@
 | The reporting calendar (portal-api.md › Chart, GET /portal/collections/metrics and
 | /charts; decisions.md §2): which IANA zones are accepted, the ten-calendar-year
 | range bound, and the day/month/year buckets of a range in the reporting timezone.
-| Pure: luxon's zone data only, no database. Instants are exact epoch microseconds
-| (bigint) because the range bounds carry microseconds.
+| Pure: luxon's zone data and the committed IANA name list only, no database. Instants
+| are exact epoch microseconds (bigint) because the range bounds carry microseconds.
 |
 | A period (local day, month or year) is the half-open range of instants from its
 | start to the next period's start. The start of local date D is the earliest instant
@@ -17,6 +17,7 @@
 |   same instant: it has no instants, so it has no bucket.
 */
 import { DateTime, IANAZone } from 'luxon'
+import { IANA_ZONE_NAMES } from '#reporting/iana_zones'
 
 export type Interval = 'day' | 'month' | 'year'
 export const INTERVALS = ['day', 'month', 'year'] as const
@@ -29,12 +30,18 @@ export const RANGE_LIMIT_YEARS = 10
 const HOUR_MS = 3_600_000
 
 /*
-| IANA names only: `Area/Location` style identifiers and the tz database's own
-| single names (UTC, Etc/GMT+8, EST5EDT...), as the runtime's tz data knows them,
-| case-insensitively as the tz database specifies. Numeric offsets (`+08:00`, which
-| the runtime would otherwise accept) and `UTC+8`-like strings are refused.
+| IANA names only: the zones and links of the tz database (app/reporting/iana_zones.ts,
+| generated from tzdata: `backward` links such as US/Eastern, Asia/Calcutta, EST,
+| EST5EDT, Etc/GMT+8, UTC, GMT included), and among them those the runtime's tz data
+| (ICU, through luxon) can compute: `Factory` is IANA but unknown to ICU. Matched
+| case-insensitively as the tz database specifies. ICU alone would also accept its own
+| names outside the database (BST for Asia/Dhaka, AST for Alaska, SystemV/EST5, names
+| tzdata dropped such as US/Pacific-New) and numeric offsets (`+08:00`): all refused.
+| The shape check first, so that garbage costs no lookup.
 */
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/
+
+const IANA_NAMES = new Set(IANA_ZONE_NAMES.map((name) => name.toLowerCase()))
 
 /*
 | Verdicts by name: luxon's isValidZone builds an Intl formatter per call (~0.1 ms,
@@ -47,7 +54,7 @@ export function isIanaTimezone(name: string): boolean {
   if (name.length > 64 || !ZONE_NAME.test(name)) return false
   let valid = zoneVerdicts.get(name)
   if (valid === undefined) {
-    valid = IANAZone.isValidZone(name)
+    valid = IANA_NAMES.has(name.toLowerCase()) && IANAZone.isValidZone(name)
     if (zoneVerdicts.size > 1000) zoneVerdicts.clear()
     zoneVerdicts.set(name, valid)
   }

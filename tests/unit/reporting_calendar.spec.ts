@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import fc from 'fast-check'
+import { IANAZone } from 'luxon'
 import {
   buildBuckets,
   civilDate,
@@ -13,6 +14,7 @@ import {
   zoneOffsetMs,
   type Interval,
 } from '#reporting/calendar'
+import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#reporting/iana_zones'
 import { parseTimestamp } from '#validators/rules/timestamp'
 
 const micros = (value: string) => {
@@ -475,6 +477,70 @@ test.group('Reporting calendar: zone names and formatting', () => {
       'A'.repeat(65),
     ]) {
       assert.isFalse(isIanaTimezone(name), name)
+    }
+  })
+
+  test('timezone: backward links of the IANA database are accepted (US/Eastern, Asia/Calcutta, EST, CST6CDT, GMT...)', ({
+    assert,
+  }) => {
+    for (const name of [
+      'US/Eastern',
+      'US/Pacific',
+      'Asia/Calcutta',
+      'Asia/Kolkata',
+      'EST',
+      'MST',
+      'HST',
+      'EST5EDT',
+      'CST6CDT',
+      'MST7MDT',
+      'PST8PDT',
+      'CET',
+      'Etc/GMT+5',
+      'Etc/GMT-14',
+      'UTC',
+      'GMT',
+      'Etc/GMT',
+      'Zulu',
+      'Canada/Saskatchewan',
+      'America/Indiana/Indianapolis',
+      'us/eastern',
+      'ETC/GMT+5',
+    ]) {
+      assert.isTrue(isIanaTimezone(name), name)
+    }
+  })
+
+  test('timezone: names outside the IANA database are refused though ICU knows them (BST, AST, SystemV/EST5, US/Pacific-New)', ({
+    assert,
+  }) => {
+    const icuOnly = [
+      ...['BST', 'AST', 'SST', 'IST', 'CST', 'PST', 'JST', 'ACT', 'CTT', 'VST', 'NET', 'PRT'],
+      ...['MIT', 'AET', 'AGT', 'ART', 'BET', 'CAT', 'CNT', 'EAT', 'ECT', 'IET', 'PLT', 'PNT'],
+      ...['SystemV/EST5', 'SystemV/AST4ADT', 'US/Pacific-New', 'Canada/East-Saskatchewan'],
+      ...['bst', 'systemv/est5'],
+    ]
+    for (const name of icuOnly) {
+      // The premise: the runtime alone would take them.
+      assert.isTrue(IANAZone.isValidZone(name), `ICU knows ${name}`)
+      assert.isFalse(isIanaTimezone(name), name)
+    }
+    // IANA has it, ICU cannot compute it: refused too.
+    assert.isFalse(isIanaTimezone('Factory'))
+  })
+
+  test('timezone: every name of the committed IANA list is accepted, except those ICU does not know (Factory)', ({
+    assert,
+  }) => {
+    // Documented exceptions (docs/reporting.md › Time zones): in the tz database, not in ICU.
+    const unknownToIcu = new Set(['Factory'])
+    assert.match(IANA_TZDATA_VERSION, /^\d{4}[a-z]$/)
+    assert.isAbove(IANA_ZONE_NAMES.length, 500)
+    assert.equal(new Set(IANA_ZONE_NAMES).size, IANA_ZONE_NAMES.length)
+    const refused = IANA_ZONE_NAMES.filter((name) => !isIanaTimezone(name))
+    assert.deepEqual(refused, [...unknownToIcu])
+    for (const name of IANA_ZONE_NAMES) {
+      assert.equal(IANAZone.isValidZone(name), !unknownToIcu.has(name), name)
     }
   })
 

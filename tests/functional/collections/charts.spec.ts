@@ -370,6 +370,31 @@ test.group('GET /portal/collections/charts: limits and validation', (group) => {
     })
   }
 
+  test('timezone: names outside the IANA database (BST, AST, SystemV/EST5, US/Pacific-New) are 422', async ({
+    client,
+    assert,
+  }) => {
+    const member = await signedInMember()
+    const query = { ...BASE, from: '2026-03-01T00:00:00+08:00', to: '2026-03-02T00:00:00+08:00' }
+    for (const timezone of ['BST', 'AST', 'SystemV/EST5', 'US/Pacific-New']) {
+      const response = await getChart(client, member.bearer, {
+        ...query,
+        interval: 'day',
+        timezone,
+      })
+      response.assertStatus(422)
+      assert.equal(response.body().error_code, 'VALIDATION_ERROR')
+      assert.deepEqual(Object.keys(response.body().errors), ['timezone'], timezone)
+    }
+    const eastern = await getChart(client, member.bearer, {
+      ...query,
+      interval: 'day',
+      timezone: 'US/Eastern',
+    })
+    eastern.assertStatus(200)
+    assert.equal(eastern.body().data.timezone, 'US/Eastern')
+  })
+
   test('interval is required and one of day, month, year; the rest as on metrics', async ({
     client,
     assert,

@@ -369,6 +369,32 @@ test.group('GET /portal/collections/metrics: query validation (strict)', (group)
     }
   })
 
+  test('timezone: names outside the IANA database (BST, AST, SystemV/EST5, US/Pacific-New) are 422; its backward links are accepted', async ({
+    client,
+    assert,
+  }) => {
+    const member = await signedInMember()
+    // ICU alone gives each a meaning (BST is Asia/Dhaka there, AST Alaska): not IANA.
+    for (const zone of [
+      'BST',
+      'AST',
+      'SST',
+      'IST',
+      'PST',
+      'SystemV/EST5',
+      'US/Pacific-New',
+      'Canada/East-Saskatchewan',
+      'Factory', // IANA, but no offsets in ICU
+    ]) {
+      await expect422(client, assert, member.bearer, { ...MARCH, timezone: zone }, ['timezone'])
+    }
+    for (const zone of ['US/Eastern', 'Asia/Calcutta', 'EST', 'CST6CDT', 'GMT', 'us/pacific']) {
+      const response = await getMetrics(client, member.bearer, { ...MARCH, timezone: zone })
+      response.assertStatus(200)
+      assert.equal(response.body().data.timezone, zone)
+    }
+  })
+
   test('payment_brand: nonempty, at most 100 characters', async ({ client, assert }) => {
     const member = await signedInMember()
     await expect422(client, assert, member.bearer, { ...MARCH, payment_brand: '' }, [
