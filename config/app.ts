@@ -19,6 +19,9 @@ export const http = defineConfig({
   trustProxy: trustProxyFrom(env.get('TRUSTED_PROXIES')),
   onBadUrl,
   serializeJSON: serializeJson,
+  // A comma is an ordinary character in a query value (`payment_brand=a,b` is one
+  // brand); qs's default `comma: true` would turn it into an array, refused as such.
+  qs: { parse: { comma: false } },
   cookie: {
     domain: '',
     path: '/',

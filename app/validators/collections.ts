@@ -7,13 +7,14 @@
 */
 import vine from '@vinejs/vine'
 import { defineInput } from '#validators/rules/input'
+import { textOfLength } from '#validators/rules/text_length'
 import { paginationFields } from '#validators/rules/pagination'
 import { environmentField } from '#validators/rules/environment'
 import { timestampField } from '#validators/rules/timestamp'
 import { TRANSACTION_STATUSES } from '#models/transaction_status'
 import ApiError from '#exceptions/api_error'
 
-const text100 = () => vine.string().minLength(1).maxLength(100)
+const text100 = () => textOfLength(1, 100)
 
 /** GET /portal/collections/transactions */
 export const listTransactionsInput = defineInput(

@@ -6,6 +6,7 @@ import vine from '@vinejs/vine'
 import { defineInput } from '#validators/rules/input'
 import { paginationFields } from '#validators/rules/pagination'
 import { currentPassword } from '#validators/rules/password_policy'
+import { textOfLength } from '#validators/rules/text_length'
 
 /** 3-100; first an ASCII letter or digit, then ASCII letters, digits, spaces, `.`, `_`, `-`. */
 const label = () =>
@@ -15,7 +16,7 @@ const label = () =>
     .maxLength(100)
     .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/)
 
-const reason = () => vine.string().minLength(10).maxLength(500)
+const reason = () => textOfLength(10, 500)
 
 /** GET /portal/merchant/machine-clients (pagination only; other fields ignored). */
 export const listMachineClientsInput = defineInput({ ...paginationFields }, { strict: false })

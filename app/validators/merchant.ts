@@ -15,23 +15,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { FieldErrors } from '#exceptions/api_error'
 import { defineInput, isPlainObject, validateBodyWithPrechecks } from '#validators/rules/input'
 import { currentPassword } from '#validators/rules/password_policy'
-
-const characters = (value: string) => [...value].length
-
-/** Between `min` and `max` characters (code points, not UTF-16 units). */
-const lengthBetween = vine.createRule<{ min: number; max: number }>((value, options, field) => {
-  if (typeof value !== 'string') return
-  const length = characters(value)
-  if (length < options.min || length > options.max) {
-    field.report(
-      options.min === 1
-        ? `The ${field.name} field must not be empty and must have at most ${options.max} characters.`
-        : `The ${field.name} field must have between ${options.min} and ${options.max} characters.`,
-      'length',
-      field
-    )
-  }
-})
+import { characters, lengthBetween } from '#validators/rules/text_length'
 
 // Single-line text: no control characters (line breaks included).
 const line = (max: number) =>

@@ -4,18 +4,26 @@
 import vine from '@vinejs/vine'
 import { newPassword } from '#validators/rules/password_policy'
 import { emailField } from '#validators/rules/email'
+import { lengthBetween } from '#validators/rules/text_length'
 
 const id = () => vine.string().regex(/^[1-9][0-9]{0,15}$/)
 
 export const createMerchantInput = vine.create(
   vine.object({
-    name: vine.string().trim().minLength(1).maxLength(150),
+    name: vine
+      .string()
+      .trim()
+      .use(lengthBetween({ min: 1, max: 150 })),
     email: emailField(),
     currency: vine
       .string()
       .trim()
       .regex(/^[A-Z]{3}$/),
-    contact_person: vine.string().trim().minLength(1).maxLength(100).optional(),
+    contact_person: vine
+      .string()
+      .trim()
+      .use(lengthBetween({ min: 1, max: 100 }))
+      .optional(),
   })
 )
 
@@ -28,13 +36,19 @@ export const assignServiceInput = vine.create(
       .minLength(1)
       .maxLength(100)
       .regex(/^[A-Za-z0-9_.-]+$/),
-    type: vine.string().trim().minLength(1).maxLength(50),
+    type: vine
+      .string()
+      .trim()
+      .use(lengthBetween({ min: 1, max: 50 })),
   })
 )
 
 export const createPortalClientInput = vine.create(
   vine.object({
-    name: vine.string().trim().minLength(1).maxLength(100),
+    name: vine
+      .string()
+      .trim()
+      .use(lengthBetween({ min: 1, max: 100 })),
     origin: vine.array(vine.string().trim().maxLength(255)).minLength(1),
   })
 )
@@ -44,8 +58,14 @@ export const createUserInput = vine.create(
     merchant: id(),
     email: emailField(),
     username: vine.string().trim().minLength(3).maxLength(255).optional(),
-    first_name: vine.string().trim().minLength(1).maxLength(50),
-    last_name: vine.string().trim().minLength(1).maxLength(50),
+    first_name: vine
+      .string()
+      .trim()
+      .use(lengthBetween({ min: 1, max: 50 })),
+    last_name: vine
+      .string()
+      .trim()
+      .use(lengthBetween({ min: 1, max: 50 })),
     role: vine.enum(['administrator', 'developer'] as const),
     password: newPassword(),
     password_confirmation: vine.string(),

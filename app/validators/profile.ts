@@ -7,14 +7,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { FieldErrors } from '#exceptions/api_error'
 import { defineInput, isPlainObject, validateBodyWithPrechecks } from '#validators/rules/input'
 import { emailField } from '#validators/rules/email'
+import { textOfLength } from '#validators/rules/text_length'
 
 // Names are trimmed centrally; control characters (line breaks, NUL) are refused.
-const personName = () =>
-  vine
-    .string()
-    .minLength(1)
-    .maxLength(50)
-    .regex(/^[^\p{Cc}]*$/u)
+const personName = () => textOfLength(1, 50).regex(/^[^\p{Cc}]*$/u)
 
 const PROFILE_FIELDS = ['first_name', 'last_name', 'email'] as const
 

@@ -13,6 +13,7 @@ import env from '#start/env'
 import { environmentField, type Environment } from '#validators/rules/environment'
 import { timestampField, type Timestamp } from '#validators/rules/timestamp'
 import { defineInput, type InputSchema } from '#validators/rules/input'
+import { textOfLength } from '#validators/rules/text_length'
 import {
   INTERVALS,
   RANGE_LIMIT_YEARS,
@@ -40,7 +41,7 @@ const metricsFields = {
   from: timestampField(),
   to: timestampField(),
   timezone: vine.string().use(ianaTimezone()).optional(),
-  payment_brand: vine.string().minLength(1).maxLength(100).optional(),
+  payment_brand: textOfLength(1, 100).optional(),
 }
 
 /** GET /portal/collections/metrics (strict). */

@@ -5,6 +5,7 @@ import vine from '@vinejs/vine'
 import { defineInput } from '#validators/rules/input'
 import { emailField } from '#validators/rules/email'
 import { paginationFields } from '#validators/rules/pagination'
+import { textOfLength } from '#validators/rules/text_length'
 import {
   currentPassword,
   newPassword,
@@ -63,8 +64,8 @@ export const acceptanceProofInput = defineInput(ACCEPTANCE_FIELDS, { strict: tru
 export const acceptAsNewAccountInput = defineInput(
   {
     token: proof(),
-    first_name: vine.string().minLength(1).maxLength(50),
-    last_name: vine.string().minLength(1).maxLength(50),
+    first_name: textOfLength(1, 50),
+    last_name: textOfLength(1, 50),
     password: newPassword(),
     password_confirmation: passwordConfirmation(),
   },

@@ -1,5 +1,5 @@
 /*
-| app/validators/rules/pagination.ts: `page` >= 1 (nine digits at most), `per_page`
+| app/validators/rules/pagination.ts: `page` from 1 to 2^53 - 1, `per_page`
 | 1-100 (default 25); empty, non-digit and zero-padded values are invalid. (A query
 | string cannot carry null: `?page` arrives as an empty string.)
 */
@@ -37,6 +37,9 @@ test.group('Pagination fields', () => {
         { page: '999999999', per_page: '100' },
         { page: 999_999_999, perPage: 100 },
       ],
+      // Out of range is still a page (an empty one): only past 2^53 - 1 is it invalid.
+      [{ page: '1000000000' }, { page: 1_000_000_000, perPage: 25 }],
+      [{ page: '9007199254740991' }, { page: Number.MAX_SAFE_INTEGER, perPage: 25 }],
       [{ per_page: '50' }, { page: 1, perPage: 50 }],
       [
         { page: ' 3 ', per_page: ' 10 ' },
@@ -63,7 +66,7 @@ test.group('Pagination fields', () => {
       '01',
       '007',
       '+1',
-      '1000000000',
+      '9007199254740992',
       '12345678901234567890',
       '99999999999999999999999',
       ['1', '2'],

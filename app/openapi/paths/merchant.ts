@@ -19,15 +19,8 @@ import type { OperationSpec } from '#openapi/operation'
 
 const { ref } = schema
 
-const length = (minLength: number, maxLength: number) => ({ minLength, maxLength })
-
-/** Character bounds of `lengthBetween` (code points, as JSON Schema counts them). */
+// Character bounds come with the `lengthBetween` rule (#validators/rules/text_length).
 const MERCHANT_UPDATE_OVERRIDES: FieldOverrides = {
-  name: length(1, 150),
-  contact_person: length(1, 100),
-  dial_code: length(1, 8),
-  phone: length(1, 30),
-  address: length(1, 500),
   website: {
     type: ['string', 'null'],
     maxLength: WEBSITE_MAX_LENGTH,
@@ -36,8 +29,6 @@ const MERCHANT_UPDATE_OVERRIDES: FieldOverrides = {
       'An absolute `https://` URL with a host and no user info, null, or an empty string (stored as null).',
   },
 }
-
-const REASON = { reason: length(10, 500) }
 
 const keyLimit = (operation: string) => [
   { name: 'api' as const, per: 'user' },
@@ -188,10 +179,7 @@ export const merchantOperations: OperationSpec[] = [
     limits: keyLimit('put'),
     pathParameters: ['keyType'],
     body: {
-      schema: inputJsonSchema(integrationKeyPutInput, {
-        value: length(1, INTEGRATION_KEY_MAX_LENGTH),
-        ...REASON,
-      }),
+      schema: inputJsonSchema(integrationKeyPutInput),
     },
     responses: {
       200: {
@@ -211,7 +199,7 @@ export const merchantOperations: OperationSpec[] = [
     access: 'admin',
     limits: keyLimit('delete'),
     pathParameters: ['keyType'],
-    body: { schema: inputJsonSchema(integrationKeyDeleteInput, REASON) },
+    body: { schema: inputJsonSchema(integrationKeyDeleteInput) },
     responses: { 204: { description: 'Removed (empty body).' } },
     cacheControl: KEY_CACHE,
   },

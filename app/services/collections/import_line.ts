@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto'
 import { ENVIRONMENTS, type Environment } from '#validators/rules/environment'
 import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
+import { characters } from '#validators/rules/text_length'
 import { REPLY_BODY_CAPTURE_STATUSES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
 import {
   isEvidenceKind,
@@ -146,7 +147,10 @@ function text(
     fail(`${field} must be a string${options.nullable ? ' or null' : ''}, got ${describe(value)}`)
   }
   if (value.length === 0) fail(`${field} must not be empty${options.nullable ? ' (use null)' : ''}`)
-  if (value.length > options.max) fail(`${field} must be at most ${options.max} characters`)
+  // Characters (code points), as varchar(n) counts them; UTF-16 length bounds them above.
+  if (value.length > options.max && characters(value) > options.max) {
+    fail(`${field} must be at most ${options.max} characters`)
+  }
   if (value.includes('\u0000')) fail(`${field} must not contain NUL characters`)
   if (!options.controls && CONTROL.test(value)) fail(`${field} must not contain control characters`)
   return value

@@ -233,6 +233,9 @@ function rangeCountQuery(
   }
 }
 
+/** Offsets from which the count runs before the page (see listTransactions). */
+const DEEP_OFFSET = 10_000
+
 export async function listTransactions(
   actor: UserActor,
   filters: TransactionFilters,
@@ -240,9 +243,23 @@ export async function listTransactions(
 ): Promise<TransactionPage> {
   const connection = readConnection()
   const queries = listQueries(actor.merchantId, filters, page)
+  const countRows = () =>
+    statementQuery<{ total: string | number }>(connection, queries.count, queries.count)
+  const offset = (page.page - 1) * page.perPage
+  if (offset >= DEEP_OFFSET) {
+    // A deep page is counted first: an OFFSET past the end would walk every matching
+    // row only to return none, so a page past the total is answered without it.
+    const [count] = await countRows()
+    const total = Number(count.total)
+    if (offset >= total) return { items: [], total }
+    return {
+      items: await statementQuery<TransactionRow>(connection, queries.page, queries.page),
+      total,
+    }
+  }
   const [items, [count]] = await Promise.all([
     statementQuery<TransactionRow>(connection, queries.page, queries.page),
-    statementQuery<{ total: string | number }>(connection, queries.count, queries.count),
+    countRows(),
   ])
   return { items, total: Number(count.total) }
 }

@@ -122,7 +122,27 @@ export function validateBody<Properties extends Record<string, SchemaTypes>>(
   ctx: HttpContext,
   schema: InputSchema<Properties>
 ) {
-  return validateInput(ctx.request.body(), schema)
+  const body = ctx.request.body()
+  const dropped = schema.strict ? droppedBodyFields(ctx, body) : []
+  return withDroppedFields(validateInput(body, schema), dropped, schema)
+}
+
+/**
+ * Top-level body fields the JSON parser removed before a strict check could see them
+ * (it drops `__proto__`, and `constructor` holding a `prototype`, against prototype
+ * pollution): read again from the raw text, only when it could hold one.
+ */
+function droppedBodyFields(ctx: HttpContext, body: unknown): string[] {
+  const raw = ctx.request.raw()
+  if (!raw || !isPlainObject(body) || !/proto|constructor|\\u/.test(raw)) return []
+  let reparsed: unknown
+  try {
+    reparsed = JSON.parse(raw)
+  } catch {
+    return []
+  }
+  if (!isPlainObject(reparsed)) return []
+  return Object.keys(reparsed).filter((name) => !Object.hasOwn(body, name))
 }
 
 /**
@@ -153,7 +173,57 @@ export function validateQuery<Properties extends Record<string, SchemaTypes>>(
   ctx: HttpContext,
   schema: InputSchema<Properties>
 ) {
-  return validateInput(ctx.request.qs(), schema)
+  const parsed = ctx.request.qs()
+  const dropped = schema.strict ? droppedQueryFields(ctx, parsed) : []
+  return withDroppedFields(validateInput(parsed, schema), dropped, schema)
+}
+
+/** A validation's outcome, with fields the parser dropped reported beside its errors. */
+async function withDroppedFields<Data>(
+  validation: Promise<Data>,
+  dropped: string[],
+  schema: InputSchema<any>
+): Promise<Data> {
+  try {
+    const data = await validation
+    if (dropped.length > 0) throw ApiError.validation(droppedErrors(dropped, schema))
+    return data
+  } catch (error) {
+    if (dropped.length > 0 && error instanceof ApiError && error.status === 422) {
+      throw ApiError.validation({ ...error.fieldErrors, ...droppedErrors(dropped, schema) })
+    }
+    throw error
+  }
+}
+
+function droppedErrors(names: string[], schema: InputSchema<any>): FieldErrors {
+  const errors: FieldErrors = Object.create(null)
+  for (const name of names) {
+    errors[name] = [
+      Object.hasOwn(schema.properties, name)
+        ? `The ${name} field comes after too many query parameters to be read.`
+        : `The ${name} field is not allowed.`,
+    ]
+  }
+  return errors
+}
+
+/**
+ * Query fields the qs parser drops before a strict check could see them: names of
+ * Object.prototype members (`constructor`, `__proto__`, `toString`...) and every
+ * parameter past its 1,000th. Read from the raw query string, a field's name being
+ * its key up to the first `[` (as qs reads `name[...]`).
+ */
+function droppedQueryFields(ctx: HttpContext, parsed: Record<string, unknown>): string[] {
+  const raw = ctx.request.parsedUrl.query
+  if (!raw) return []
+  const names = new Set<string>()
+  for (const key of new URLSearchParams(raw).keys()) {
+    const bracket = key.indexOf('[')
+    const name = bracket > 0 ? key.slice(0, bracket) : key
+    if (name !== '' && !Object.hasOwn(parsed, name)) names.add(name)
+  }
+  return [...names]
 }
 
 /** Endpoints that take no body: any field sent is rejected. */

@@ -1,14 +1,26 @@
 /*
 | Standard pagination (portal-api.md, Common response rules): `page` >= 1 (default 1),
 | `per_page` 1-100 (default 25); null or empty values are invalid. Pages past the end
-| return empty data with normal meta. `page` is capped at nine digits.
+| return empty data with normal meta, however far past the end: any page up to
+| 2^53 - 1 (the largest integer a JSON client reads exactly) is accepted.
 */
 import vine from '@vinejs/vine'
+
+const safeInteger = vine.createRule((value, _options, field) => {
+  if (typeof value === 'string' && !Number.isSafeInteger(Number(value))) {
+    field.report(
+      `The ${field.name} field must be at most ${Number.MAX_SAFE_INTEGER}.`,
+      'max',
+      field
+    )
+  }
+})
 
 export const paginationFields = {
   page: vine
     .string()
-    .regex(/^[1-9][0-9]{0,8}$/)
+    .regex(/^[1-9][0-9]{0,15}$/)
+    .use(safeInteger())
     .transform((value) => Number(value))
     .optional(),
   per_page: vine

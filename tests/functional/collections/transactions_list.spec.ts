@@ -189,12 +189,25 @@ test.group('GET /portal/collections/transactions', (group) => {
     beyond.assertStatus(200)
     assert.deepEqual(beyond.body().data, [])
     assert.deepEqual(beyond.body().meta, { current_page: 9, per_page: 2, total: 5, last_page: 3 })
+    // However far past the end, up to the largest integer a JSON client reads exactly.
+    for (const page of [1_000_000_000, Number.MAX_SAFE_INTEGER]) {
+      const far = await list(client, admin, { page: String(page), per_page: 100 })
+      far.assertStatus(200)
+      assert.deepEqual(far.body().data, [])
+      assert.deepEqual(far.body().meta, {
+        current_page: page,
+        per_page: 100,
+        total: 5,
+        last_page: 1,
+      })
+    }
     for (const qs of [
       { page: 0 },
       { page: '' },
       { per_page: 101 },
       { per_page: 0 },
       { page: 'x' },
+      { page: '9007199254740992' },
     ]) {
       const response = await list(client, admin, qs)
       response.assertStatus(422)
@@ -529,6 +542,72 @@ test.group('GET /portal/collections/transactions', (group) => {
       const response = await client.get(url).header('Authorization', admin.bearer)
       assert.equal(response.status(), 422, url)
       assert.equal(response.body().error_code, 'VALIDATION_ERROR')
+    }
+  })
+
+  test('query fields the query-string parser would drop are still unlisted: 422 on their names', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember()
+    const index = route('collections.transactions.index')
+    const cases: Array<[string, string]> = [
+      ['constructor=x', 'constructor'],
+      ['__proto__=x', '__proto__'],
+      ['toString=1', 'toString'],
+      ['hasOwnProperty=1', 'hasOwnProperty'],
+      ['constructor[prototype][x]=1', 'constructor'],
+      ['__proto__[environment]=test', '__proto__'],
+      // qs keeps the first 1,000 parameters only; what follows is still read.
+      [`${'unknown=1&'.repeat(1000)}page=2&interval=day`, 'interval'],
+    ]
+    for (const [query, field] of cases) {
+      const response = await client
+        .get(`${index}?environment=live&${query}`)
+        .header('Authorization', admin.bearer)
+      assert.equal(response.status(), 422, query.slice(0, 40))
+      assert.isTrue(Object.hasOwn(response.body().errors, field), query.slice(0, 40))
+    }
+    // The same on a route that takes `environment` only.
+    const detail = await client
+      .get(
+        `${route('collections.transactions.show', { transaction: 1 })}?environment=live&toString=1`
+      )
+      .header('Authorization', admin.bearer)
+    detail.assertStatus(422)
+    assert.isTrue(Object.hasOwn(detail.body().errors, 'toString'))
+  })
+
+  test('lengths count characters: 100 astral characters pass a max-100 filter, 101 do not', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember()
+    const emoji = '\u{1F600}'
+    await importTransactions([line(admin, emoji.repeat(100), { payment_brand: emoji.repeat(100) })])
+    for (const field of ['merchant_transaction_id', 'query', 'payment_brand']) {
+      const fits = await list(client, admin, { [field]: emoji.repeat(100) })
+      fits.assertStatus(200)
+      assert.lengthOf(fits.body().data, 1, field)
+      const over = await list(client, admin, { [field]: emoji.repeat(101) })
+      over.assertStatus(422)
+      assert.property(over.body().errors, field)
+    }
+  })
+
+  test('a comma is part of a query value, not a list separator', async ({ client, assert }) => {
+    const admin = await signedInMember()
+    await importTransactions([
+      line(admin, 'A,B', { payment_brand: 'brand,one' }),
+      line(admin, 'C', { payment_brand: 'brand' }),
+    ])
+    const index = route('collections.transactions.index')
+    for (const query of ['payment_brand=brand,one', 'merchant_transaction_id=A,B', 'query=A,']) {
+      const response = await client
+        .get(`${index}?environment=live&${query}`)
+        .header('Authorization', admin.bearer)
+      response.assertStatus(200)
+      assert.deepEqual(references(response), ['A,B'], query)
     }
   })
 

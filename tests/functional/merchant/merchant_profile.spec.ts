@@ -290,6 +290,29 @@ test.group('PATCH /portal/merchant', (group) => {
     assert.equal(row.name, admin.merchant.name)
   })
 
+  test('fields the JSON parser drops (__proto__, constructor.prototype) are still unlisted: 422 by name', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const cases: Array<[string, string]> = [
+      ['{"__proto__":{"x":1},"name":"Changed"}', '__proto__'],
+      ['{"\\u005f_proto__":1,"name":"Changed"}', '__proto__'],
+      ['{"constructor":{"prototype":{"x":1}},"name":"Changed"}', 'constructor'],
+    ]
+    for (const [body, field] of cases) {
+      const response = await client
+        .patch(MERCHANT())
+        .header('Authorization', admin.bearer)
+        .unsafeJson(body)
+        .type('application/json')
+      assert.equal(response.status(), 422, body)
+      assert.deepEqual(Object.keys(response.body().errors), [field], body)
+    }
+    const row = await db.from('merchants').where('id', admin.merchant.id).first()
+    assert.equal(row.name, admin.merchant.name)
+  })
+
   test('a merchant selector naming another merchant is 403 MERCHANT_SCOPE_MISMATCH', async ({
     client,
     assert,
