@@ -207,7 +207,9 @@ export function toOperationObject(spec: OperationSpec) {
     extra[503] = ['SERVICE_UNAVAILABLE']
   }
   if (parsesBody) {
-    extra[413] = ['PAYLOAD_TOO_LARGE']
+    // A GET body is never read (config/bodyparser.ts allowedMethods), so it cannot be
+    // too large; one sent with a content type the route does not take is still 415.
+    if (spec.method !== 'get') extra[413] = ['PAYLOAD_TOO_LARGE']
     extra[415] = ['UNSUPPORTED_MEDIA_TYPE']
   }
   if (spec.body || spec.query || parsesBody) extra[422] = ['VALIDATION_ERROR']

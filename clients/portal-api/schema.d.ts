@@ -2185,23 +2185,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
             /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
@@ -3184,23 +3167,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
             /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
@@ -3529,23 +3495,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "MERCHANT_USER_NOT_AUTHORIZED" | "ECOSYSTEM_APPLICATION_NOT_AUTHORIZED" | "ACCESS_TOKEN_SCOPE_INSUFFICIENT" | "MERCHANT_SCOPE_MISMATCH";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
@@ -4016,23 +3965,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "MERCHANT_USER_NOT_AUTHORIZED" | "ECOSYSTEM_APPLICATION_NOT_AUTHORIZED" | "ACCESS_TOKEN_SCOPE_INSUFFICIENT" | "MERCHANT_SCOPE_MISMATCH";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
@@ -4569,23 +4501,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "MERCHANT_USER_NOT_AUTHORIZED" | "ECOSYSTEM_APPLICATION_NOT_AUTHORIZED" | "ACCESS_TOKEN_SCOPE_INSUFFICIENT" | "MERCHANT_SCOPE_MISMATCH";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
@@ -5553,23 +5468,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
             /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
@@ -6134,23 +6032,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "MERCHANT_USER_NOT_AUTHORIZED" | "ECOSYSTEM_APPLICATION_NOT_AUTHORIZED" | "ACCESS_TOKEN_SCOPE_INSUFFICIENT" | "FORBIDDEN" | "MERCHANT_SCOPE_MISMATCH";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
@@ -7158,23 +7039,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
             /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
@@ -7345,23 +7209,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "NOT_FOUND";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
@@ -7542,23 +7389,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
             /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
@@ -7733,23 +7563,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
             /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` */
             415: {
                 headers: {
@@ -7909,23 +7722,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "MERCHANT_USER_NOT_AUTHORIZED" | "ECOSYSTEM_APPLICATION_NOT_AUTHORIZED" | "ACCESS_TOKEN_SCOPE_INSUFFICIENT" | "MERCHANT_SCOPE_MISMATCH";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
@@ -8090,23 +7886,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "MERCHANT_USER_NOT_AUTHORIZED" | "ECOSYSTEM_APPLICATION_NOT_AUTHORIZED" | "ACCESS_TOKEN_SCOPE_INSUFFICIENT" | "MERCHANT_SCOPE_MISMATCH";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
                     };
                 };
             };
