@@ -13,6 +13,7 @@ process.env.NODE_ENV ??= 'development'
 
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
+const { createPortalHttpServer } = await import('#http/client_error')
 
 /**
  * URL to the application root. AdonisJS need it to resolve
@@ -46,7 +47,8 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })
   .httpServer()
-  .start()
+  // Parser refusals (bad request line, oversized headers) answer in the JSON envelope.
+  .start(createPortalHttpServer)
   .catch((error) => {
     process.exitCode = 1
     prettyPrintError(error)

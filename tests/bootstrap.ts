@@ -5,6 +5,7 @@ import type { Config } from '@japa/runner/types'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { assertDocumentedResponse } from '#tests/helpers/openapi_contract'
+import { createPortalHttpServer } from '#http/client_error'
 
 /*
 | Functional tests talk HTTP to the real server on a real PostgreSQL (embedded when
@@ -27,6 +28,7 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (suite.name === 'functional') {
-    return suite.setup(() => testUtils.httpServer().start())
+    // The same Node server as bin/server.ts: parser refusals answer in the JSON envelope.
+    return suite.setup(() => testUtils.httpServer().start(createPortalHttpServer))
   }
 }

@@ -13,9 +13,19 @@ const CODES: Record<number, string> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
+  431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+}
+
+/**
+ * The `error_code` of a status whose refusal carries no code of its own: the one
+ * status→code map, also used for the refusals of Node's HTTP parser (#http/client_error).
+ */
+export function errorCodeFor(status: number): string {
+  return CODES[status] ?? (status >= 500 ? 'SERVER_ERROR' : 'BAD_REQUEST')
 }
 
 const MESSAGES: Record<number, string> = {
@@ -33,6 +43,6 @@ export function envelopeBareErrorBody(ctx: HttpContext) {
     message:
       MESSAGES[status] ??
       (status >= 500 ? 'An unexpected error occurred.' : 'The request was refused.'),
-    error_code: CODES[status] ?? (status >= 500 ? 'SERVER_ERROR' : 'BAD_REQUEST'),
+    error_code: errorCodeFor(status),
   })
 }

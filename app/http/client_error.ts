@@ -1,0 +1,70 @@
+/*
+| Refusals of Node's HTTP parser in the JSON envelope (decisions.md §1). Some requests
+| never reach the application: a raw non-ASCII byte in the request line, a request line
+| and headers over Node's header limit (~16 KB), a request not received within the
+| server's request timeout. Node answers them itself with an empty, non-JSON body; the
+| server's `clientError` listener answers them here instead, with the envelope and the
+| code of the one status→code map (#http/error_envelope_net). The refused bytes are
+| never echoed. The listener is installed on the Node server by every entry point that
+| creates one: bin/server.ts and the test server (tests/bootstrap.ts).
+*/
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { errorCodeFor } from '#http/error_envelope_net'
+
+const MESSAGES: Record<number, string> = {
+  400: 'The request is not a valid HTTP request.',
+  408: 'The request was not received in time.',
+  413: 'The request body is too large.',
+  431: 'The request line and headers are too large.',
+}
+
+/** The status of a parser refusal, as Node's own default answer picks it. */
+function statusOf(error: NodeJS.ErrnoException): number {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 431
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return 413
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return 408
+    default:
+      return 400
+  }
+}
+
+/** The complete HTTP/1.1 response for a refusal with `status`. */
+export function clientErrorResponse(status: number): string {
+  const body = JSON.stringify({
+    success: false,
+    message: MESSAGES[status] ?? MESSAGES[400],
+    error_code: errorCodeFor(status),
+  })
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+    `Date: ${new Date().toUTCString()}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Cache-Control: no-store\r\n' +
+    'Connection: close\r\n' +
+    `\r\n${body}`
+  )
+}
+
+/** The `clientError` listener: answer when nothing has been answered yet, then close. */
+export function onClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  // A response of an earlier request on this connection already started: another one
+  // would corrupt it (Node's default checks the same).
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
+    socket.write(clientErrorResponse(statusOf(error)))
+  }
+  socket.destroy()
+}
+
+/** The Node HTTP server of the Portal API: `createServer` with JSON parser refusals. */
+export function createPortalHttpServer(
+  handler: (request: IncomingMessage, response: ServerResponse) => unknown
+) {
+  return createServer(handler).on('clientError', onClientError)
+}
