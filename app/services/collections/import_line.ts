@@ -10,8 +10,8 @@
 | - `amount` is a nonnegative decimal string with exactly two fractional digits and
 |   at most 12 integer digits (numeric(14,2)); never a JSON number;
 | - timestamps follow the collections grammar (app/validators/rules/timestamp.ts,
-|   parseTimestamp, no luxon per value) and are stored exactly as given
-|   (microseconds kept);
+|   parseTimestamp, no luxon per value), fall in UTC years 0001-9999 once their offset
+|   is applied, and are stored exactly as given (microseconds kept);
 | - event bounds are those of the History item table (event_id, attempt_number,
 |   http_status, delivery state, duration_ms); `body` and `body_text` are exclusive,
 |   `"body": null` means no body, and a purged event carries no body;
@@ -170,6 +170,15 @@ function integer(
   return value
 }
 
+/**
+ * The instants the API can print: resource timestamps are RFC 3339 in UTC, which has
+ * four-digit years 0001-9999 and no era. A value inside the grammar can still leave
+ * them once its offset is applied (`0001-01-01T00:00:00+14:00` is 1 BC in UTC,
+ * `9999-12-31T23:59:59.999999-14:00` is year 10000), and PostgreSQL would store it.
+ */
+const FIRST_UTC_MICROS = BigInt(Date.parse('0001-01-01T00:00:00.000Z')) * 1000n
+const LAST_UTC_MICROS = BigInt(Date.parse('9999-12-31T23:59:59.999Z')) * 1000n + 999n
+
 function timestamp(fail: Fail, field: string, value: unknown, nullable: boolean) {
   if (value === null && nullable) return null
   const parsed = parseTimestamp(value)
@@ -177,6 +186,12 @@ function timestamp(fail: Fail, field: string, value: unknown, nullable: boolean)
     fail(
       `${field} must be a timestamp such as 2026-03-01T10:00:00.120+08:00` +
         `${nullable ? ' or null' : ''} (explicit offset up to ±14:00, real date)`
+    )
+  }
+  if (parsed.epochMicros < FIRST_UTC_MICROS || parsed.epochMicros > LAST_UTC_MICROS) {
+    fail(
+      `${field} must be an instant from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z ` +
+        '(UTC years 0001-9999) once its offset is applied'
     )
   }
   return parsed

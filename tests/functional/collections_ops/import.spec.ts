@@ -504,6 +504,86 @@ test.group('collections:import › a bad line', (group) => {
       assert.equal(await evidenceCount(), 1)
     })
 
+  /** [field, how to set it on a good line] for every timestamp of a line. */
+  const TIMESTAMP_FIELDS: Array<[string, (line: Line, value: string) => Line]> = [
+    ['created_at', (l, value) => ({ ...l, created_at: value })],
+    ['updated_at', (l, value) => ({ ...l, updated_at: value })],
+    ['events[0].captured_at', (l, value) => ({ ...l, events: [eventOf({ captured_at: value })] })],
+    [
+      'events[0].retain_until',
+      (l, value) => ({ ...l, events: [eventOf({ retain_until: value })] }),
+    ],
+    ['events[0].purged_at', (l, value) => ({ ...l, events: [eventOf({ purged_at: value })] })],
+  ]
+  const OUTSIDE_UTC_YEARS = [
+    '0001-01-01T00:00:00+14:00', // 0000-12-31T10:00:00Z: 1 BC
+    '0001-01-01T13:59:59.999999+14:00', // one microsecond before 0001-01-01T00:00:00Z
+    '9999-12-31T23:59:59.999999-14:00', // 10000-01-01T13:59:59.999999Z
+    '9999-12-31T10:00:00-14:00', // 10000-01-01T00:00:00Z
+  ]
+
+  test('a timestamp outside UTC years 0001-9999 is a bad line: {field} = {value}')
+    .with(
+      TIMESTAMP_FIELDS.flatMap(([field, set]) =>
+        OUTSIDE_UTC_YEARS.map((value) => ({ field, set, value }))
+      )
+    )
+    .run(async ({ assert }, { field, set, value }) => {
+      const merchant = await MerchantFactory.create()
+      const good = (reference: string) =>
+        transactionLine(merchant.id, { merchant_transaction_id: reference })
+      const error = await failureOf(
+        importLines([good('ORD-1'), set(good('ORD-BAD'), value), good('ORD-3')], {
+          batchLines: 2,
+        })
+      )
+      assert.equal(error.line, 2)
+      assert.include(
+        error.message,
+        `line 2: ${field} must be an instant from 0001-01-01T00:00:00Z to ` +
+          '9999-12-31T23:59:59.999999Z (UTC years 0001-9999)'
+      )
+      assert.notInclude(error.message, value)
+      assert.deepEqual(await referencesOf(merchant.id), ['ORD-1'])
+      assert.equal(await evidenceCount(), 1)
+    })
+
+  test('timestamps on the edges of UTC years 0001-9999 are imported', async ({ assert }) => {
+    const merchant = await MerchantFactory.create()
+    await importLines([
+      transactionLine(merchant.id, {
+        created_at: '0001-01-01T14:00:00+14:00',
+        updated_at: '9999-12-31T09:59:59.999999-14:00',
+        events: [
+          eventOf({
+            captured_at: '0001-01-01T00:00:00Z',
+            retain_until: '9999-12-31T23:59:59.999999Z',
+            purged_at: '0001-01-01T00:00:00.000001Z',
+          }),
+        ],
+      }),
+    ])
+    const utc = (column: string) =>
+      `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US BC')`
+    const rows = await db.rawQuery(
+      `SELECT ${utc('t.created_at')} AS created, ${utc('t.updated_at')} AS updated,
+              ${utc('e.captured_at')} AS captured, ${utc('e.retain_until')} AS until,
+              ${utc('e.purged_at')} AS purged
+       FROM transactions t JOIN exchange_evidence e ON e.transaction_id = t.id
+       WHERE t.merchant_id = ?`,
+      [merchant.id]
+    )
+    assert.deepEqual(rows.rows, [
+      {
+        created: '0001-01-01T00:00:00.000000 AD',
+        updated: '9999-12-31T23:59:59.999999 AD',
+        captured: '0001-01-01T00:00:00.000000 AD',
+        until: '9999-12-31T23:59:59.999999 AD',
+        purged: '0001-01-01T00:00:00.000001 AD',
+      },
+    ])
+  })
+
   test('invalid UTF-8 is refused with its line number', async ({ assert }) => {
     const merchant = await MerchantFactory.create()
     const good = Buffer.from(JSON.stringify(transactionLine(merchant.id)) + '\n')
