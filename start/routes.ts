@@ -83,45 +83,49 @@ router
           .patch('/', [ProfileController, 'update'])
           .as('update')
           .use([
-            ...portalStack(),
-            middleware.limit({
-              name: 'profileUpdate',
-              key: ['user'],
-              audit: { action: 'user.profile.update', target: 'user', targetUser: true },
-            }),
+            ...portalStack(
+              middleware.limit({
+                name: 'profileUpdate',
+                key: ['user'],
+                audit: { action: 'user.profile.update', target: 'user', targetUser: true },
+              })
+            ),
           ])
         router
           .post('/email/verify', [ProfileController, 'verifyEmail'])
           .as('email.verify')
           .use([
-            ...portalStack(),
-            middleware.limit({
-              name: 'otpVerify',
-              key: ['user'],
-              audit: { action: 'user.email.verify', target: 'user', targetUser: true },
-            }),
+            ...portalStack(
+              middleware.limit({
+                name: 'otpVerify',
+                key: ['user'],
+                audit: { action: 'user.email.verify', target: 'user', targetUser: true },
+              })
+            ),
           ])
         router
           .post('/email/resend', [ProfileController, 'resendEmail'])
           .as('email.resend')
           .use([
-            ...portalStack(),
-            middleware.limit({
-              name: 'emailResend',
-              key: ['user'],
-              audit: { action: 'user.email.resend', target: 'user', targetUser: true },
-            }),
+            ...portalStack(
+              middleware.limit({
+                name: 'emailResend',
+                key: ['user'],
+                audit: { action: 'user.email.resend', target: 'user', targetUser: true },
+              })
+            ),
           ])
         router
           .put('/password', [ProfileController, 'changePassword'])
           .as('password')
           .use([
-            ...portalStack(),
-            middleware.limit({
-              name: 'passwordChange',
-              key: ['user'],
-              audit: { action: 'user.password.change', target: 'user', targetUser: true },
-            }),
+            ...portalStack(
+              middleware.limit({
+                name: 'passwordChange',
+                key: ['user'],
+                audit: { action: 'user.password.change', target: 'user', targetUser: true },
+              })
+            ),
           ])
       })
       .prefix('/portal/me')
@@ -141,8 +145,8 @@ router
           .as('logo.store')
           .use([
             middleware.portalAuth(),
-            middleware.role({ role: 'administrator' }),
             middleware.limit({ name: 'api', key: ['user'] }),
+            middleware.role({ role: 'administrator' }),
             middleware.body({ types: ['multipart'] }),
             middleware.merchantScope(),
           ])
@@ -159,32 +163,34 @@ router
           .as('integration_keys.update')
           .use([
             middleware.privateCache(),
-            ...adminStack(),
-            middleware.limit({
-              name: 'integrationKeyMutation',
-              key: ['user', 'merchant', 'op:put', 'param:keyType'],
-              audit: {
-                action: 'integration_key.put',
-                target: 'integration_key',
-                targetParam: 'keyType',
-              },
-            }),
+            ...adminStack(
+              middleware.limit({
+                name: 'integrationKeyMutation',
+                key: ['user', 'merchant', 'op:put', 'param:keyType'],
+                audit: {
+                  action: 'integration_key.put',
+                  target: 'integration_key',
+                  targetParam: 'keyType',
+                },
+              })
+            ),
           ])
         router
           .delete('/integration-keys/:keyType', [IntegrationKeysController, 'destroy'])
           .as('integration_keys.destroy')
           .use([
             middleware.privateCache(),
-            ...adminStack(),
-            middleware.limit({
-              name: 'integrationKeyMutation',
-              key: ['user', 'merchant', 'op:delete', 'param:keyType'],
-              audit: {
-                action: 'integration_key.delete',
-                target: 'integration_key',
-                targetParam: 'keyType',
-              },
-            }),
+            ...adminStack(
+              middleware.limit({
+                name: 'integrationKeyMutation',
+                key: ['user', 'merchant', 'op:delete', 'param:keyType'],
+                audit: {
+                  action: 'integration_key.delete',
+                  target: 'integration_key',
+                  targetParam: 'keyType',
+                },
+              })
+            ),
           ])
         router
           .get('/machine-clients', [MachineClientsController, 'index'])
@@ -194,60 +200,64 @@ router
           .post('/machine-clients', [MachineClientsController, 'store'])
           .as('machine_clients.store')
           .use([
-            ...adminStack(),
+            ...adminStack(
+              middleware.limit({
+                name: 'machineClientMutation',
+                key: ['user', 'merchant', 'op:issue'],
+                audit: { action: 'machine_client.issue', target: 'merchant_oauth_client' },
+              })
+            ),
             middleware.privateCache(),
-            middleware.limit({
-              name: 'machineClientMutation',
-              key: ['user', 'merchant', 'op:issue'],
-              audit: { action: 'machine_client.issue', target: 'merchant_oauth_client' },
-            }),
           ])
         router
           .post('/machine-clients/:client/rotate', [MachineClientsController, 'rotate'])
           .as('machine_clients.rotate')
           .use([
-            ...adminStack(),
+            ...adminStack(
+              middleware.limit({
+                name: 'machineClientMutation',
+                key: ['user', 'merchant', 'op:rotate'],
+                audit: {
+                  action: 'machine_client.rotate',
+                  target: 'merchant_oauth_client',
+                  targetParam: 'client',
+                },
+              })
+            ),
             middleware.privateCache(),
-            middleware.limit({
-              name: 'machineClientMutation',
-              key: ['user', 'merchant', 'op:rotate'],
-              audit: {
-                action: 'machine_client.rotate',
-                target: 'merchant_oauth_client',
-                targetParam: 'client',
-              },
-            }),
           ])
         router
           .post('/machine-clients/:client/revoke', [MachineClientsController, 'revoke'])
           .as('machine_clients.revoke')
           .use([
-            ...adminStack(),
+            ...adminStack(
+              middleware.limit({
+                name: 'machineClientMutation',
+                key: ['user', 'merchant', 'op:revoke'],
+                audit: {
+                  action: 'machine_client.revoke',
+                  target: 'merchant_oauth_client',
+                  targetParam: 'client',
+                },
+              })
+            ),
             middleware.privateCache(),
-            middleware.limit({
-              name: 'machineClientMutation',
-              key: ['user', 'merchant', 'op:revoke'],
-              audit: {
-                action: 'machine_client.revoke',
-                target: 'merchant_oauth_client',
-                targetParam: 'client',
-              },
-            }),
           ])
         router
           .post('/credential-deliveries/:delivery/consume', [MachineClientsController, 'consume'])
           .as('credential_deliveries.consume')
           .use([
-            ...adminStack(),
-            middleware.limit({
-              name: 'credentialConsume',
-              key: ['user', 'param:delivery'],
-              audit: {
-                action: 'credential_delivery.consume',
-                target: 'credential_delivery',
-                targetParam: 'delivery',
-              },
-            }),
+            ...adminStack(
+              middleware.limit({
+                name: 'credentialConsume',
+                key: ['user', 'param:delivery'],
+                audit: {
+                  action: 'credential_delivery.consume',
+                  target: 'credential_delivery',
+                  targetParam: 'delivery',
+                },
+              })
+            ),
           ])
       })
       .prefix('/portal/merchant')
@@ -265,24 +275,26 @@ router
           .as('members.role')
           .use([
             middleware.privateCache(),
-            ...adminStack(),
-            middleware.limit({
-              name: 'teamMutation',
-              key: ['user', 'merchant', 'op:role'],
-              audit: { action: 'team.member.role_change', target: 'user', targetParam: 'member' },
-            }),
+            ...adminStack(
+              middleware.limit({
+                name: 'teamMutation',
+                key: ['user', 'merchant', 'op:role'],
+                audit: { action: 'team.member.role_change', target: 'user', targetParam: 'member' },
+              })
+            ),
           ])
         router
           .delete('/members/:member', [TeamMembersController, 'destroy'])
           .as('members.destroy')
           .use([
             middleware.privateCache(),
-            ...adminStack(),
-            middleware.limit({
-              name: 'teamMutation',
-              key: ['user', 'merchant', 'op:remove'],
-              audit: { action: 'team.member.remove', target: 'user', targetParam: 'member' },
-            }),
+            ...adminStack(
+              middleware.limit({
+                name: 'teamMutation',
+                key: ['user', 'merchant', 'op:remove'],
+                audit: { action: 'team.member.remove', target: 'user', targetParam: 'member' },
+              })
+            ),
           ])
         router
           .get('/invitations', [TeamInvitationsController, 'index'])
@@ -294,24 +306,26 @@ router
           .as('invitations.store')
           .use([
             middleware.privateCache(),
-            ...adminStack(),
-            middleware.limit({
-              name: 'invitationMutation',
-              key: ['user', 'merchant'],
-              audit: { action: 'team.invitation.create', target: 'team_invitation' },
-            }),
+            ...adminStack(
+              middleware.limit({
+                name: 'invitationMutation',
+                key: ['user', 'merchant'],
+                audit: { action: 'team.invitation.create', target: 'team_invitation' },
+              })
+            ),
           ])
         router
           .post('/invitations/accept', [TeamInvitationsController, 'accept'])
           .as('invitations.accept')
           .use([
             middleware.privateCache(),
-            ...appClientStack(),
-            middleware.limit({
-              name: 'invitationAcceptanceIp',
-              key: ['ip'],
-              audit: { action: 'team.invitation.accept' },
-            }),
+            ...appClientStack(
+              middleware.limit({
+                name: 'invitationAcceptanceIp',
+                key: ['ip'],
+                audit: { action: 'team.invitation.accept' },
+              })
+            ),
             middleware.limit({
               name: 'invitationAcceptance',
               key: ['body:token', 'ip'],
@@ -323,32 +337,34 @@ router
           .as('invitations.resend')
           .use([
             middleware.privateCache(),
-            ...adminStack(),
-            middleware.limit({
-              name: 'invitationMutation',
-              key: ['user', 'merchant'],
-              audit: {
-                action: 'team.invitation.resend',
-                target: 'team_invitation',
-                targetParam: 'invitation',
-              },
-            }),
+            ...adminStack(
+              middleware.limit({
+                name: 'invitationMutation',
+                key: ['user', 'merchant'],
+                audit: {
+                  action: 'team.invitation.resend',
+                  target: 'team_invitation',
+                  targetParam: 'invitation',
+                },
+              })
+            ),
           ])
         router
           .delete('/invitations/:invitation', [TeamInvitationsController, 'destroy'])
           .as('invitations.destroy')
           .use([
             middleware.privateCache(),
-            ...adminStack(),
-            middleware.limit({
-              name: 'invitationMutation',
-              key: ['user', 'merchant'],
-              audit: {
-                action: 'team.invitation.revoke',
-                target: 'team_invitation',
-                targetParam: 'invitation',
-              },
-            }),
+            ...adminStack(
+              middleware.limit({
+                name: 'invitationMutation',
+                key: ['user', 'merchant'],
+                audit: {
+                  action: 'team.invitation.revoke',
+                  target: 'team_invitation',
+                  targetParam: 'invitation',
+                },
+              })
+            ),
           ])
       })
       .prefix('/portal/team')

@@ -35,22 +35,37 @@ export default class PortalAuthMiddleware {
     if (!resolved || !resolved.user) return this.refuse(ctx, invalidToken)
     const { token } = resolved
 
+    // A verified token whose account may not use the Portal is refused, and the refusal
+    // counts against its user's API limit like any other rejected request.
+    const refuse = async (error: () => ApiError): Promise<never> => {
+      await enforceLimit('api', `user:${Number(resolved.user!.id)}`)
+      throw error()
+    }
     const role = roleName(resolved.user.role)
     if (!resolved.user.is_active || !role || !resolved.merchant || !resolved.merchant.is_active) {
-      throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+      return refuse(
+        () =>
+          new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+      )
     }
     if (!token.portalClientId || !resolved.applicationActive) {
-      throw new ApiError(
-        403,
-        'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
-        'The issuing application is not authorized.'
+      return refuse(
+        () =>
+          new ApiError(
+            403,
+            'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
+            'The issuing application is not authorized.'
+          )
       )
     }
     if (!token.allows(PORTAL_ABILITY)) {
-      throw new ApiError(
-        403,
-        'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
-        'The access token lacks the required scope.'
+      return refuse(
+        () =>
+          new ApiError(
+            403,
+            'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+            'The access token lacks the required scope.'
+          )
       )
     }
 

@@ -4,6 +4,7 @@
 | tests only speak HTTP and env, never to a store directly.
 */
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import type { ApiResponse } from '@japa/api-client'
 import type { Assert } from '@japa/assert'
 import { resetState } from '#tests/helpers/database'
@@ -21,6 +22,7 @@ import { route } from '#tests/helpers/routes'
 const LIMIT_ENV = {
   RATE_LIMIT_LOGIN_PER_MINUTE: undefined,
   RATE_LIMIT_API_PER_MINUTE: undefined,
+  RATE_LIMIT_PROFILE_UPDATE_PER_MINUTE: undefined,
   RATE_LIMIT_MULTIPLIER: undefined,
 }
 
@@ -185,6 +187,93 @@ test.group('Rate limits', (group) => {
     assertThrottled(assert, await client.get(route('profile.show')).header('Authorization', bearer))
     const anonymous = await client.get(route('profile.show'))
     anonymous.assertStatus(401)
+  })
+
+  test('rejected requests consume the API-wide limit: a role refusal, a bad body, another merchant', async ({
+    client,
+    assert,
+  }) => {
+    overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 3 })
+    const developer = await signedInMember('developer')
+    // 403 FORBIDDEN: a developer on an administrators' route.
+    await expectStatus(
+      client
+        .patch(route('merchant.update'))
+        .header('Authorization', developer.bearer)
+        .json({ name: 'X' }),
+      403
+    )
+    // 422: a malformed JSON body.
+    await expectStatus(
+      client
+        .patch(route('profile.update'))
+        .header('Authorization', developer.bearer)
+        .unsafeJson('{"first_name":')
+        .type('application/json'),
+      422
+    )
+    // 403 MERCHANT_SCOPE_MISMATCH: a selector naming another merchant.
+    await expectStatus(
+      client
+        .get(route('profile.show'))
+        .header('Authorization', developer.bearer)
+        .qs({ merchant_id: 999999 }),
+      403
+    )
+    assertThrottled(
+      assert,
+      await client.get(route('profile.show')).header('Authorization', developer.bearer)
+    )
+  })
+
+  test("a verified token whose account may not use the Portal consumes its user's API limit", async ({
+    client,
+    assert,
+  }) => {
+    overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 2 })
+    const member = await signedInMember()
+    await db.from('users').where('id', member.user.id).update({ is_active: false })
+    for (let index = 1; index <= 2; index++) {
+      await expectStatus(
+        client.get(route('profile.show')).header('Authorization', member.bearer),
+        403
+      )
+    }
+    await db.from('users').where('id', member.user.id).update({ is_active: true })
+    assertThrottled(
+      assert,
+      await client.get(route('profile.show')).header('Authorization', member.bearer)
+    )
+  })
+
+  test("a route's own limit is consumed by requests its body parsing or merchant scope refuses", async ({
+    client,
+    assert,
+  }) => {
+    overrideEnv({ RATE_LIMIT_PROFILE_UPDATE_PER_MINUTE: 2 })
+    const member = await signedInMember()
+    await expectStatus(
+      client
+        .patch(route('profile.update'))
+        .header('Authorization', member.bearer)
+        .unsafeJson('{"first_name":')
+        .type('application/json'),
+      422
+    )
+    await expectStatus(
+      client
+        .patch(route('profile.update'))
+        .header('Authorization', member.bearer)
+        .json({ first_name: 'Ana', merchant_id: 999999 }),
+      403
+    )
+    assertThrottled(
+      assert,
+      await client
+        .patch(route('profile.update'))
+        .header('Authorization', member.bearer)
+        .json({ first_name: 'Ana' })
+    )
   })
 
   test('unauthenticated requests count against the API-wide limit of their IP', async ({
