@@ -40,9 +40,15 @@ test.group('Default retain_until of an imported event (captured_at + months, UTC
     )
   })
 
-  test('answers null outside years 1-9999 (PostgreSQL computes those)', ({ assert }) => {
+  test('past year 9999 it is the last instant of 9999; before year 1, null (PostgreSQL computes it)', ({
+    assert,
+  }) => {
     assert.isNull(retainUntilDefault(at('0001-01-01T00:00:00+14:00'), 12))
-    assert.isNull(retainUntilDefault(at('9999-06-01T00:00:00Z'), 12))
+    assert.equal(
+      retainUntilDefault(at('9999-06-01T00:00:00Z'), 12),
+      '9999-12-31 23:59:59.999999+00'
+    )
+    assert.equal(retainUntilDefault(at('9999-06-01T00:00:00Z'), 6), '9999-12-01 00:00:00.000000+00')
     assert.equal(retainUntilDefault(at('0001-01-01T00:00:00Z'), 1), '0001-02-01 00:00:00.000000+00')
   })
 })

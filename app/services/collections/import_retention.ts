@@ -5,8 +5,10 @@
 | the import's session (TimeZone UTC, config/database.ts), which the staging merge
 | uses: the UTC calendar month moves by n, a day past the end of the new month becomes
 | its last day (Jan 31 + 1 month = Feb 28/29), the time of day and microseconds stay.
-| Outside years 1-9999 (UTC) it answers null and the event takes the staging merge,
-| so PostgreSQL computes it there.
+| A default past year 9999 (UTC) is the last instant of 9999, as in the merge: resource
+| timestamps are RFC 3339, which has no year 10000, and retention that long is forever.
+| Before year 1 it answers null and the event takes the staging merge, so PostgreSQL
+| computes it there.
 */
 import type { Timestamp } from '#validators/rules/timestamp'
 
@@ -19,7 +21,9 @@ const daysIn = (year: number, month: number) =>
       : 28
     : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month]
 
-/** `capturedAt` plus `months` as a UTC timestamptz literal, or null outside years 1-9999. */
+const LAST_INSTANT = '9999-12-31 23:59:59.999999+00'
+
+/** `capturedAt` plus `months` as a UTC timestamptz literal (null before year 1). */
 export function retainUntilDefault(capturedAt: Timestamp, months: number): string | null {
   const micros = capturedAt.epochMicros
   let seconds = micros / 1_000_000n
@@ -31,7 +35,7 @@ export function retainUntilDefault(capturedAt: Timestamp, months: number): strin
   const monthIndex = date.getUTCMonth() + months
   const newYear = year + Math.floor(monthIndex / 12)
   const newMonth = monthIndex % 12
-  if (newYear > 9999) return null
+  if (newYear > 9999) return LAST_INSTANT
   const day = Math.min(date.getUTCDate(), daysIn(newYear, newMonth))
   return (
     `${pad(newYear, 4)}-${pad(newMonth + 1)}-${pad(day)} ` +

@@ -237,7 +237,7 @@ SELECT s.id, s.merchant_id, t.id, s.environment, s.kind, s.source, s.direction, 
   s.capture_format, s.schema_version, s.snapshot_ciphertext, s.snapshot_size, s.content_type,
   s.body_capture_status, s.event_id, s.attempt_number, s.http_status, s.delivery_state,
   s.duration_ms, s.is_repeated_request,
-  COALESCE(s.retain_until, s.captured_at + make_interval(months => $1::int)),
+  COALESCE(s.retain_until, LEAST(s.captured_at + make_interval(months => $1::int), '9999-12-31 23:59:59.999999+00'::timestamptz)),
   s.legal_hold, s.purged_at, now()
 FROM ${STAGE_EVENTS} s
 JOIN transactions t ON t.merchant_id = s.merchant_id AND t.environment = s.environment

@@ -584,6 +584,21 @@ test.group('collections:import › a bad line', (group) => {
     ])
   })
 
+  test('a default retain_until past year 9999 is the last instant of 9999', async ({ assert }) => {
+    const merchant = await MerchantFactory.create()
+    await importLines([
+      transactionLine(merchant.id, {
+        events: [eventOf({ captured_at: '9999-06-01T00:00:00Z', retain_until: undefined })],
+      }),
+    ])
+    const rows = await db.rawQuery(
+      `SELECT to_char(e.retain_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US BC') AS until
+       FROM exchange_evidence e WHERE e.merchant_id = ?`,
+      [merchant.id]
+    )
+    assert.deepEqual(rows.rows, [{ until: '9999-12-31T23:59:59.999999 AD' }])
+  })
+
   test('invalid UTF-8 is refused with its line number', async ({ assert }) => {
     const merchant = await MerchantFactory.create()
     const good = Buffer.from(JSON.stringify(transactionLine(merchant.id)) + '\n')
