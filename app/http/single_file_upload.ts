@@ -4,19 +4,36 @@
 | The route is in config/bodyparser.ts `processManually`, so nothing is read before
 | authentication and the role check, and the body is read here, streamed: the one
 | `file` part goes to a private temporary file, other parts are read and dropped, and
-| file bytes past `maxBytes` stop the upload (the rest of the request is drained by the
-| parser, never buffered). Memory stays bounded whatever the client sends.
+| file bytes past `maxBytes` stop the upload (the rest of the request is drained,
+| never buffered). Memory stays bounded whatever the client sends.
+|
+| Why busboy and not the framework's `request.multipart`: @adonisjs/bodyparser looks a
+| file part's handler up by its name in a plain object, so a part named after an
+| Object.prototype member (`constructor`, `__proto__`, `toString`, `constructor[]`...)
+| finds a function of Object.prototype instead, throws inside a stream event listener
+| and takes the whole process down (an unhandled rejection). busboy hands over every
+| part by name and nothing else; names are kept here in null-prototype objects, so
+| such a name is an ordinary unlisted field, refused by name (422).
 */
+import type { IncomingMessage } from 'node:http'
 import { createWriteStream } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
+import { finished, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import busboy from 'busboy'
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 
+/** Parts of one body (the file, fields and files alike); one more is refused. */
 const MAX_PARTS = 20
+/** Bytes of one text field kept (a merchant selector is short); the rest is dropped. */
+const MAX_FIELD_BYTES = 16 * 1024
+/** Segments of a bracketed field name (`a[b][c]`) nested in the body; deeper stay flat. */
+const MAX_NAME_DEPTH = 5
+
+const MALFORMED = 'The multipart body is malformed.'
 
 export interface ReceivedFile {
   bytes: Buffer
@@ -36,52 +53,32 @@ export async function receiveSingleFile(
     beforeFieldChecks?: () => Promise<void>
   }
 ): Promise<ReceivedFile> {
-  const { field, maxBytes, tooLarge } = options
-  const multipart = ctx.request.is(['multipart']) ? ctx.request.multipart : undefined
-  if (!multipart) throw ApiError.field(field, `The ${field} field is required.`)
+  const { field } = options
+  if (!ctx.request.is(['multipart'])) throw ApiError.field(field, `The ${field} field is required.`)
 
   const directory = await mkdtemp(join(tmpdir(), 'upload-'))
-  const target = join(directory, 'file')
-  let fileParts = 0
   try {
-    multipart.onFile('*', {}, async (part, reportChunk) => {
-      const keep = part.name === field && fileParts === 0
-      if (part.name === field) fileParts += 1
-      // reportChunk counts bytes against the `limit` below and aborts past it.
-      const counted = async function* (source: AsyncIterable<Buffer>) {
-        for await (const chunk of source) {
-          await reportChunk(chunk)
-          yield chunk
-        }
-      }
-      await pipeline(part, counted, keep ? createWriteStream(target, { mode: 0o600 }) : discard())
-    })
-    try {
-      await multipart.process({ limit: maxBytes + 1, maxFields: MAX_PARTS })
-    } catch (error) {
-      const code = (error as { code?: string; message?: string })?.code
-      if (
-        code === 'E_REQUEST_ENTITY_TOO_LARGE' &&
-        /entity too large/.test(String((error as Error).message))
-      ) {
-        throw ApiError.field(field, tooLarge)
-      }
-      throw ApiError.field(field, 'The multipart body is malformed.')
-    }
-
+    const target = join(directory, 'file')
+    const received = await readParts(ctx.request.request, { ...options, target })
+    // The text fields are the request body, as the body parser would have made them
+    // (`a[b]` nested, repeated names as arrays), for the checks that read it.
+    ctx.request.setInitialBody(received.fields)
     await options.beforeFieldChecks?.()
-    const errors: FieldErrors = {}
-    const body = ctx.request.body()
-    for (const name of Object.keys(body)) {
-      if (name !== field) errors[name] = [`The ${name} field is not allowed.`]
+
+    const errors: FieldErrors = Object.create(null)
+    let otherValuesOfField = 0
+    for (const name of received.otherParts) {
+      const base = baseName(name)
+      if (base === field) otherValuesOfField += 1
+      else errors[base] = [`The ${base} field is not allowed.`]
     }
-    if (fileParts === 0) {
+    if (received.files === 0) {
       errors[field] = [
-        Object.hasOwn(body, field)
+        otherValuesOfField > 0
           ? `The ${field} field must be a file.`
           : `The ${field} field is required.`,
       ]
-    } else if (fileParts > 1 || Array.isArray(body[field])) {
+    } else if (received.files > 1 || otherValuesOfField > 0) {
       errors[field] = [`Send exactly one ${field}.`]
     }
     if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
@@ -91,10 +88,212 @@ export async function receiveSingleFile(
   }
 }
 
-function discard() {
-  return new Writable({
-    write(_chunk, _encoding, callback) {
-      callback()
-    },
+interface ReceivedParts {
+  /** Text fields as a request body (null-prototype objects all the way down). */
+  fields: Record<string, unknown>
+  /** How many file parts named exactly `field` came (the first was written to `target`). */
+  files: number
+  /** Names of every other part, in order: text fields, and files under other names. */
+  otherParts: string[]
+}
+
+/**
+ * Streams the multipart body of `request` through busboy. Resolves once the body has
+ * been read to its end and the file is on disk; rejects with a 422 (malformed, too
+ * many parts, file too large) or with the client's abort. On a rejection the request
+ * is unpiped and drained, and every file stream is closed before it settles.
+ */
+function readParts(
+  request: IncomingMessage,
+  options: { field: string; maxBytes: number; tooLarge: string; target: string }
+): Promise<ReceivedParts> {
+  const { field, maxBytes, tooLarge, target } = options
+  const received: ReceivedParts = { fields: Object.create(null), files: 0, otherParts: [] }
+
+  return new Promise((resolve, reject) => {
+    if (request.readableEnded || request.destroyed) {
+      reject(request.readableAborted ? clientGone() : ApiError.field(field, MALFORMED))
+      return
+    }
+
+    let parser: busboy.Busboy
+    try {
+      parser = busboy({
+        headers: request.headers,
+        defParamCharset: 'utf8',
+        limits: {
+          parts: MAX_PARTS + 1,
+          fieldSize: MAX_FIELD_BYTES,
+          fileSize: maxBytes + 1,
+        },
+      })
+    } catch {
+      // No boundary, or a content type busboy does not read.
+      request.resume()
+      reject(ApiError.field(field, MALFORMED))
+      return
+    }
+
+    let settled = false
+    let fileBytes = 0
+    /** File writes under way; each resolves once its file is closed, never rejects. */
+    const writes: Array<Promise<unknown>> = []
+
+    // The client going away before the end of its body (called back asynchronously).
+    const stopWatchingRequest = finished(request, { writable: false }, (error) => {
+      if (error) settle(clientGone(error))
+    })
+    const settle = (error?: unknown) => {
+      if (settled) return
+      settled = true
+      stopWatchingRequest()
+      if (error !== undefined) {
+        request.unpipe(parser)
+        // Closes the part being read: its write stops and its file is closed.
+        parser.destroy()
+        // The rest of the body is read and dropped, never buffered.
+        if (!request.destroyed) request.resume()
+      }
+      void Promise.all(writes).then(() => (error === undefined ? resolve(received) : reject(error)))
+    }
+
+    const countFileBytes = (length: number) => {
+      fileBytes += length
+      if (fileBytes > maxBytes) settle(ApiError.field(field, tooLarge))
+    }
+
+    parser.on('file', (name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
+      // The parser destroys a part's stream only when the body itself is broken.
+      let broken = false
+      stream.on('error', () => (broken = true))
+      stream.once('limit', () => settle(ApiError.field(field, tooLarge)))
+      const { filename } = info
+      if (!settled && name === field && filename) {
+        received.files += 1
+        if (received.files === 1) {
+          const write = writeFile(stream, target, countFileBytes, () => settled)
+          writes.push(
+            write.catch((error) => settle(broken ? ApiError.field(field, MALFORMED) : error))
+          )
+          return
+        }
+      } else if (!settled && name) {
+        // Refused by its name; under `field`, a value that is not a file (busboy gives
+        // no filename for `filename=""`, an empty file input, either).
+        received.otherParts.push(name)
+      }
+      // Read and dropped (a part without a name is nothing), its bytes counted.
+      stream.on('data', (chunk: Buffer) => countFileBytes(chunk.length))
+    })
+
+    parser.on('field', (name: string | undefined, value: string) => {
+      if (settled || !name) return
+      received.otherParts.push(name)
+      addField(received.fields, name, value)
+    })
+
+    parser.on('partsLimit', () => settle(ApiError.field(field, MALFORMED)))
+    parser.on('error', () => settle(ApiError.field(field, MALFORMED)))
+    parser.on('finish', () => {
+      // Every part has been read; the file is complete once its write has finished.
+      void Promise.all(writes).then(() => settle())
+    })
+
+    request.pipe(parser)
   })
+}
+
+/** Writes one file part to `target` (created, private), counting its bytes on the way. */
+async function writeFile(
+  stream: Readable,
+  target: string,
+  count: (length: number) => void,
+  stopped: () => boolean
+) {
+  const file = createWriteStream(target, { flags: 'wx', mode: 0o600 })
+  // Its errors reach the pipeline; this keeps a late one from being unhandled.
+  file.on('error', () => {})
+  const closed = new Promise<void>((resolve) => file.once('close', () => resolve()))
+  try {
+    await pipeline(
+      stream,
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          count(chunk.length)
+          if (stopped()) return
+          yield chunk
+        }
+      },
+      file
+    )
+  } finally {
+    if (!file.closed) file.destroy()
+    await closed
+  }
+}
+
+/**
+ * The client closed its connection before its body had arrived. The code is the one
+ * the exception handler knows for an aborted body read (logged as an abort, not as a
+ * failure of the service).
+ */
+function clientGone(cause?: unknown) {
+  return Object.assign(new Error('The client closed the connection during the upload.'), {
+    code: 'ECONNRESET',
+    cause,
+  })
+}
+
+/** The field a part name stands for: up to its first `[` (`tags[]`, `merchant[id]`). */
+function baseName(name: string) {
+  const bracket = name.indexOf('[')
+  return bracket > 0 ? name.slice(0, bracket) : name
+}
+
+/**
+ * The path of a part name: `merchant[id]` → merchant, id; a trailing `[]` appends.
+ * Any other shape, or one nested too deep, is one flat name.
+ */
+function pathOf(name: string): { path: string[]; append: boolean } {
+  const flat = { path: [name], append: false }
+  const bracket = name.indexOf('[')
+  if (bracket <= 0) return flat
+  const rest = name.slice(bracket)
+  if (!/^(?:\[[^[\]]*\])+$/.test(rest)) return flat
+  const segments = [...rest.matchAll(/\[([^[\]]*)\]/g)].map((match) => match[1])
+  const append = segments.at(-1) === ''
+  if (append) segments.pop()
+  const path = [name.slice(0, bracket), ...segments]
+  return path.length > MAX_NAME_DEPTH ? flat : { path, append }
+}
+
+const isNode = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Adds a text field to the body. Every object is null-prototype, so any name
+ * (`__proto__`, `constructor`) is an own key and nothing else. A name whose shape
+ * clashes with an earlier field's (`a=1` then `a[b]=2`) is not nested: it is refused
+ * by its name like every field but the file.
+ */
+function addField(fields: Record<string, unknown>, name: string, value: string) {
+  const { path, append } = pathOf(name)
+  let node = fields
+  for (const key of path.slice(0, -1)) {
+    const next = node[key]
+    if (next === undefined) {
+      const child: Record<string, unknown> = Object.create(null)
+      node[key] = child
+      node = child
+    } else if (isNode(next)) {
+      node = next
+    } else {
+      return
+    }
+  }
+  const last = path[path.length - 1]
+  const existing = node[last]
+  if (existing === undefined) node[last] = append ? [value] : value
+  else if (Array.isArray(existing)) existing.push(value)
+  else if (typeof existing === 'string') node[last] = [existing, value]
 }
