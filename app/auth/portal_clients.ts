@@ -15,13 +15,22 @@ import { generateSecret, hashSecret, verifySecret } from '#auth/high_entropy_sec
 
 export const SERVICE_APPLICATION = 'merchant_portal'
 
+// The scheme name is case-insensitive (RFC 7235 §2.1).
+const BASIC = /^Basic ([A-Za-z0-9+/]+={0,2})$/i
+// NUL, which PostgreSQL text cannot hold (a query with it fails instead of finding no
+// client), and what the UTF-8 decoder put for bytes that are not UTF-8.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
+const NOT_AN_IDENTIFIER = /[\u0000\uFFFD]/
+
 export function parseBasicAuthorization(header: string | undefined) {
-  const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(header ?? '')
+  const match = BASIC.exec(header ?? '')
   if (!match) return null
   const decoded = Buffer.from(match[1], 'base64').toString('utf8')
   const separator = decoded.indexOf(':')
   if (separator <= 0) return null
-  return { clientId: decoded.slice(0, separator), secret: decoded.slice(separator + 1) }
+  const clientId = decoded.slice(0, separator)
+  if (NOT_AN_IDENTIFIER.test(clientId)) return null
+  return { clientId, secret: decoded.slice(separator + 1) }
 }
 
 export function originAllowed(client: PortalClient, origin: string | undefined) {

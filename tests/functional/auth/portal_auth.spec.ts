@@ -67,6 +67,20 @@ test.group('Portal application authentication on login', (group) => {
       'an Origin outside the allowed origins',
       async (app) => ({ ...appHeaders(app), Origin: 'https://evil.example.test' }),
     ],
+    [
+      'a client id holding a NUL character',
+      async (app) => ({
+        ...appHeaders(app),
+        Authorization: basicAuthorization(`${app.clientId}\u0000`, TEST_PORTAL_CLIENT_SECRET),
+      }),
+    ],
+    [
+      'a client id that is not UTF-8',
+      async () => ({
+        'Authorization': `Basic ${Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(':x')]).toString('base64')}`,
+        'X-Service-Application': 'merchant_portal',
+      }),
+    ],
   ]
 
   for (const [name, headersFor] of FAILURES) {
@@ -94,6 +108,20 @@ test.group('Portal application authentication on login', (group) => {
       .headers({ ...appHeaders(app), Origin: PORTAL_ORIGIN })
       .json(body)
     response.assertStatus(200)
+  })
+
+  test('the Basic scheme name is case-insensitive (RFC 7235)', async ({ client }) => {
+    const { app, body } = await loginSetup()
+    for (const scheme of ['basic', 'BASIC']) {
+      const response = await client
+        .post(route('auth.login'))
+        .headers({
+          ...appHeaders(app),
+          Authorization: appHeaders(app).Authorization.replace(/^Basic/, scheme),
+        })
+        .json(body)
+      response.assertStatus(200)
+    }
   })
 
   test('an absent Origin passes', async ({ client }) => {
