@@ -138,6 +138,31 @@ test.group('PUT /portal/me/password', (group) => {
     }
   })
 
+  test('the 12-128 bounds count characters (code points), not UTF-16 units', async ({
+    client,
+    assert,
+  }) => {
+    const emoji = '\u{1F600}'
+    // 8 characters (12 UTF-16 units): too short.
+    const { bearer, password } = await signedInMember()
+    const short = `Aa1!${emoji.repeat(4)}`
+    const refused = await change(client, bearer, {
+      current_password: password,
+      password: short,
+      password_confirmation: short,
+    })
+    refused.assertStatus(422)
+    assert.property(refused.body().errors, 'password')
+    // 104 characters (204 UTF-16 units): within 128.
+    const long = `Aa1!${emoji.repeat(100)}`
+    const accepted = await change(client, bearer, {
+      current_password: password,
+      password: long,
+      password_confirmation: long,
+    })
+    accepted.assertStatus(200)
+  })
+
   test('also drops a pending password reset proof', async ({ client, assert }) => {
     const { bearer, user, password } = await signedInMember()
     await client
