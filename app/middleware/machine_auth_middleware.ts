@@ -41,22 +41,31 @@ declare module '@adonisjs/core/http' {
  */
 export default class MachineAuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn, options: { scope: string }) {
+    // Rejected requests consume the API-wide limit too (portal-api.md › Limits): an
+    // unauthenticated one that of its IP, as on Portal routes.
+    const refuseAnonymous = async (error: ApiError): Promise<never> => {
+      await enforceLimit('api', `ip:${ctx.request.ip()}`)
+      throw error
+    }
     const credential = bearerCredential(ctx.request.header('authorization'))
     if (credential.kind === 'absent') {
-      throw new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.')
+      return refuseAnonymous(new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.'))
     }
     // Built only when thrown (an Error captures its stack when constructed).
     const invalid = () =>
       new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
-    if (credential.kind === 'malformed') throw invalid()
-    const client = await ctx.auth
-      .use('machine')
-      .authenticate()
-      .catch((error) => {
-        // Only a failed verification is a bad token; a database outage stays a 503.
-        throw error instanceof authErrors.E_UNAUTHORIZED_ACCESS ? invalid() : error
-      })
+    if (credential.kind === 'malformed') return refuseAnonymous(invalid())
+    let client: Awaited<ReturnType<typeof this.authenticate>>
+    try {
+      client = await this.authenticate(ctx)
+    } catch (error) {
+      // Only a failed verification is a bad token; a database outage stays a 503.
+      if (error instanceof authErrors.E_UNAUTHORIZED_ACCESS) return refuseAnonymous(invalid())
+      throw error
+    }
     const token = client.currentAccessToken!
+    // A verified client counts every request, those refused below included.
+    await enforceLimit('api', `machine:${client.id}`)
 
     if (!machineApiEnabled()) {
       throw new ApiError(
@@ -80,10 +89,13 @@ export default class MachineAuthMiddleware {
       throw new ApiError(403, 'INSUFFICIENT_SCOPE', 'The access token lacks the required scope.')
     }
 
-    await enforceLimit('api', `machine:${client.id}`)
     await MachineAuthMiddleware.touch(ownership, now)
     ctx.machine = { client, ownership, merchant, token }
     return next()
+  }
+
+  private authenticate(ctx: HttpContext) {
+    return ctx.auth.use('machine').authenticate()
   }
 
   private static async touch(ownership: MerchantOauthClient, now: DateTime) {

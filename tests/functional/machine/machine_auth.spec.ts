@@ -182,6 +182,41 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     await expectForbidden()
   })
 
+  test('refused requests consume the API-wide limit: per IP without a valid token, per client with one', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const machine = await machineClientWithSecret(client)
+    const token = await machineToken(client, machine)
+    cleanup(setEnv('RATE_LIMIT_API_PER_MINUTE', 2))
+    // A verified client refused with 403 still counts in its own bucket.
+    await db
+      .from('merchant_oauth_clients')
+      .where('id', machine.ownershipId)
+      .update({ is_active: false })
+    for (let index = 0; index < 2; index++) {
+      const refused = await client.get(route('merchant_api.whoami')).bearerToken(token)
+      refused.assertStatus(403)
+    }
+    await db
+      .from('merchant_oauth_clients')
+      .where('id', machine.ownershipId)
+      .update({ is_active: true })
+    const throttled = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    throttled.assertStatus(429)
+    assert.equal(throttled.body().error_code, 'RATE_LIMITED')
+    // Requests without a valid token count against their IP.
+    for (let index = 0; index < 2; index++) {
+      const anonymous = await client
+        .get(route('merchant_api.whoami'))
+        .header('Authorization', 'Bearer mat_xx.yy')
+      anonymous.assertStatus(401)
+    }
+    const anonymousThrottled = await client.get(route('merchant_api.whoami'))
+    anonymousThrottled.assertStatus(429)
+  })
+
   test('last_used_at is written on use, at most once a minute', async ({ client, assert }) => {
     setNow('2026-03-01T10:00:00Z')
     const machine = await machineClientWithSecret(client)
