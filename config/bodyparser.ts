@@ -12,6 +12,10 @@ const bodyParserConfig = defineConfig({
     convertEmptyStringsToNull: false,
     trimWhitespaces: false,
     limit: '64kb',
+    // Every parameter is read (qs keeps the first 1,000 by default and drops the rest
+    // silently): the token endpoint must see a repeated or second credential wherever
+    // it comes. The 64 KB limit bounds the count.
+    queryString: { parameterLimit: Number.POSITIVE_INFINITY },
     types: ['application/x-www-form-urlencoded'],
   },
   json: {

@@ -134,6 +134,30 @@ test.group('POST /oauth/token', (group) => {
     assertOAuthError(repeated, assert, 400, 'invalid_request')
   })
 
+  test('every form parameter is read: a repeat or a second credential past the 1,000th is still invalid_request', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    cleanup(liftLimit('oauthToken'))
+    const machine = await machineClientWithSecret(client)
+    const filler = Array.from({ length: 1000 }, (_, index) => `p${index}=1`).join('&')
+    const basic = `Basic ${Buffer.from(`${machine.clientId}:${machine.secret}`).toString('base64')}`
+    const repeatedGrant = await client
+      .post(route('oauth.token'))
+      .type('application/x-www-form-urlencoded')
+      .form(
+        `grant_type=client_credentials&client_id=${machine.clientId}&client_secret=${machine.secret}&${filler}&grant_type=password`
+      )
+    assertOAuthError(repeatedGrant, assert, 400, 'invalid_request')
+    const secondCredential = await client
+      .post(route('oauth.token'))
+      .header('Authorization', basic)
+      .type('application/x-www-form-urlencoded')
+      .form(`grant_type=client_credentials&${filler}&client_id=${machine.clientId}`)
+    assertOAuthError(secondCredential, assert, 400, 'invalid_request')
+  })
+
   test('a JSON body is invalid_request; malformed bodies never cause a 500', async ({
     client,
     assert,
