@@ -18,11 +18,13 @@ export async function changeMemberRole(
   const { role } = input
   return db.transaction(async (trx) => {
     await lockMerchantTeam(trx, actor.merchantId)
+    // A caller demoted or removed while it waited for the lock is no administrator any
+    // more: 403 FORBIDDEN before anything about the target (even LAST_ADMINISTRATOR).
+    await ensureActorStillAdministrator(trx, actor)
     const target = await lockMember(trx, actor.merchantId, memberId)
     const newRole = ROLES[role]
     if (target.role === newRole) return target
     await ensureAnotherActiveAdministrator(trx, actor.merchantId, target)
-    await ensureActorStillAdministrator(trx, actor)
 
     const previous = target.role
     target.useTransaction(trx)

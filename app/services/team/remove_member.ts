@@ -13,9 +13,10 @@ import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 export async function removeMember(actor: UserActor, memberId: string) {
   await db.transaction(async (trx) => {
     await lockMerchantTeam(trx, actor.merchantId)
+    // As in changeMemberRole: a caller no longer administrator is 403 first.
+    await ensureActorStillAdministrator(trx, actor)
     const target = await lockMember(trx, actor.merchantId, memberId)
     await ensureAnotherActiveAdministrator(trx, actor.merchantId, target)
-    await ensureActorStillAdministrator(trx, actor)
 
     target.useTransaction(trx)
     // Outstanding proofs go with the membership (issue 9 › 13): a password-reset

@@ -9,10 +9,10 @@ const ROUNDS = 5
 
 /*
 | The loser of a race between two administrators is refused for whichever reason it
-| meets first, all of them contract answers: the winner's change made the target the
-| last administrator (409 LAST_ADMINISTRATOR), or it demoted or removed the loser's own
-| account, whose tokens it revoked (401 ACCESS_TOKEN_INVALID when the loser had not
-| signed in yet, 403 FORBIDDEN when it was waiting for the team lock). What must never
+| meets first, all of them contract answers: the winner demoted or removed the loser's
+| own account, whose tokens it revoked (401 ACCESS_TOKEN_INVALID when the loser had not
+| signed in yet, 403 FORBIDDEN when it was waiting for the team lock), or the winner's
+| change made the loser's target the last administrator (409 LAST_ADMINISTRATOR). What must never
 | happen is two successes, or no active administrator left.
 */
 const LOSER_CODES: Record<number, string> = {
@@ -131,6 +131,37 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     ])
     assert.deepEqual(responses.map((response) => response.status()).sort(), [200, 409])
     assert.lengthOf(await activeAdministrators(team.merchant.id), 1)
+  })
+
+  test('a caller demoted while waiting for the lock is 403 FORBIDDEN even when its target is now the last administrator', async ({
+    client,
+    assert,
+  }) => {
+    const team = await signedInMember('administrator')
+    const other = await teammate(team, 'administrator')
+    const demoteOther = async (trx: any) => {
+      await trx.from('users').where('id', other.user.id).update({ role: ROLES.developer })
+    }
+    const calls = [
+      () =>
+        client
+          .patch(route('team.members.role', { member: team.user.id }))
+          .header('Authorization', other.bearer)
+          .json({ role: 'developer' }),
+      () =>
+        client
+          .delete(route('team.members.destroy', { member: team.user.id }))
+          .header('Authorization', other.bearer),
+    ]
+    for (const call of calls) {
+      await User.query().where('id', other.user.id).update({ role: ROLES.administrator })
+      const response: any = await whileTeamLocked(team.merchant.id, call, demoteOther)
+      assert.equal(response.status(), 403)
+      assert.equal(response.body().error_code, 'FORBIDDEN')
+    }
+    await team.user.refresh()
+    assert.equal(team.user.role, ROLES.administrator)
+    assert.isTrue(team.user.isActive)
   })
 
   test('a caller demoted while the request waits for the team lock is refused (403 FORBIDDEN) and the target is unchanged', async ({
