@@ -84,6 +84,11 @@ test.group('Pagination fields', () => {
     }
   })
 
+  test('a page past 2^53 - 1 says so in its message', async ({ assert }) => {
+    const { errors } = await outcome({ page: '9007199254740993' })
+    assert.deepEqual(errors?.page, ['The page field must be at most 9007199254740991.'])
+  })
+
   test('unlisted query fields are rejected on a strict list', async ({ assert }) => {
     const { errors } = await outcome({ page: '1', sort: 'name' })
     assert.deepEqual(Object.keys(errors ?? {}), ['sort'])

@@ -10,7 +10,7 @@ const safeInteger = vine.createRule((value, _options, field) => {
   if (typeof value === 'string' && !Number.isSafeInteger(Number(value))) {
     field.report(
       `The ${field.name} field must be at most ${Number.MAX_SAFE_INTEGER}.`,
-      'max',
+      'safeInteger',
       field
     )
   }

@@ -221,7 +221,7 @@ test.group('collections:import › direct paths', (group) => {
     }
   })
 
-  test('an event whose default retain_until is past year 9999 takes the staging merge', async ({
+  test('an event whose default retain_until would pass year 9999 keeps the last instant of 9999', async ({
     assert,
   }) => {
     const merchant = await MerchantFactory.create()
@@ -232,9 +232,9 @@ test.group('collections:import › direct paths', (group) => {
     ])
     assert.include(result, { transactions_created: 1, events_created: 1 })
     const { rows } = await db.rawQuery(
-      `SELECT to_char(retain_until AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS until FROM exchange_evidence`
+      `SELECT to_char(retain_until AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') AS until FROM exchange_evidence`
     )
-    assert.deepEqual(rows, [{ until: '10000-06-01' }])
+    assert.deepEqual(rows, [{ until: '9999-12-31 23:59:59.999999' }])
   })
 
   test('a snapshot sealed by the import opens with the app encrypter, under its purpose only', ({
