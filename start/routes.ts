@@ -62,7 +62,18 @@ router
             ...appClientStack(),
             middleware.limit({ name: 'login', key: ['application', 'body:username', 'ip'] }),
           ])
-        router.post('/logout', [SessionController, 'logout']).as('logout').use(portalStack())
+        // Logout ignores its payload (portal-api.md › Login and session): a stray or
+        // malformed one cannot keep a session alive; a selector naming another merchant
+        // in a readable JSON body is still 403.
+        router
+          .post('/logout', [SessionController, 'logout'])
+          .as('logout')
+          .use([
+            middleware.portalAuth(),
+            middleware.limit({ name: 'api', key: ['user'] }),
+            middleware.body({ ignoreInvalid: true }),
+            middleware.merchantScope(),
+          ])
         router
           .post('/reset-password/reset-link', [PasswordResetController, 'sendLink'])
           .as('reset_link')
@@ -195,11 +206,12 @@ router
         router
           .get('/machine-clients', [MachineClientsController, 'index'])
           .as('machine_clients.index')
-          .use([...portalStack(), middleware.privateCache()])
+          .use([middleware.privateCache(), ...portalStack()])
         router
           .post('/machine-clients', [MachineClientsController, 'store'])
           .as('machine_clients.store')
           .use([
+            middleware.privateCache(),
             ...adminStack(
               middleware.limit({
                 name: 'machineClientMutation',
@@ -207,12 +219,12 @@ router
                 audit: { action: 'machine_client.issue', target: 'merchant_oauth_client' },
               })
             ),
-            middleware.privateCache(),
           ])
         router
           .post('/machine-clients/:client/rotate', [MachineClientsController, 'rotate'])
           .as('machine_clients.rotate')
           .use([
+            middleware.privateCache(),
             ...adminStack(
               middleware.limit({
                 name: 'machineClientMutation',
@@ -224,12 +236,12 @@ router
                 },
               })
             ),
-            middleware.privateCache(),
           ])
         router
           .post('/machine-clients/:client/revoke', [MachineClientsController, 'revoke'])
           .as('machine_clients.revoke')
           .use([
+            middleware.privateCache(),
             ...adminStack(
               middleware.limit({
                 name: 'machineClientMutation',
@@ -241,12 +253,12 @@ router
                 },
               })
             ),
-            middleware.privateCache(),
           ])
         router
           .post('/credential-deliveries/:delivery/consume', [MachineClientsController, 'consume'])
           .as('credential_deliveries.consume')
           .use([
+            middleware.privateCache({ credential: true }),
             ...adminStack(
               middleware.limit({
                 name: 'credentialConsume',

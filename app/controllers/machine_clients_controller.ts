@@ -85,11 +85,8 @@ export default class MachineClientsController {
     )
   }
 
-  /** POST /portal/merchant/credential-deliveries/{delivery}/consume (issuing Admin) */
+  /** POST /portal/merchant/credential-deliveries/{delivery}/consume (issuing Admin; headers: routes.ts) */
   async consume(ctx: HttpContext) {
-    ctx.response.header('Cache-Control', 'no-store, private, max-age=0')
-    ctx.response.header('Pragma', 'no-cache')
-    ctx.response.header('X-Content-Type-Options', 'nosniff')
     const delivery = await findConsumableDelivery(ctx.actor!, String(ctx.params.delivery))
     const input = await validateBody(ctx, consumeDeliveryInput)
     const credential = await consumeDelivery(ctx.actor!, delivery, input)

@@ -51,6 +51,16 @@ function clientAborted(error: unknown, ctx: HttpContext) {
   )
 }
 
+/**
+ * A gzip/deflate or brotli body that does not decompress: zlib's errors carry a `Z_*`
+ * code (Z_DATA_ERROR, Z_BUF_ERROR), brotli's an `ERR__ERROR_*` one. Malformed input,
+ * answered like a malformed JSON body (decisions.md §1: never a 500).
+ */
+function isCorruptCompressedBody(error: unknown) {
+  const code = String((error as { code?: unknown } | undefined)?.code ?? '')
+  return /^(?:Z_[A-Z_]+|ERR__ERROR_[A-Z0-9_]+)$/.test(code)
+}
+
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = false
 
@@ -140,6 +150,17 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       case 'E_CANNOT_SERVE_FILE':
         // A served file (drive) that is missing or whose path names no file: 404.
         if (!SERVER_SIDE_FILE_ERRORS.has(rootCauseCode(error) ?? '')) return ApiError.notFound()
+    }
+    if (err.status === 415 && /^Unsupported Content-Encoding/.test(err.message ?? '')) {
+      // An encoding the body inflater does not know (thrown before raw-body reads it).
+      return new ApiError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'The request body encoding is not supported.'
+      )
+    }
+    if (isCorruptCompressedBody(error)) {
+      return ApiError.field('body', 'The request body could not be decompressed.')
     }
     if ((error as { name?: string })?.name === 'BadRequestError' && err.status === 400) {
       // The multipart parser's refusals (no boundary, malformed parts).

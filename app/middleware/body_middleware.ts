@@ -11,8 +11,13 @@ import { guardBodyDepth } from '#http/body_depth'
  * UNSUPPORTED_MEDIA_TYPE (decisions.md §1) rather than silently ignored.
  */
 export default class BodyMiddleware {
-  async handle(ctx: HttpContext, next: NextFn, options: { types?: string[] } = {}) {
+  async handle(
+    ctx: HttpContext,
+    next: NextFn,
+    options: { types?: string[]; ignoreInvalid?: boolean } = {}
+  ) {
     const types = options.types ?? ['json']
+    if (options.ignoreInvalid) return this.parseLeniently(ctx, next, types)
     if (!ctx.request.is(types)) {
       if (carriesBody(ctx)) {
         throw new ApiError(
@@ -32,6 +37,27 @@ export default class BodyMiddleware {
     guardBodyDepth(ctx)
     const parser = await app.container.make(BodyParserMiddleware)
     return parser.handle(ctx, next)
+  }
+
+  /**
+   * A route whose payload is ignored (logout): a body of the accepted type is read for
+   * the merchant-selector check, and anything else (another type, malformed, too
+   * large, too deep) is an empty body rather than a refusal.
+   */
+  private async parseLeniently(ctx: HttpContext, next: NextFn, types: string[]) {
+    if (!ctx.request.is(types)) {
+      ctx.request.setInitialBody({})
+      return next()
+    }
+    try {
+      guardBodyDepth(ctx)
+      const parser = await app.container.make(BodyParserMiddleware)
+      await parser.handle(ctx, async () => {})
+    } catch {
+      // The body, if any was set, is replaced: nothing of an unreadable one is used.
+      ctx.request.updateBody({})
+    }
+    return next()
   }
 }
 

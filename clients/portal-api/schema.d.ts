@@ -38,7 +38,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the current PAT
-         * @description Revokes only the PAT of the request. No body (a payload is ignored).
+         * @description Revokes only the PAT of the request. No body: a payload is ignored, whatever its type or shape (a merchant selector naming another merchant in a readable JSON body is still 403).
          *
          *     **Access:** Portal user PAT (`Authorization: Bearer <user_pat>`), administrator or developer.
          *
@@ -1712,40 +1712,6 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         error_code: "MERCHANT_USER_NOT_AUTHORIZED" | "ECOSYSTEM_APPLICATION_NOT_AUTHORIZED" | "ACCESS_TOKEN_SCOPE_INSUFFICIENT" | "MERCHANT_SCOPE_MISMATCH";
-                    };
-                };
-            };
-            /** @description Payload too large: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
-            /** @description Unsupported media type: `UNSUPPORTED_MEDIA_TYPE` */
-            415: {
-                headers: {
-                    /** @description Errors are never cached. */
-                    "Cache-Control": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: false;
-                        message: string;
-                        /** @enum {string} */
-                        error_code: "UNSUPPORTED_MEDIA_TYPE";
                     };
                 };
             };

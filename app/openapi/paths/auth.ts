@@ -36,9 +36,13 @@ export const authOperations: OperationSpec[] = [
     operationId: 'logout',
     tag: 'Auth',
     summary: 'Revoke the current PAT',
-    description: 'Revokes only the PAT of the request. No body (a payload is ignored).',
+    description:
+      'Revokes only the PAT of the request. No body: a payload is ignored, whatever its type or shape (a merchant selector naming another merchant in a readable JSON body is still 403).',
     access: 'pat',
     limits: [{ name: 'api', per: 'user' }],
+    // The payload is never refused: no 413 or 415; a malformed merchant selector is 422.
+    parsesBody: false,
+    errors: { 422: ['VALIDATION_ERROR'] },
     responses: { 200: { description: 'Logged out.', schema: messageOnly('Logged out.') } },
     cacheControl: 'no-store',
   },

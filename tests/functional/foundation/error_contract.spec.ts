@@ -134,6 +134,53 @@ test.group('Error contract', (group) => {
     )
     assert.equal(response.status, 200)
   })
+
+  test('logout ignores any payload, malformed or of another type, and still revokes the PAT', async ({
+    assert,
+  }) => {
+    for (const [type, payload] of [
+      ['application/json', '{"unterminated":'],
+      ['text/plain', 'bye'],
+      ['application/x-www-form-urlencoded', 'a=1'],
+    ]) {
+      const { bearer } = await signedInMember()
+      const response = await rawPost(
+        route('auth.logout'),
+        { 'Authorization': bearer, 'Content-Type': type },
+        payload
+      )
+      assert.equal(response.status, 200, type)
+      const after = await fetch(
+        `http://${process.env.HOST}:${process.env.PORT}${route('profile.show')}`,
+        {
+          headers: { Authorization: bearer },
+        }
+      )
+      assert.equal(after.status, 401, type)
+    }
+  })
+
+  test('a Content-Encoding that is unknown is 415, a body that does not decompress is 422, never 500', async ({
+    assert,
+  }) => {
+    const app = await createPortalClient()
+    const json = '{"username":"nobody@example.test","password":"secret123"}'
+    for (const [encoding, status, code] of [
+      ['foo', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['gzip', 422, 'VALIDATION_ERROR'],
+      ['deflate', 422, 'VALIDATION_ERROR'],
+      ['br', 422, 'VALIDATION_ERROR'],
+    ] as const) {
+      const response = await rawPost(
+        route('auth.login'),
+        { ...appHeaders(app), 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+        json
+      )
+      assert.equal(response.status, status, encoding)
+      const body = (await response.json()) as Record<string, unknown>
+      assert.equal(body.error_code, code, encoding)
+    }
+  })
 })
 
 /** A request with an exact body and content type (the api client always encodes). */

@@ -56,6 +56,36 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
     assert.notInclude(JSON.stringify(again.body()), data.oauth_client_secret)
   })
 
+  test("refusals carry the credential headers too: a developer's 403, a missing PAT's 401", async ({
+    client,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const developer = await teammate(admin, 'developer')
+    const issued = await issueThroughApi(client, admin)
+    const path = route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id })
+    const forbidden = await client
+      .post(path)
+      .header('Authorization', developer.bearer)
+      .json({ current_password: developer.password })
+    const anonymous = await client.post(path).json({})
+    for (const [response, status] of [
+      [forbidden, 403],
+      [anonymous, 401],
+    ] as const) {
+      response.assertStatus(status)
+      response.assertHeader('cache-control', 'no-store, private, max-age=0')
+      response.assertHeader('pragma', 'no-cache')
+      response.assertHeader('x-content-type-options', 'nosniff')
+    }
+    // And on the other credential routes, no-store, private on a refusal.
+    const issue = await client
+      .post(route('merchant.machine_clients.store'))
+      .header('Authorization', developer.bearer)
+      .json({})
+    issue.assertStatus(403)
+    issue.assertHeader('cache-control', 'no-store, private')
+  })
+
   test('wrong password: 422 on current_password, delivery kept, failure audited', async ({
     client,
     assert,
