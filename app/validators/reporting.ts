@@ -4,7 +4,7 @@
 | references and `as_of` included, is a 422 on its own name).
 |
 | After the field rules: `from` < `to`, and the range at most ten calendar years from
-| `from` in the reporting timezone (field `to`); then the currency catalogue (422
+| `from` in the reporting timezone (fields `to` and `interval`); then the currency catalogue (422
 | unsupported, 503 unreadable), its field error reported with the others.
 */
 import vine from '@vinejs/vine'
@@ -117,7 +117,11 @@ export async function completeReportingQuery(
     if (input.from.epochMicros >= input.to.epochMicros) {
       errors.to = ['The to field must be after from.']
     } else if (input.to.epochMicros > rangeLimit(input.from.epochMicros, timezone)) {
-      errors.to = [`The range must not exceed ${RANGE_LIMIT_YEARS} calendar years.`]
+      // On `to`, the bound that overshoots, and on `interval`, where the contract's
+      // Errors table files range and bucket excess alike.
+      const excess = [`The range must not exceed ${RANGE_LIMIT_YEARS} calendar years.`]
+      errors.to = excess
+      errors.interval = [...excess]
     }
   }
   const catalogue = catalogueErrors(currencyCheck)

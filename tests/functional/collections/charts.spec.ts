@@ -395,6 +395,24 @@ test.group('GET /portal/collections/charts: limits and validation', (group) => {
     assert.equal(eastern.body().data.timezone, 'US/Eastern')
   })
 
+  test('a range over ten calendar years is a field error on interval (and on to)', async ({
+    client,
+    assert,
+  }) => {
+    const member = await signedInMember()
+    const response = await getChart(client, member.bearer, {
+      ...BASE,
+      from: '2016-01-01T00:00:00+08:00',
+      to: '2026-01-01T00:00:00.000001+08:00',
+      interval: 'year',
+    })
+    response.assertStatus(422)
+    assert.sameMembers(Object.keys(response.body().errors), ['interval', 'to'])
+    assert.deepEqual(response.body().errors.interval, [
+      'The range must not exceed 10 calendar years.',
+    ])
+  })
+
   test('interval is required and one of day, month, year; the rest as on metrics', async ({
     client,
     assert,
