@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto'
 import { ENVIRONMENTS, type Environment } from '#validators/rules/environment'
 import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
 import { characters } from '#validators/rules/text_length'
+import { eventBodyTexts } from '#services/collections/event_body_text'
 import { REPLY_BODY_CAPTURE_STATUSES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
 import {
   isEvidenceKind,
@@ -136,6 +137,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+const LONE_SURROGATE = /\p{Cs}/u
+const NOT_TEXT = 'must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair)'
+
 function text(
   fail: Fail,
   field: string,
@@ -152,6 +156,9 @@ function text(
     fail(`${field} must be at most ${options.max} characters`)
   }
   if (value.includes('\u0000')) fail(`${field} must not contain NUL characters`)
+  // PostgreSQL would store a lone surrogate as U+FFFD: two different references would
+  // become one transaction.
+  if (LONE_SURROGATE.test(value)) fail(`${field} ${NOT_TEXT}`)
   if (!options.controls && CONTROL.test(value)) fail(`${field} must not contain control characters`)
   return value
 }
@@ -271,7 +278,9 @@ function parseEvent(
   fail: Fail,
   transaction: ImportedTransaction,
   position: number,
-  raw: unknown
+  raw: unknown,
+  /** The line's own text of this event's `body` (event_body_text.ts). */
+  bodyText: () => string | undefined
 ): ImportedEvent {
   const at = `events[${position}]`
   if (!isPlainObject(raw)) fail(`${at} must be an object, got ${describe(raw)}`)
@@ -310,9 +319,11 @@ function parseEvent(
   const hasText = raw.body_text !== undefined && raw.body_text !== null
   if (hasBody && hasText) fail(`${at} must not carry both body and body_text`)
   if ((hasBody || hasText) && purgedAt) fail(`${at} is purged (purged_at) and must carry no body`)
-  if (hasBody) snapshot = { kind: 'json', text: JSON.stringify(raw.body) }
+  // Stored exactly as given (decisions.md §5): the characters of the line.
+  if (hasBody) snapshot = { kind: 'json', text: bodyText()! }
   if (hasText) {
     if (typeof raw.body_text !== 'string') fail(`${at}.body_text must be a string or null`)
+    if (LONE_SURROGATE.test(raw.body_text)) fail(`${at}.body_text ${NOT_TEXT}`)
     snapshot = { kind: 'text', text: raw.body_text }
   }
 
@@ -439,8 +450,10 @@ export function parseImportLine(
     events: [],
   }
   const seen = new Set<string>()
+  let bodyTexts: Array<string | undefined> | undefined
   for (const [position, event] of raw.events.entries()) {
-    const parsed = parseEvent(fail, transaction, position, event)
+    const bodyText = () => (bodyTexts ??= eventBodyTexts(source))[position]
+    const parsed = parseEvent(fail, transaction, position, event, bodyText)
     if (seen.has(parsed.id)) fail(`events[${position}].id ${parsed.id} appears twice on the line`)
     seen.add(parsed.id)
     transaction.events.push(parsed)

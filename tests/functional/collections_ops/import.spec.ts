@@ -548,6 +548,53 @@ test.group('collections:import › a bad line', (group) => {
       assert.equal(await evidenceCount(), 1)
     })
 
+  test('an event body is stored exactly as given: digits, exponents, spacing and repeated keys', async ({
+    assert,
+  }) => {
+    const merchant = await MerchantFactory.create()
+    const bodies = [
+      '{ "success": true, "n": 12345678901234567890, "e": 1e400, "d": 1.10, "z": -0,\t "k": 1, "k": 2 }',
+      // Nested far past any recursion limit: kept, and refused only when read (depth 64).
+      '['.repeat(10_000) + ']'.repeat(10_000),
+    ]
+    const lines = bodies.map((body, index) =>
+      JSON.stringify(
+        transactionLine(merchant.id, {
+          merchant_transaction_id: `ORD-${index}`,
+          events: [eventOf({ body: '__BODY__' })],
+        })
+      ).replace('"__BODY__"', body)
+    )
+    await importLines(lines)
+    const rows = await db
+      .from('exchange_evidence')
+      .join('transactions', 'transactions.id', 'exchange_evidence.transaction_id')
+      .orderBy('transactions.merchant_transaction_id')
+      .select('exchange_evidence.id', 'exchange_evidence.snapshot_ciphertext')
+    assert.deepEqual(
+      rows.map((row) => openSnapshot(row.id, row.snapshot_ciphertext)),
+      bodies.map((text) => ({ kind: 'json', text }))
+    )
+  })
+
+  test('a lone UTF-16 surrogate in a text field is a bad line (PostgreSQL would store U+FFFD)', async ({
+    assert,
+  }) => {
+    const merchant = await MerchantFactory.create()
+    for (const [field, value] of [
+      ['merchant_transaction_id', 'LS-\\ud800'],
+      ['payment_brand', '\\udfffbrand'],
+    ]) {
+      const line = JSON.stringify(
+        transactionLine(merchant.id, { merchant_transaction_id: 'OK', [field]: '__VALUE__' })
+      ).replace('__VALUE__', value)
+      const error = await failureOf(importLines([line]))
+      assert.equal(error.line, 1)
+      assert.include(error.message, `${field} must not contain a lone UTF-16 surrogate`)
+    }
+    assert.deepEqual(await referencesOf(merchant.id), [])
+  })
+
   test('timestamps on the edges of UTC years 0001-9999 are imported', async ({ assert }) => {
     const merchant = await MerchantFactory.create()
     await importLines([
