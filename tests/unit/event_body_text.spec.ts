@@ -4,7 +4,7 @@
 */
 import { test } from '@japa/runner'
 import fc from 'fast-check'
-import { eventBodyTexts } from '#services/collections/event_body_text'
+import { eventBodyTexts, eventBodyTextsOf } from '#services/collections/event_body_text'
 
 test.group('Event body text of an import line', () => {
   test('keeps the characters exactly: big integers, exponents, trailing zeros, spacing', ({
@@ -44,6 +44,23 @@ test.group('Event body text of an import line', () => {
     assert.deepEqual(eventBodyTexts(line), [deep])
   })
 
+  test('a line in JSON.stringify form gives the same texts from its parsed values', ({
+    assert,
+  }) => {
+    const canonical = JSON.stringify({ events: [{ body: { a: [1, 'x'] } }, { kind: 1 }, 7] })
+    assert.deepEqual(eventBodyTextsOf(canonical, JSON.parse(canonical)), [
+      '{"a":[1,"x"]}',
+      undefined,
+      undefined,
+    ])
+    const spaced = '{"events": [{"body": {"a": 1.10}}]}'
+    assert.deepEqual(eventBodyTextsOf(spaced, JSON.parse(spaced)), ['{"a": 1.10}'])
+    const deep = `{"events":[{"body":${'['.repeat(20_000)}${']'.repeat(20_000)}}]}`
+    assert.deepEqual(eventBodyTextsOf(deep, JSON.parse(deep)), [
+      '['.repeat(20_000) + ']'.repeat(20_000),
+    ])
+  })
+
   test('no events, or events that are not an array: nothing', ({ assert }) => {
     assert.deepEqual(eventBodyTexts('{"merchant_id": 1}'), [])
     assert.deepEqual(eventBodyTexts('{"events": {"body": 1}}'), [])
@@ -64,6 +81,7 @@ test.group('Event body text of an import line', () => {
           )
           const line = `{${space}"events":${space}[${events.join(`,${space}`)}]}`
           const texts = eventBodyTexts(line)
+          assert.deepEqual(eventBodyTextsOf(line, JSON.parse(line)), texts)
           const parsed = JSON.parse(line).events as Array<{ body?: unknown }>
           assert.lengthOf(texts, parsed.length)
           texts.forEach((text, index) => {

@@ -66,7 +66,8 @@ function members(text: string, index: number): Map<string, Span> {
   index = skipWhitespace(text, index + 1)
   while (text[index] !== '}') {
     const keyEnd = skipString(text, index)
-    const key = JSON.parse(text.slice(index, keyEnd)) as string
+    const written = text.slice(index + 1, keyEnd - 1)
+    const key = written.includes('\\') ? (JSON.parse(`"${written}"`) as string) : written
     const start = skipWhitespace(text, skipWhitespace(text, keyEnd) + 1)
     const end = skipValue(text, start)
     found.set(key, { start, end })
@@ -90,9 +91,29 @@ function elements(text: string, index: number): Span[] {
 }
 
 /**
- * For a line JSON.parse accepted as an object, the text of `events[i].body` for each
- * event i that is an object with a `body`; undefined for the others.
+ * For a line JSON.parse accepted as the object `parsed`, the text of `events[i].body`
+ * for each event i that is an object with a `body`; undefined for the others. A line
+ * already in JSON.stringify's own form (what exporters and the bench write) gives the
+ * same texts from its parsed values, about four times faster than the scan.
  */
+export function eventBodyTextsOf(line: string, parsed: unknown): Array<string | undefined> {
+  try {
+    if (JSON.stringify(parsed) === line) {
+      const events = (parsed as { events?: unknown }).events
+      if (!Array.isArray(events)) return []
+      return events.map((event) =>
+        event !== null && typeof event === 'object' && Object.hasOwn(event, 'body')
+          ? JSON.stringify((event as { body: unknown }).body)
+          : undefined
+      )
+    }
+  } catch {
+    // Nested past the serializer's stack: the scan below has no such limit.
+  }
+  return eventBodyTexts(line)
+}
+
+/** The same texts, always by scanning the line (see eventBodyTextsOf). */
 export function eventBodyTexts(line: string): Array<string | undefined> {
   const events = members(line, skipWhitespace(line, 0)).get('events')
   if (!events || line[events.start] !== '[') return []

@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto'
 import { ENVIRONMENTS, type Environment } from '#validators/rules/environment'
 import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
 import { characters } from '#validators/rules/text_length'
-import { eventBodyTexts } from '#services/collections/event_body_text'
+import { eventBodyTextsOf } from '#services/collections/event_body_text'
 import { REPLY_BODY_CAPTURE_STATUSES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
 import {
   isEvidenceKind,
@@ -452,7 +452,7 @@ export function parseImportLine(
   const seen = new Set<string>()
   let bodyTexts: Array<string | undefined> | undefined
   for (const [position, event] of raw.events.entries()) {
-    const bodyText = () => (bodyTexts ??= eventBodyTexts(source))[position]
+    const bodyText = () => (bodyTexts ??= eventBodyTextsOf(source, raw))[position]
     const parsed = parseEvent(fail, transaction, position, event, bodyText)
     if (seen.has(parsed.id)) fail(`events[${position}].id ${parsed.id} appears twice on the line`)
     seen.add(parsed.id)
