@@ -1,7 +1,10 @@
 import { flags } from '@adonisjs/core/ace'
 import { OperatorCommand } from '#console/operator_command'
-import { createUserInput } from '#validators/operator'
+import { createUserFlagsInput, createUserInput } from '#validators/operator'
 import { createUser } from '#services/users/create_user'
+
+/** More than any password (128 characters of at most 4 bytes) and its line ending. */
+const PASSWORD_INPUT_BYTES = 1024
 
 export default class UserCreate extends OperatorCommand {
   static commandName = 'user:create'
@@ -19,14 +22,19 @@ export default class UserCreate extends OperatorCommand {
   passwordInput: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin
 
   protected async execute() {
-    const password = await this.readPassword()
-    const input = await createUserInput.validate({
+    const flags = {
       merchant: this.merchant,
       email: this.email,
       username: this.username,
       first_name: this.firstName,
       last_name: this.lastName,
       role: this.role,
+    }
+    // Flags first: a mistyped command fails at once instead of waiting for a password.
+    await createUserFlagsInput.validate(flags)
+    const password = await this.readPassword()
+    const input = await createUserInput.validate({
+      ...flags,
       password,
       password_confirmation: password,
     })
@@ -43,11 +51,29 @@ export default class UserCreate extends OperatorCommand {
     return { id: user.id, reference_id: user.referenceId }
   }
 
-  /** From a pipe: everything up to the first newline. From a terminal: a hidden prompt. */
+  protected inputName(field: string) {
+    return field.startsWith('password') ? 'password (standard input)' : super.inputName(field)
+  }
+
+  /**
+   * From a pipe: its first line, read up to the newline and no further (a pipe that
+   * stays open, or `yes`, must not be read to its end), at most PASSWORD_INPUT_BYTES.
+   * From a terminal: a hidden prompt.
+   */
   private async readPassword(): Promise<string> {
     if (this.passwordInput.isTTY) return this.prompt.secure('Password')
     const chunks: Buffer[] = []
-    for await (const chunk of this.passwordInput) chunks.push(Buffer.from(chunk))
-    return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0]
+    let length = 0
+    for await (const chunk of this.passwordInput) {
+      const bytes = Buffer.from(chunk)
+      const newline = bytes.indexOf(0x0a)
+      chunks.push(newline === -1 ? bytes : bytes.subarray(0, newline))
+      length += bytes.length
+      if (newline !== -1 || length >= PASSWORD_INPUT_BYTES) break
+    }
+    return Buffer.concat(chunks)
+      .subarray(0, PASSWORD_INPUT_BYTES)
+      .toString('utf8')
+      .replace(/\r$/, '')
   }
 }

@@ -31,19 +31,25 @@ export abstract class OperatorCommand extends BaseCommand {
       command,
       this.exitCode ? 'failure' : 'success'
     ).catch((error: Error) =>
-      this.logger.warning(`metrics not pushed to the Pushgateway: ${error.message}`)
+      // On standard error: standard output holds only the command's JSON.
+      this.logger.logError(`warning: metrics not pushed to the Pushgateway: ${error.message}`)
     )
+  }
+
+  /** How an input field is named to the operator: its flag, unless a command says otherwise. */
+  protected inputName(field: string): string {
+    return `--${field.replaceAll('_', '-')}`
   }
 
   private describe(error: unknown): string {
     if (error instanceof vineErrors.E_VALIDATION_ERROR) {
       return (error.messages as Array<{ field: string; message: string }>)
-        .map((item) => `--${item.field.replaceAll('_', '-')}: ${item.message}`)
+        .map((item) => `${this.inputName(item.field)}: ${item.message}`)
         .join('; ')
     }
     if (error instanceof ApiError && error.fieldErrors) {
       return Object.entries(error.fieldErrors)
-        .map(([field, messages]) => `--${field.replaceAll('_', '-')}: ${messages.join(' ')}`)
+        .map(([field, messages]) => `${this.inputName(field)}: ${messages.join(' ')}`)
         .join('; ')
     }
     if (error instanceof OperatorInputError || error instanceof ApiError) return error.message

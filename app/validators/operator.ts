@@ -53,20 +53,27 @@ export const createPortalClientInput = vine.create(
   })
 )
 
+/** user:create's flags, checked before the password is read from standard input. */
+const userFields = () => ({
+  merchant: id(),
+  email: emailField(),
+  username: vine.string().trim().minLength(3).maxLength(255).optional(),
+  first_name: vine
+    .string()
+    .trim()
+    .use(lengthBetween({ min: 1, max: 50 })),
+  last_name: vine
+    .string()
+    .trim()
+    .use(lengthBetween({ min: 1, max: 50 })),
+  role: vine.enum(['administrator', 'developer'] as const),
+})
+
+export const createUserFlagsInput = vine.create(vine.object(userFields()))
+
 export const createUserInput = vine.create(
   vine.object({
-    merchant: id(),
-    email: emailField(),
-    username: vine.string().trim().minLength(3).maxLength(255).optional(),
-    first_name: vine
-      .string()
-      .trim()
-      .use(lengthBetween({ min: 1, max: 50 })),
-    last_name: vine
-      .string()
-      .trim()
-      .use(lengthBetween({ min: 1, max: 50 })),
-    role: vine.enum(['administrator', 'developer'] as const),
+    ...userFields(),
     password: newPassword(),
     password_confirmation: vine.string(),
   })

@@ -3,7 +3,7 @@
 | JSON object on stdout on success, a clear message and a non-zero exit on bad
 | input, secrets printed once and stored only hashed.
 */
-import { Readable } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { isKeyedHash, secretMatches } from '#auth/high_entropy_secrets'
@@ -278,6 +278,69 @@ test.group('user:create', (group) => {
       assert.notInclude(result.stderr.join('\n'), STRONG_PASSWORD, name)
     }
     assert.equal(await countRows('users'), 1)
+  })
+})
+
+test.group('user:create › standard input', (group) => {
+  group.each.setup(() => resetState())
+
+  test('reads only the first line of a pipe that stays open', async ({ assert }) => {
+    const merchant = await MerchantFactory.create()
+    const open = new PassThrough()
+    open.write(`${STRONG_PASSWORD}\nmore, and never an end`)
+    const result = await runCommand(
+      UserCreate,
+      [
+        `--merchant=${merchant.id}`,
+        '--email=pipe@shop.test',
+        '--first-name=P',
+        '--last-name=Q',
+        '--role=developer',
+      ],
+      (command) => {
+        command.passwordInput = open
+      }
+    )
+    assert.equal(result.exitCode, 0, result.stderr.join('\n'))
+    assert.equal(await countRows('users'), 1)
+  })
+
+  test('checks its flags before reading the password: a bad flag fails without input', async ({
+    assert,
+  }) => {
+    const silent = new PassThrough()
+    const result = await runCommand(
+      UserCreate,
+      ['--email=not-an-email', '--role=owner'],
+      (command) => {
+        command.passwordInput = silent
+      }
+    )
+    assert.notEqual(result.exitCode, 0)
+    const stderr = result.stderr.join('\n')
+    assert.match(stderr, /--email/)
+    assert.match(stderr, /--role/)
+    assert.equal(await countRows('users'), 0)
+  })
+
+  test('a password refused by the policy is named as the standard input, not a flag', async ({
+    assert,
+  }) => {
+    const merchant = await MerchantFactory.create()
+    const result = await runCommand(
+      UserCreate,
+      [
+        `--merchant=${merchant.id}`,
+        '--email=weak@shop.test',
+        '--first-name=P',
+        '--last-name=Q',
+        '--role=developer',
+      ],
+      passwordFrom('weak\n')
+    )
+    assert.notEqual(result.exitCode, 0)
+    assert.match(result.stderr.join('\n'), /password \(standard input\)/)
+    assert.notMatch(result.stderr.join('\n'), /--password/)
   })
 })
 

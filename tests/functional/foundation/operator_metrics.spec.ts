@@ -267,4 +267,22 @@ test.group('Operator metrics', (group) => {
     )
     assert.include(received[0].body, 'portal_credential_deliveries_total')
   })
+
+  test('an unreachable Pushgateway is a warning on standard error; standard output stays one JSON object', async ({
+    assert,
+    cleanup,
+  }) => {
+    // A port nothing listens on: a server closed right after it was bound.
+    const closed = http.createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const { port } = closed.address() as { port: number }
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    cleanup(overrideEnv({ METRICS_PUSHGATEWAY_URL: `http://127.0.0.1:${port}` }))
+
+    const result = await runCommand(AuthPrune, [])
+    assert.equal(result.exitCode, 0)
+    assert.lengthOf(result.stdout, 1)
+    assert.isObject(result.json())
+    assert.match(result.stderr.join('\n'), /warning: metrics not pushed to the Pushgateway/)
+  })
 })
