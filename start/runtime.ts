@@ -2,6 +2,8 @@
 | Runtime prerequisites, resolved in the `booting` hook of every entry point
 | (bin/server.ts, bin/console.ts, bin/test.ts) before config files are read.
 |
+| - every environment refuses a configuration value that cannot mean what its
+|   variable says (start/configuration_check.ts);
 | - production refuses to start without APP_KEY and DATABASE_URL;
 | - development and test get a persistent local APP_KEY under tmp/ and, when
 |   DATABASE_URL is unset, an embedded PostgreSQL.
@@ -30,6 +32,11 @@ export async function prepareRuntime(
 ) {
   const { default: env } = await import('#start/env')
   const environment = env.get('NODE_ENV')
+  const { configurationProblems } = await import('#start/configuration_check')
+  const problems = configurationProblems(process.env)
+  if (problems.length > 0) {
+    throw new Error(`Refusing to start: ${problems.join('; ')}`)
+  }
 
   if (environment === 'production') {
     const missing = ['APP_KEY', 'DATABASE_URL'].filter((name) => !env.get(name as 'APP_KEY'))

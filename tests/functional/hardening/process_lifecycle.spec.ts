@@ -177,6 +177,39 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
     }
   }).timeout(90_000)
 
+  test('a configuration value that cannot mean what its variable says stops the server at boot', async ({
+    assert,
+  }) => {
+    const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
+      cwd: app.makePath(),
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NODE_ENV: 'production',
+        APP_KEY: 'k'.repeat(40),
+        DATABASE_URL: env.get('DATABASE_URL')!,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        PAT_TTL_MINUTES: '-5',
+        RATE_LIMIT_API_PER_MINUTE: 'lots',
+        REPORTING_DEFAULT_TIMEZONE: 'Mars/Olympus',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    try {
+      const { code } = await within(exitOf(child), 30_000, 'refusal to start')
+      assert.notEqual(code, 0)
+      assert.match(output, /PAT_TTL_MINUTES must be a whole number from 1/)
+      assert.match(output, /RATE_LIMIT_API_PER_MINUTE must be a number greater than 0/)
+      assert.match(output, /REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name/)
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+    }
+  }).timeout(40_000)
+
   test('production refuses to start with an APP_KEY shorter than 32 characters', async ({
     assert,
   }) => {
