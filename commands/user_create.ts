@@ -22,7 +22,7 @@ export default class UserCreate extends OperatorCommand {
   passwordInput: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin
 
   protected async execute() {
-    const flags = {
+    const given = {
       merchant: this.merchant,
       email: this.email,
       username: this.username,
@@ -31,10 +31,10 @@ export default class UserCreate extends OperatorCommand {
       role: this.role,
     }
     // Flags first: a mistyped command fails at once instead of waiting for a password.
-    await createUserFlagsInput.validate(flags)
+    await createUserFlagsInput.validate(given)
     const password = await this.readPassword()
     const input = await createUserInput.validate({
-      ...flags,
+      ...given,
       password,
       password_confirmation: password,
     })
