@@ -18,6 +18,12 @@ export abstract class OperatorCommand extends BaseCommand {
 
   async run() {
     try {
+      // A stray argument (a second file, a word after history:purge) is a mistake to
+      // report, not something to ignore while the command does its work.
+      const stray = this.parsed._
+      if (stray.length > 0) {
+        throw new OperatorInputError(`unexpected argument: ${stray.map(String).join(' ')}`)
+      }
       const result = await this.execute()
       this.logger.log(JSON.stringify(result))
     } catch (error) {

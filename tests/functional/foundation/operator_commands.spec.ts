@@ -344,6 +344,23 @@ test.group('user:create › standard input', (group) => {
   })
 })
 
+test.group('operator commands › arguments', (group) => {
+  group.each.setup(() => resetState())
+
+  test('a stray positional argument is refused before anything is done', async ({ assert }) => {
+    const result = await runCommand(MerchantCreate, [
+      '--name=Acme',
+      '--email=pay@acme.test',
+      '--currency=PHP',
+      'extra',
+    ])
+    assert.notEqual(result.exitCode, 0)
+    assert.deepEqual(result.stdout, [])
+    assert.match(result.stderr.join('\n'), /unexpected argument: extra/)
+    assert.equal(await countRows('merchants'), 0)
+  })
+})
+
 test.group('demo:seed', (group) => {
   group.each.setup(() => resetState())
 
