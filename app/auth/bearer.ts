@@ -6,8 +6,11 @@
 |   unsupported authentication method" as lacking authentication);
 | - a Bearer credential that is not exactly `Bearer <token68>` (empty, garbage,
 |   several credentials in one header): 401 ACCESS_TOKEN_INVALID.
-| The scheme name is case-insensitive (RFC 7235 §2.1).
+| The scheme name is case-insensitive (RFC 7235 §2.1). Both 401s carry the challenge
+| RFC 6750 §3 requires, `error="invalid_token"` when a token was sent.
 */
+import ApiError from '#exceptions/api_error'
+
 const BEARER = /^Bearer [A-Za-z0-9._~+/-]+=*$/i
 const BEARER_SCHEME = /(?:^|[\s,])Bearer(?:\s|$)/i
 
@@ -18,4 +21,24 @@ export function bearerCredential(authorization: string | undefined): BearerCrede
   if (authorization === undefined || !BEARER_SCHEME.test(authorization)) return { kind: 'absent' }
   if (!BEARER.test(authorization)) return { kind: 'malformed' }
   return { kind: 'token', token: authorization.slice(7) }
+}
+
+/** The two 401s of a Bearer-protected realm (`portal`, `merchant-api`), built when thrown. */
+export function bearerRefusals(realm: string) {
+  return {
+    unauthenticated: () =>
+      new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.', undefined, {
+        'WWW-Authenticate': `Bearer realm="${realm}"`,
+      }),
+    invalidToken: () =>
+      new ApiError(
+        401,
+        'ACCESS_TOKEN_INVALID',
+        'The access token is invalid or expired.',
+        undefined,
+        {
+          'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"`,
+        }
+      ),
+  }
 }

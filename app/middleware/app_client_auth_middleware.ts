@@ -15,10 +15,13 @@ export default class AppClientAuthMiddleware {
       origin: ctx.request.header('origin'),
     })
     if (!client) {
+      // The challenge of RFC 7235 §3.1: the application authenticates with HTTP Basic.
       throw new ApiError(
         401,
         'ECOSYSTEM_CLIENT_UNAUTHENTICATED',
-        'The application could not be authenticated.'
+        'The application could not be authenticated.',
+        undefined,
+        { 'WWW-Authenticate': 'Basic realm="portal", charset="UTF-8"' }
       )
     }
     ctx.portalClient = client

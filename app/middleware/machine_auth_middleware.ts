@@ -9,7 +9,10 @@ import MerchantOauthClient from '#models/merchant_oauth_client'
 import type OauthClient from '#models/oauth_client'
 import { machineApiEnabled } from '#auth/machine_access_tokens'
 import { enforceLimit } from '#limits/limits'
-import { bearerCredential } from '#auth/bearer'
+import { bearerCredential, bearerRefusals } from '#auth/bearer'
+
+// Built only when thrown (an Error captures its stack when constructed).
+const MACHINE_REFUSALS = bearerRefusals('merchant-api')
 
 const LAST_USED_RESOLUTION_SECONDS = 60
 
@@ -48,12 +51,8 @@ export default class MachineAuthMiddleware {
       throw error
     }
     const credential = bearerCredential(ctx.request.header('authorization'))
-    if (credential.kind === 'absent') {
-      return refuseAnonymous(new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.'))
-    }
-    // Built only when thrown (an Error captures its stack when constructed).
-    const invalid = () =>
-      new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
+    if (credential.kind === 'absent') return refuseAnonymous(MACHINE_REFUSALS.unauthenticated())
+    const invalid = MACHINE_REFUSALS.invalidToken
     if (credential.kind === 'malformed') return refuseAnonymous(invalid())
     let client: Awaited<ReturnType<typeof this.authenticate>>
     try {

@@ -7,13 +7,11 @@ import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import { enforceLimit } from '#limits/limits'
 import { userActor } from '#auth/actor'
 import { hydrate } from '#auth/hydrate'
-import { bearerCredential } from '#auth/bearer'
+import { bearerCredential, bearerRefusals } from '#auth/bearer'
 
 // Errors are built only when thrown: an Error captures its stack trace when
 // constructed, which the profile showed on every request while it was built eagerly.
-const unauthenticated = () => new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.')
-const invalidToken = () =>
-  new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
+const { unauthenticated, invalidToken } = bearerRefusals('portal')
 
 /**
  * Portal PAT authentication (Authentication rules 2-3), decided before the body is

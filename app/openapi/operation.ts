@@ -84,6 +84,14 @@ export interface OperationSpec {
   methodNotAllowed?: JsonSchema
 }
 
+/** The WWW-Authenticate challenge of each kind of caller's 401 (app/auth/bearer.ts). */
+const CHALLENGES: Partial<Record<Access, string>> = {
+  app: '`Basic realm="portal", charset="UTF-8"`',
+  pat: '`Bearer realm="portal"`, with `error="invalid_token"` when a token was sent',
+  admin: '`Bearer realm="portal"`, with `error="invalid_token"` when a token was sent',
+  machine: '`Bearer realm="merchant-api"`, with `error="invalid_token"` when a token was sent',
+}
+
 const AUTH_ERRORS: Record<Access, Record<number, string[]>> = {
   public: { 429: ['RATE_LIMITED'] },
   app: { 401: ['ECOSYSTEM_CLIENT_UNAUTHENTICATED'], 429: ['RATE_LIMITED'] },
@@ -226,6 +234,14 @@ export function toOperationObject(spec: OperationSpec) {
     const codes = [...errors[status]]
     const headers: Record<string, HeaderSpec> = {
       ...cacheHeader('Errors are never cached.', { type: 'string', pattern: '^no-store' }),
+    }
+    const challenge = CHALLENGES[spec.access]
+    if (status === 401 && challenge && envelope) {
+      headers['WWW-Authenticate'] = {
+        description: `The authentication challenge (RFC 7235 §3.1): ${challenge}.`,
+        schema: { type: 'string' },
+        required: true,
+      }
     }
     if (status === 429) {
       headers['Retry-After'] = {

@@ -1519,6 +1519,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Basic realm="portal", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1686,6 +1688,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2126,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2281,6 +2287,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2454,6 +2462,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +2635,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2801,6 +2813,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3104,6 +3118,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3268,6 +3284,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3435,6 +3453,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3592,6 +3612,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,6 +3760,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3905,6 +3929,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4066,6 +4092,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4252,6 +4280,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4441,6 +4471,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4598,6 +4630,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4776,6 +4810,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4986,6 +5022,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5199,6 +5237,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,6 +5445,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5565,6 +5607,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5765,6 +5809,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5972,6 +6018,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6131,6 +6179,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6322,6 +6372,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6539,6 +6591,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6754,6 +6808,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Basic realm="portal", charset="UTF-8"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6976,6 +7032,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7132,6 +7190,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7309,6 +7369,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7483,6 +7545,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7662,6 +7726,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7826,6 +7892,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8181,6 +8249,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="merchant-api"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -97,6 +97,7 @@ test.group('Portal application authentication on login', (group) => {
         error_code: 'ECOSYSTEM_CLIENT_UNAUTHENTICATED',
       })
       response.assertHeader('cache-control', 'no-store')
+      response.assertHeader('www-authenticate', 'Basic realm="portal", charset="UTF-8"')
       assert.equal(await countRows('auth_access_tokens'), 0)
     })
   }
@@ -158,6 +159,8 @@ test.group('Portal PAT middleware › token checks', (group) => {
         message: response.body().message,
         error_code: 'UNAUTHENTICATED',
       })
+      // RFC 6750 §3: a 401 carries the Bearer challenge, without an error code here.
+      response.assertHeader('www-authenticate', 'Bearer realm="portal"')
     }
   })
 
@@ -210,6 +213,11 @@ test.group('Portal PAT middleware › token checks', (group) => {
         assert.equal(response.status(), 401, name)
         assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID', name)
         assert.sameMembers(Object.keys(response.body()), ['success', 'message', 'error_code'])
+        assert.equal(
+          response.header('www-authenticate'),
+          'Bearer realm="portal", error="invalid_token"',
+          name
+        )
       }
     }
     // The real token still works: nothing above revoked it.

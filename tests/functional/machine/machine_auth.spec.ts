@@ -47,6 +47,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
       const none = await (header === undefined ? request : request.header('Authorization', header))
       none.assertStatus(401)
       assert.equal(none.body().error_code, 'UNAUTHENTICATED', header)
+      none.assertHeader('www-authenticate', 'Bearer realm="merchant-api"')
     }
     for (const header of [
       'Bearer',
@@ -61,6 +62,10 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
         .header('Authorization', header)
       response.assertStatus(401)
       assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID')
+      response.assertHeader(
+        'www-authenticate',
+        'Bearer realm="merchant-api", error="invalid_token"'
+      )
     }
   })
 
@@ -116,6 +121,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
       const response = await client[method](path).bearerToken(token)
       response.assertStatus(401)
       assert.equal(response.body().error_code, 'ACCESS_TOKEN_INVALID')
+      response.assertHeader('www-authenticate', 'Bearer realm="portal", error="invalid_token"')
     }
   })
 
