@@ -767,6 +767,14 @@ export async function importJsonLines(
     if (badLine) throw badLine
   } catch (error) {
     if (!(error instanceof ImportLineError)) throw error
+    // The batches before the bad line were written: the run is audited as what it did.
+    // The line's error is the one to report, even if the record cannot be written.
+    await audit(undefined, SYSTEM_ACTOR, {
+      action: 'collections.import',
+      outcome: 'failure',
+      reason: 'bad_line',
+      metadata: { ...importedCounts(result), bad_line: error.line },
+    }).catch(() => {})
     throw new ImportLineError(
       error.line,
       `${error.reason} (lines before ${error.line} were imported; nothing from line ${error.line} on)`
@@ -781,13 +789,18 @@ export async function importJsonLines(
   await audit(undefined, SYSTEM_ACTOR, {
     action: 'collections.import',
     outcome: 'success',
-    metadata: {
-      transactions: result.transactions,
-      events: result.events,
-      transactions_created: result.transactions_created,
-      transactions_updated: result.transactions_updated,
-      events_created: result.events_created,
-    },
+    metadata: importedCounts(result),
   })
   return result
+}
+
+/** What an import run wrote, as its audit record says it. */
+function importedCounts(result: ImportResult) {
+  return {
+    transactions: result.transactions,
+    events: result.events,
+    transactions_created: result.transactions_created,
+    transactions_updated: result.transactions_updated,
+    events_created: result.events_created,
+  }
 }

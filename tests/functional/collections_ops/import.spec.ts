@@ -577,6 +577,30 @@ test.group('collections:import › a bad line', (group) => {
     )
   })
 
+  test('every run is audited: a success with its counts, a bad line as a failure with what it wrote', async ({
+    assert,
+  }) => {
+    const merchant = await MerchantFactory.create()
+    const good = (reference: string) =>
+      transactionLine(merchant.id, { merchant_transaction_id: reference })
+    await importLines([good('ORD-1')])
+    await failureOf(importLines([good('ORD-2'), '{"not": "a transaction"}'], { batchLines: 1 }))
+    const records = await db
+      .from('audit_logs')
+      .where('action', 'collections.import')
+      .orderBy('id')
+      .select('outcome', 'reason', 'metadata')
+    assert.deepEqual(
+      records.map((record) => [record.outcome, record.reason]),
+      [
+        ['success', null],
+        ['failure', 'bad_line'],
+      ]
+    )
+    assert.include(records[0].metadata, { transactions: 1, transactions_created: 1 })
+    assert.include(records[1].metadata, { transactions: 1, transactions_created: 1, bad_line: 2 })
+  })
+
   test('a lone UTF-16 surrogate in a text field is a bad line (PostgreSQL would store U+FFFD)', async ({
     assert,
   }) => {
