@@ -237,10 +237,12 @@ export function toOperationObject(spec: OperationSpec) {
     }
     const challenge = CHALLENGES[spec.access]
     if (status === 401 && challenge && envelope) {
+      // Not on every 401: a wrong login password or a changed password is answered in
+      // the body (INVALID_CREDENTIALS, reauthentication), not as an HTTP challenge.
       headers['WWW-Authenticate'] = {
-        description: `The authentication challenge (RFC 7235 §3.1): ${challenge}.`,
+        description: `The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: ${challenge}.`,
         schema: { type: 'string' },
-        required: true,
+        required: false,
       }
     }
     if (status === 429) {

@@ -1519,8 +1519,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Basic realm="portal", charset="UTF-8"`. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Basic realm="portal", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1688,8 +1688,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2126,8 +2126,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2287,8 +2287,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2462,8 +2462,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2635,8 +2635,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2813,8 +2813,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3118,8 +3118,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3284,8 +3284,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3453,8 +3453,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3612,8 +3612,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3760,8 +3760,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3929,8 +3929,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4092,8 +4092,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4280,8 +4280,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,8 +4471,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4630,8 +4630,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4810,8 +4810,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5022,8 +5022,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5237,8 +5237,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5445,8 +5445,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5607,8 +5607,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5809,8 +5809,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,8 +6018,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6179,8 +6179,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6372,8 +6372,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6591,8 +6591,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6808,8 +6808,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Basic realm="portal", charset="UTF-8"`. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Basic realm="portal", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7032,8 +7032,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,8 +7190,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7369,8 +7369,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7545,8 +7545,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7726,8 +7726,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7892,8 +7892,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="portal"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8249,8 +8249,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
-                    /** @description The authentication challenge (RFC 7235 §3.1): `Bearer realm="merchant-api"`, with `error="invalid_token"` when a token was sent. */
-                    "WWW-Authenticate": string;
+                    /** @description The authentication challenge (RFC 7235 §3.1) when the request's own credentials (the header) are refused: `Bearer realm="merchant-api"`, with `error="invalid_token"` when a token was sent. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
