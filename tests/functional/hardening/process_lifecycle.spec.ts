@@ -177,9 +177,8 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
     }
   }).timeout(90_000)
 
-  test('a configuration value that cannot mean what its variable says stops the server at boot', async ({
-    assert,
-  }) => {
+  /** Starts the production server with `overrides` and waits for it to refuse. */
+  async function refusalToStart(overrides: Record<string, string>) {
     const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
       cwd: app.makePath(),
       env: {
@@ -190,9 +189,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
         DATABASE_URL: env.get('DATABASE_URL')!,
         HOST: '127.0.0.1',
         PORT: '0',
-        PAT_TTL_MINUTES: '-5',
-        RATE_LIMIT_API_PER_MINUTE: 'lots',
-        REPORTING_DEFAULT_TIMEZONE: 'Mars/Olympus',
+        ...overrides,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -201,40 +198,31 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
     child.stderr.on('data', (chunk) => (output += chunk))
     try {
       const { code } = await within(exitOf(child), 30_000, 'refusal to start')
-      assert.notEqual(code, 0)
-      assert.match(output, /PAT_TTL_MINUTES must be a whole number from 1/)
-      assert.match(output, /RATE_LIMIT_API_PER_MINUTE must be a number greater than 0/)
-      assert.match(output, /REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name/)
+      return { code, output }
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
     }
+  }
+
+  test('a configuration value that cannot mean what its variable says stops the server at boot', async ({
+    assert,
+  }) => {
+    const { code, output } = await refusalToStart({
+      PAT_TTL_MINUTES: '-5',
+      RATE_LIMIT_API_PER_MINUTE: 'lots',
+      REPORTING_DEFAULT_TIMEZONE: 'Mars/Olympus',
+    })
+    assert.notEqual(code, 0)
+    assert.match(output, /PAT_TTL_MINUTES must be a whole number from 1/)
+    assert.match(output, /RATE_LIMIT_API_PER_MINUTE must be a number greater than 0/)
+    assert.match(output, /REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name/)
   }).timeout(40_000)
 
   test('production refuses to start with an APP_KEY shorter than 32 characters', async ({
     assert,
   }) => {
-    const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
-      cwd: app.makePath(),
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        NODE_ENV: 'production',
-        APP_KEY: 'k'.repeat(31),
-        DATABASE_URL: env.get('DATABASE_URL')!,
-        HOST: '127.0.0.1',
-        PORT: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    child.stderr.on('data', (chunk) => (output += chunk))
-    try {
-      const { code } = await within(exitOf(child), 30_000, 'refusal to start')
-      assert.notEqual(code, 0)
-      assert.match(output, /APP_KEY must be at least 32 characters/)
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL')
-    }
+    const { code, output } = await refusalToStart({ APP_KEY: 'k'.repeat(31) })
+    assert.notEqual(code, 0)
+    assert.match(output, /APP_KEY must be at least 32 characters/)
   }).timeout(40_000)
 })
