@@ -133,32 +133,54 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     assert.lengthOf(await activeAdministrators(team.merchant.id), 1)
   })
 
+  /**
+   * `caller` changes `targetId`'s role to `role`, then removes it, each time demoted
+   * while its request waits for the team lock: both must be 403 FORBIDDEN.
+   */
+  async function assertRefusedOnceDemoted(
+    client: any,
+    assert: any,
+    merchantId: number,
+    caller: { user: User; bearer: string },
+    targetId: number,
+    role: 'administrator' | 'developer'
+  ) {
+    const demoteCaller = async (trx: any) => {
+      await trx.from('users').where('id', caller.user.id).update({ role: ROLES.developer })
+    }
+    const calls = [
+      () =>
+        client
+          .patch(route('team.members.role', { member: targetId }))
+          .header('Authorization', caller.bearer)
+          .json({ role }),
+      () =>
+        client
+          .delete(route('team.members.destroy', { member: targetId }))
+          .header('Authorization', caller.bearer),
+    ]
+    for (const call of calls) {
+      await User.query().where('id', caller.user.id).update({ role: ROLES.administrator })
+      const response: any = await whileTeamLocked(merchantId, call, demoteCaller)
+      assert.equal(response.status(), 403)
+      assert.equal(response.body().error_code, 'FORBIDDEN')
+    }
+  }
+
   test('a caller demoted while waiting for the lock is 403 FORBIDDEN even when its target is now the last administrator', async ({
     client,
     assert,
   }) => {
     const team = await signedInMember('administrator')
     const other = await teammate(team, 'administrator')
-    const demoteOther = async (trx: any) => {
-      await trx.from('users').where('id', other.user.id).update({ role: ROLES.developer })
-    }
-    const calls = [
-      () =>
-        client
-          .patch(route('team.members.role', { member: team.user.id }))
-          .header('Authorization', other.bearer)
-          .json({ role: 'developer' }),
-      () =>
-        client
-          .delete(route('team.members.destroy', { member: team.user.id }))
-          .header('Authorization', other.bearer),
-    ]
-    for (const call of calls) {
-      await User.query().where('id', other.user.id).update({ role: ROLES.administrator })
-      const response: any = await whileTeamLocked(team.merchant.id, call, demoteOther)
-      assert.equal(response.status(), 403)
-      assert.equal(response.body().error_code, 'FORBIDDEN')
-    }
+    await assertRefusedOnceDemoted(
+      client,
+      assert,
+      team.merchant.id,
+      other,
+      team.user.id,
+      'developer'
+    )
     await team.user.refresh()
     assert.equal(team.user.role, ROLES.administrator)
     assert.isTrue(team.user.isActive)
@@ -171,26 +193,14 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     const team = await signedInMember('administrator')
     const other = await teammate(team, 'administrator')
     const developer = await teammate(team, 'developer')
-    const demoteOther = async (trx: any) => {
-      await trx.from('users').where('id', other.user.id).update({ role: ROLES.developer })
-    }
-    const calls = [
-      () =>
-        client
-          .patch(route('team.members.role', { member: developer.user.id }))
-          .header('Authorization', other.bearer)
-          .json({ role: 'administrator' }),
-      () =>
-        client
-          .delete(route('team.members.destroy', { member: developer.user.id }))
-          .header('Authorization', other.bearer),
-    ]
-    for (const call of calls) {
-      await User.query().where('id', other.user.id).update({ role: ROLES.administrator })
-      const response: any = await whileTeamLocked(team.merchant.id, call, demoteOther)
-      assert.equal(response.status(), 403)
-      assert.equal(response.body().error_code, 'FORBIDDEN')
-    }
+    await assertRefusedOnceDemoted(
+      client,
+      assert,
+      team.merchant.id,
+      other,
+      developer.user.id,
+      'administrator'
+    )
     await developer.user.refresh()
     assert.equal(developer.user.role, ROLES.developer)
     assert.equal(developer.user.merchantId, team.merchant.id)
