@@ -21,12 +21,11 @@
 | below on one database. Statements that write are explained in a rolled-back
 | transaction.
 */
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { setTimeout as delay } from 'node:timers/promises'
+import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import autocannon from 'autocannon'
 import { bootApp } from './boot_app.js'
+import { startProductionServer } from './production_server.js'
 
 function flag(name: string, fallback: string) {
   const prefix = `--${name}=`
@@ -172,36 +171,10 @@ async function sqlMilliseconds(sql: string, bindings: any[]) {
   return +times[2].toFixed(2)
 }
 
-// The production build (`npm run build`), as deployed; BENCH_NODE_ARGS adds node flags
-// to the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
-if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
-const server = spawn(
-  'node',
-  [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
-  {
-    cwd: 'build',
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      APP_KEY,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MULTIPLIER: '100000',
-    },
-    stdio: 'inherit',
-  }
-)
-const base = `http://127.0.0.1:${PORT}`
+const { base, stop } = await startProductionServer({ port: PORT, appKey: APP_KEY })
 const loadAtStart = os.loadavg()
 const results: Array<Record<string, any>> = []
 try {
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 300) throw new Error('server did not start')
-    const live = await fetch(`${base}/health/live`).catch(() => null)
-    if (live?.ok) break
-    await delay(100)
-  }
   // --only=text keeps the floor and the scenarios whose name contains it.
   const only = flag('only', '')
   for (const scenario of scenarios.filter(
@@ -275,7 +248,7 @@ try {
     console.error(JSON.stringify(results.at(-1)))
   }
 } finally {
-  server.kill('SIGTERM')
+  stop()
 }
 console.log(
   JSON.stringify(

@@ -14,12 +14,10 @@
 |
 | Prints p50/p90 per probe (ms) as one JSON object; bench/README.md keeps the figures.
 */
-import { spawn } from 'node:child_process'
 import http from 'node:http'
-import { existsSync } from 'node:fs'
-import { setTimeout as delay } from 'node:timers/promises'
 import pg from 'pg'
 import { bootApp } from './boot_app.js'
+import { startProductionServer } from './production_server.js'
 
 function flag(name: string, fallback: string) {
   const prefix = `--${name}=`
@@ -33,7 +31,6 @@ const PORT = Number(flag('port', '3498'))
 const APP_KEY = process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789'
 process.env.APP_KEY = APP_KEY
 
-if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
 const { shutdown } = await bootApp()
 const { createPortalClient, createMerchantWithUser, issuePat } =
   await import('#tests/helpers/portal')
@@ -47,28 +44,9 @@ const bare = http.createServer((_request, response) => {
 })
 await new Promise<void>((resolve) => bare.listen(PORT + 1, '127.0.0.1', () => resolve()))
 
-const server = spawn('node', ['bin/server.js'], {
-  cwd: 'build',
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_KEY,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_MULTIPLIER: '100000',
-  },
-  stdio: 'inherit',
-})
-const base = `http://127.0.0.1:${PORT}`
+const { base, stop } = await startProductionServer({ port: PORT, appKey: APP_KEY })
 const database = new pg.Client({ connectionString: process.env.DATABASE_URL })
 try {
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 300) throw new Error('server did not start')
-    const live = await fetch(`${base}/health/live`).catch(() => null)
-    if (live?.ok) break
-    await delay(100)
-  }
   await database.connect()
   const tokenRow = await database.query(
     'SELECT max(id) AS id FROM auth_access_tokens WHERE tokenable_id = $1',
@@ -125,7 +103,7 @@ try {
   )
   console.log(JSON.stringify({ rounds: ROUNDS, ms: figures }, null, 2))
 } finally {
-  server.kill('SIGTERM')
+  stop()
   bare.close()
   await database.end().catch(() => {})
   await shutdown()

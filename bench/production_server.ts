@@ -1,0 +1,44 @@
+/*
+| The server under test of the bench scripts: the production build (`npm run build`),
+| as deployed, with the limiter on but scaled out of the way. BENCH_NODE_ARGS adds node
+| flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+*/
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { setTimeout as delay } from 'node:timers/promises'
+
+/** Starts the build on 127.0.0.1:`port` and resolves once `/health/live` answers. */
+export async function startProductionServer(options: { port: number; appKey: string }) {
+  if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
+  const server = spawn(
+    'node',
+    [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
+    {
+      cwd: 'build',
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        APP_KEY: options.appKey,
+        PORT: String(options.port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_MULTIPLIER: '100000',
+      },
+      stdio: 'inherit',
+    }
+  )
+  const base = `http://127.0.0.1:${options.port}`
+  const stop = () => server.kill('SIGTERM')
+  try {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 300) throw new Error('server did not start')
+      const live = await fetch(`${base}/health/live`).catch(() => null)
+      if (live?.ok) break
+      await delay(100)
+    }
+  } catch (error) {
+    stop()
+    throw error
+  }
+  return { base, stop }
+}
