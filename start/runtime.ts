@@ -56,10 +56,13 @@ export async function prepareRuntime(
   }
 
   if (!env.get('DATABASE_URL')) {
+    const defaultPort = EMBEDDED_PORTS[environment]
+    const port = env.get('EMBEDDED_POSTGRES_PORT') ?? defaultPort
     const embedded = await startEmbeddedPostgres({
       rootDir: app.makePath(),
-      environment,
-      port: env.get('EMBEDDED_POSTGRES_PORT') ?? EMBEDDED_PORTS[environment],
+      // Another port is another cluster: two clusters on one data directory corrupt it.
+      name: port === defaultPort ? environment : `${environment}-${port}`,
+      port,
       log: (message) => process.stderr.write(`${message}\n`),
     })
     env.set('DATABASE_URL', embedded.url)
