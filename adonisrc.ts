@@ -33,6 +33,11 @@ export default defineConfig({
       ...(process.env.CLUSTER_SUITE
         ? [{ files: ['tests/cluster/**/*.spec.{ts,js}'], name: 'cluster', timeout: 180000 }]
         : []),
+      // One test that fails on purpose: only for the exit code test of a failing run
+      // (tests/functional/hardening/exit_codes.spec.ts), never in `npm test`.
+      ...(process.env.FAILING_RUN_SUITE
+        ? [{ files: ['tests/fixtures/failing_run/*.spec.{ts,js}'], name: 'failing_run' }]
+        : []),
     ],
     // The cluster suite exits once its report is printed: a handle it leaves open
     // after teardown (not yet found) must not keep CI waiting.
