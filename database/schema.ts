@@ -308,6 +308,19 @@ export class OauthClientSchema extends BaseModel {
   declare updatedAt: DateTime
 }
 
+export class PasswordResetMailingSchema extends BaseModel {
+  static $columns = ['expiresAt', 'id', 'sentAt', 'userId'] as const
+  $columns = PasswordResetMailingSchema.$columns
+  @column.dateTime()
+  declare expiresAt: DateTime
+  @column({ isPrimary: true })
+  declare id: number
+  @column.dateTime()
+  declare sentAt: DateTime
+  @column()
+  declare userId: number
+}
+
 export class PasswordResetTokenSchema extends BaseModel {
   static $columns = ['createdAt', 'expiresAt', 'id', 'tokenHash', 'userId'] as const
   $columns = PasswordResetTokenSchema.$columns

@@ -22,6 +22,10 @@ const positiveNumber: Rule = (value) =>
 
 const RULES: Record<string, Rule> = {
   PAT_TTL_MINUTES: wholeNumber(1),
+  // At most the proof's 60 minutes: a longer cooldown would leave an expired link
+  // that cannot be replaced.
+  RESET_LINK_COOLDOWN_MINUTES: wholeNumber(1, 60),
+  RESET_LINK_MAILS_PER_HOUR: wholeNumber(1, 60),
   MACHINE_TOKEN_TTL_SECONDS: wholeNumber(1),
   HISTORY_RETENTION_MONTHS: wholeNumber(1, 1200),
   RATE_LIMIT_MULTIPLIER: positiveNumber,

@@ -37,6 +37,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   S3_CDN_URL: Env.schema.string.optional({ format: 'url', tld: false }),
 
   PAT_TTL_MINUTES: Env.schema.number.optional(),
+  RESET_LINK_COOLDOWN_MINUTES: Env.schema.number.optional(),
+  RESET_LINK_MAILS_PER_HOUR: Env.schema.number.optional(),
   MACHINE_API_ENABLED: Env.schema.boolean.optional(),
   MACHINE_TOKEN_TTL_SECONDS: Env.schema.number.optional(),
   REPORTING_DEFAULT_TIMEZONE: Env.schema.string.optional(),

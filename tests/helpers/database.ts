@@ -38,10 +38,13 @@ export function advanceClock(milliseconds: number) {
 
 /**
  * Waits (bounded) until some backend of this test database is blocked waiting for a
- * lock, optionally only one running a query that matches `query` (an ILIKE pattern).
+ * lock, optionally only one running a query that matches `query` (an ILIKE pattern),
+ * or at least `backends` of them (racing requests all held at one point).
  * How a test holds a lock, fires a request and acts once the request is stuck on it.
  */
-export async function untilSomeBackendWaitsForALock(options: { query?: string } = {}) {
+export async function untilSomeBackendWaitsForALock(
+  options: { query?: string; backends?: number } = {}
+) {
   for (let poll = 0; poll < 2000; poll++) {
     const waiting = db
       .from('pg_stat_activity')
@@ -49,7 +52,7 @@ export async function untilSomeBackendWaitsForALock(options: { query?: string } 
       .where('wait_event_type', 'Lock')
     if (options.query) waiting.whereILike('query', options.query)
     const row = await waiting.count('* as total').first()
-    if (Number(row?.total ?? 0) > 0) return
+    if (Number(row?.total ?? 0) >= (options.backends ?? 1)) return
     await new Promise((resolve) => setImmediate(resolve))
   }
   throw new Error(`no backend ever waited for a lock${options.query ? ` (${options.query})` : ''}`)

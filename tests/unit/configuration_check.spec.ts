@@ -9,6 +9,8 @@ test.group('Configuration refused at boot', () => {
     assert.deepEqual(
       configurationProblems({
         PAT_TTL_MINUTES: '60',
+        RESET_LINK_COOLDOWN_MINUTES: '60',
+        RESET_LINK_MAILS_PER_HOUR: '1',
         MACHINE_TOKEN_TTL_SECONDS: '3600',
         HISTORY_RETENTION_MONTHS: '1200',
         RATE_LIMIT_MULTIPLIER: '0.5',
@@ -25,6 +27,8 @@ test.group('Configuration refused at boot', () => {
     assert.deepEqual(
       configurationProblems({
         PAT_TTL_MINUTES: '-5',
+        RESET_LINK_COOLDOWN_MINUTES: '61',
+        RESET_LINK_MAILS_PER_HOUR: '0',
         MACHINE_TOKEN_TTL_SECONDS: '0',
         HISTORY_RETENTION_MONTHS: '1201',
         RATE_LIMIT_MULTIPLIER: '0',
@@ -33,6 +37,8 @@ test.group('Configuration refused at boot', () => {
       }),
       [
         'PAT_TTL_MINUTES must be a whole number from 1 up',
+        'RESET_LINK_COOLDOWN_MINUTES must be a whole number from 1 to 60',
+        'RESET_LINK_MAILS_PER_HOUR must be a whole number from 1 to 60',
         'MACHINE_TOKEN_TTL_SECONDS must be a whole number from 1 up',
         'HISTORY_RETENTION_MONTHS must be a whole number from 1 to 1200',
         'RATE_LIMIT_MULTIPLIER must be a number greater than 0',

@@ -4,10 +4,15 @@
 | rules 5, 8, 9).
 |
 | - A reset proof is 32 random bytes (64 hex), stored only as SHA-256, valid 60
-|   minutes, single use; a new request replaces the user's previous proof.
-| - The reset-link answer must not reveal whether the account exists: the lookup,
-|   the proof and the mail all happen after the response (a write and its commit
-|   for known accounts only would otherwise show in the response time).
+|   minutes, single use; a new mail replaces the user's previous proof.
+| - Per account, at most one reset mail per RESET_LINK_COOLDOWN_MINUTES and at most
+|   RESET_LINK_MAILS_PER_HOUR in any hour (issue 21 › 3): a request inside either
+|   bound sends nothing and leaves the mailed proof as it is, so nobody can flood a
+|   mailbox or keep invalidating its owner's link.
+| - The reset-link answer must not reveal whether the account exists nor whether a
+|   mail went out: the lookup, the cooldown, the proof and the mail all happen after
+|   the response (a write and its commit for some requests only would otherwise
+|   show in the response time).
 | - A successful reset or change revokes every PAT of the user and any reset proof.
 */
 import { normalizeIdentity } from '#support/identity'
@@ -24,8 +29,22 @@ import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 import { constantTimeEquals, newProof, sha256Hex } from '#support/one_time_proof'
 import { deliver, runInBackground } from '#services/mailer'
 import PasswordResetMail from '#mails/password_reset_mail'
+import env from '#start/env'
 
 export const RESET_TOKEN_MINUTES = 60
+
+/** The window of RESET_LINK_MAILS_PER_HOUR: a mail counts against the cap this long. */
+const MAIL_COUNTS_MINUTES = 60
+
+/** Minutes after a reset mail during which the account gets no other (default 5). */
+function resetLinkCooldownMinutes() {
+  return env.get('RESET_LINK_COOLDOWN_MINUTES') ?? 5
+}
+
+/** Reset mails an account gets at most in any hour (default 3). */
+function resetLinkMailsPerHour() {
+  return env.get('RESET_LINK_MAILS_PER_HOUR') ?? 3
+}
 
 export function resetTokenInvalid() {
   return new ApiError(
@@ -43,54 +62,85 @@ export function resetLinkFor(resetUrl: string, token: string, email: string) {
 /**
  * POST /auth/reset-password/reset-link after validation: everything else runs
  * after the response path, so the answer is the same, in content and in time,
- * whether or not the account exists.
+ * whether or not the account exists and whether or not a mail goes out.
  */
 export function requestPasswordResetInBackground(input: { email: string; resetUrl: string }) {
   runInBackground('password reset request', () => requestPasswordReset(input))
 }
 
 /**
- * Records a reset proof for the Portal account of `email` (if there is an
- * eligible one) and mails the link. Same queries either way.
+ * Records a reset proof for the Portal account of `email` and mails the link, if
+ * there is an eligible account and its cooldown and hourly cap allow a mail.
  */
 export async function requestPasswordReset(input: { email: string; resetUrl: string }) {
   const email = normalizeIdentity(input.email)
   const proof = newProof()
-  const tokenHash = sha256Hex(proof)
   const now = DateTime.now()
-  const account = await db
-    .from('users')
-    .leftJoin('merchants', 'merchants.id', 'users.merchant_id')
-    .where('users.email', email)
-    .whereIn('users.role', [ROLES.administrator, ROLES.developer])
-    .where('users.is_active', true)
-    .where('merchants.is_active', true)
-    .select('users.id', 'users.email')
-    .first()
+  const recipient = await db.transaction(async (trx) => {
+    // The account's row lock serializes concurrent requests for it: the second one
+    // reads the mails sent only once the first has committed its own, so two racing
+    // requests cannot both mail.
+    const account = await trx
+      .from('users')
+      .join('merchants', 'merchants.id', 'users.merchant_id')
+      .where('users.email', email)
+      .whereIn('users.role', [ROLES.administrator, ROLES.developer])
+      .where('users.is_active', true)
+      .where('merchants.is_active', true)
+      .select('users.id', 'users.email')
+      .forUpdate('users')
+      .first()
+    if (!account) return null
+    if (!(await mayMailResetLink(trx, account.id, now))) return null
 
-  // One upsert-shaped statement in both cases; the unknown case matches no row.
-  await db.rawQuery(
-    `INSERT INTO password_reset_tokens (user_id, token_hash, expires_at, created_at)
-     SELECT id, ?, ?, ? FROM users WHERE id = ?
-     ON CONFLICT (user_id) DO UPDATE
-       SET token_hash = EXCLUDED.token_hash, expires_at = EXCLUDED.expires_at,
-           created_at = EXCLUDED.created_at`,
-    [
-      tokenHash,
-      now.plus({ minutes: RESET_TOKEN_MINUTES }).toJSDate(),
-      now.toJSDate(),
-      account ? account.id : 0,
-    ]
-  )
-  if (account) {
+    await trx.table('password_reset_mailings').insert({
+      user_id: account.id,
+      sent_at: now.toJSDate(),
+      expires_at: now.plus({ minutes: MAIL_COUNTS_MINUTES }).toJSDate(),
+    })
+    await trx.rawQuery(
+      `INSERT INTO password_reset_tokens (user_id, token_hash, expires_at, created_at)
+       VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE
+         SET token_hash = EXCLUDED.token_hash, expires_at = EXCLUDED.expires_at,
+             created_at = EXCLUDED.created_at`,
+      [
+        account.id,
+        sha256Hex(proof),
+        now.plus({ minutes: RESET_TOKEN_MINUTES }).toJSDate(),
+        now.toJSDate(),
+      ]
+    )
+    return account.email as string
+  })
+  if (recipient) {
     await deliver(
       new PasswordResetMail(
-        account.email,
-        resetLinkFor(input.resetUrl, proof, account.email),
+        recipient,
+        resetLinkFor(input.resetUrl, proof, recipient),
         RESET_TOKEN_MINUTES
       )
     )
   }
+}
+
+/**
+ * Whether the account may get a reset mail at `now`: none within the cooldown, and
+ * fewer than the hourly cap within the last hour. Read under the account's row lock.
+ */
+async function mayMailResetLink(trx: TransactionClientContract, userId: number, now: DateTime) {
+  const recent = await trx
+    .from('password_reset_mailings')
+    .where('user_id', userId)
+    .where('expires_at', '>', now.toJSDate())
+    .select(
+      trx.raw('count(*)::int as mails'),
+      trx.raw('bool_or(sent_at > ?) as cooling_down', [
+        now.minus({ minutes: resetLinkCooldownMinutes() }).toJSDate(),
+      ])
+    )
+    .first()
+  return !recent.cooling_down && recent.mails < resetLinkMailsPerHour()
 }
 
 /**

@@ -17,6 +17,8 @@ export const EXPIRING_TABLES: Record<string, string> = {
   oauth_access_tokens: 'expires_at',
   credential_deliveries: 'expires_at',
   password_reset_tokens: 'expires_at',
+  // Reset mails past the hour in which they count against the cap.
+  password_reset_mailings: 'expires_at',
 }
 
 export async function pruneExpiredCredentials(now = DateTime.now()) {

@@ -3,7 +3,12 @@ import { realLimits } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import type { FakeMailer } from '@adonisjs/mail'
-import { resetState, setNow, advanceClock } from '#tests/helpers/database'
+import {
+  resetState,
+  setNow,
+  advanceClock,
+  untilSomeBackendWaitsForALock,
+} from '#tests/helpers/database'
 import {
   appHeaders,
   createMerchantWithUser,
@@ -12,14 +17,17 @@ import {
   PORTAL_ORIGIN,
 } from '#tests/helpers/portal'
 import { profileTestSetup, sentResetMails } from '#tests/helpers/profile'
-import { setEnv } from '#tests/helpers/env'
+import { setEnv, withEnv } from '#tests/helpers/env'
+import { runCommand } from '#tests/helpers/foundation'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import { sha256Hex } from '#support/one_time_proof'
 import { route } from '#tests/helpers/routes'
+import AuthPrune from '../../../commands/auth_prune.js'
 
 const NEW_PASSWORD = 'Brand-New-Passw0rd!'
 const RESET_URL = `${PORTAL_ORIGIN}/reset-password`
+const MINUTE = 60 * 1000
 
 let fake: FakeMailer
 let restore: () => Promise<void>
@@ -228,10 +236,81 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
     proto.assertStatus(200)
   })
 
-  test('a new request invalidates the previous token', async ({ client }) => {
+  test('mails nothing to inactive accounts or accounts of inactive merchants', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    user.isActive = false
+    await user.save()
+    await requestLink(client, user.email)
+    assert.lengthOf(await sentResetMails(fake), 0)
+    assert.lengthOf(await db.from('password_reset_tokens'), 0)
+  })
+})
+
+test.group('POST /auth/reset-password/reset-link › cooldown per account', (group) => {
+  group.each.setup(async () => {
+    await resetState()
+    ;({ fake, restore } = profileTestSetup())
+    setNow('2030-01-01T00:00:00Z')
+    return () => restore()
+  })
+
+  /** Holds `table` so that no background reset-link work gets past it until released. */
+  async function holdTable(table: string, cleanup: (release: () => Promise<void>) => void) {
+    const lock = await db.transaction()
+    let released = false
+    const release = async () => {
+      if (!released) await lock.rollback()
+      released = true
+    }
+    cleanup(release)
+    await lock.rawQuery(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`)
+    return release
+  }
+
+  /** Requests a link for `email` `elapsed` ms after the group's start; resolves once its work is done. */
+  async function requestLinkAt(client: any, email: string, elapsed: number) {
+    setNow(new Date(Date.parse('2030-01-01T00:00:00Z') + elapsed))
+    const response = await requestLink(client, email)
+    response.assertStatus(200)
+    return sentResetMails(fake)
+  }
+
+  test('within 5 minutes of a mail, another request mails nothing and the mailed link keeps working', async ({
+    client,
+    assert,
+  }) => {
     const { user } = await createMerchantWithUser()
     const first = await mailedProof(client, user.email)
+    const [proofRow] = await db.from('password_reset_tokens')
+    advanceClock(5 * MINUTE - 1)
+    const again = await requestLink(client, user.email)
+    again.assertStatus(200)
+    assert.lengthOf(await sentResetMails(fake), 1)
+    assert.deepEqual(await db.from('password_reset_tokens'), [proofRow])
+    // A suppressed request leaves no trace: no audit record, no mail counted.
+    assert.lengthOf(await db.from('audit_logs'), 0)
+    assert.lengthOf(await db.from('password_reset_mailings'), 1)
+    const reset = await newPassword(client, {
+      ...first,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    reset.assertStatus(200)
+  })
+
+  test('5 minutes after a mail, a request mails a new link that replaces the first', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const first = await mailedProof(client, user.email)
+    advanceClock(5 * MINUTE)
     const second = await mailedProof(client, user.email)
+    assert.lengthOf(await sentResetMails(fake), 2)
+    assert.notEqual(second.token, first.token)
     const stale = await newPassword(client, {
       ...first,
       password: NEW_PASSWORD,
@@ -247,16 +326,112 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
     fresh.assertStatus(200)
   })
 
-  test('mails nothing to inactive accounts or accounts of inactive merchants', async ({
+  test('at most 3 mails an hour: a fourth goes out once the first is an hour old', async ({
     client,
     assert,
   }) => {
     const { user } = await createMerchantWithUser()
-    user.isActive = false
-    await user.save()
-    await requestLink(client, user.email)
-    assert.lengthOf(await sentResetMails(fake), 0)
-    assert.lengthOf(await db.from('password_reset_tokens'), 0)
+    for (const minutes of [0, 5, 10, 15, 59]) {
+      await requestLinkAt(client, user.email, minutes * MINUTE)
+    }
+    const sentBeforeTheHour = await requestLinkAt(client, user.email, 60 * MINUTE - 1)
+    assert.lengthOf(sentBeforeTheHour, 3)
+    // The third mail's link was never replaced by the refused requests.
+    const third = new URL(sentBeforeTheHour[2].resetLink).searchParams
+    const [row] = await db.from('password_reset_tokens')
+    assert.equal(row.token_hash, sha256Hex(third.get('token')!))
+
+    assert.lengthOf(await requestLinkAt(client, user.email, 60 * MINUTE), 4)
+  })
+
+  test('RESET_LINK_COOLDOWN_MINUTES and RESET_LINK_MAILS_PER_HOUR set the cooldown and the cap', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    await withEnv({ RESET_LINK_COOLDOWN_MINUTES: 1, RESET_LINK_MAILS_PER_HOUR: 2 }, async () => {
+      for (const minutes of [0, 0.5, 1, 2]) {
+        await requestLinkAt(client, user.email, minutes * MINUTE)
+      }
+      assert.lengthOf(await sentResetMails(fake), 2)
+      assert.lengthOf(await requestLinkAt(client, user.email, 60 * MINUTE), 3)
+    })
+  })
+
+  test('the answer is the same generic 200 whether a mail goes out or not, and does not wait for that decision', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { user: cooling } = await createMerchantWithUser()
+    const { user: fresh } = await createMerchantWithUser()
+    await mailedProof(client, cooling.email)
+    // No request below gets as far as reading the mails sent until release().
+    const release = await holdTable('password_reset_mailings', cleanup)
+    const answers = [
+      await requestLink(client, cooling.email),
+      await requestLink(client, fresh.email),
+      await requestLink(client, 'nobody@example.test'),
+    ]
+    const shape = (response: any) => ({
+      status: response.status(),
+      body: response.body(),
+      type: response.header('content-type'),
+      length: response.header('content-length'),
+      cache: response.header('cache-control'),
+    })
+    assert.equal(answers[0].status(), 200)
+    assert.deepEqual(answers.map(shape), Array(answers.length).fill(shape(answers[0])))
+    assert.lengthOf(fake.mails.sent(), 1)
+    await release()
+    const mails = await sentResetMails(fake)
+    assert.deepEqual(
+      mails.map((sent) => sent.recipient),
+      [cooling.email, fresh.email]
+    )
+  }).timeout(5000)
+
+  test('racing requests for one account send one mail, and the stored proof is the mailed one', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const racers = 4
+    // Every request's lookup is held at the merchants join, then all are let go at once.
+    const release = await holdTable('merchants', cleanup)
+    const answers = await Promise.all(
+      Array.from({ length: racers }, () => requestLink(client, user.email))
+    )
+    for (const answer of answers) answer.assertStatus(200)
+    await untilSomeBackendWaitsForALock({ query: '%merchants%', backends: racers })
+    await release()
+    const mails = await sentResetMails(fake)
+    assert.lengthOf(mails, 1)
+    assert.lengthOf(await db.from('password_reset_mailings'), 1)
+    const [row] = await db.from('password_reset_tokens')
+    const mailed = new URL(mails[0].resetLink).searchParams.get('token')!
+    assert.equal(row.token_hash, sha256Hex(mailed))
+  }).timeout(5000)
+
+  test('auth:prune deletes the record of a mail once it no longer counts against the cap', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const { user: later } = await createMerchantWithUser()
+    await mailedProof(client, user.email)
+    advanceClock(30 * MINUTE)
+    await mailedProof(client, later.email)
+    advanceClock(30 * MINUTE)
+    const result = await runCommand(AuthPrune, [])
+    assert.equal(result.exitCode, 0, result.stderr.join('\n'))
+    assert.equal(result.json().deleted.password_reset_mailings, 1)
+    const kept = await db.from('password_reset_mailings').select('user_id')
+    assert.deepEqual(
+      kept.map((row) => row.user_id),
+      [later.id]
+    )
   })
 })
 
