@@ -65,6 +65,8 @@ export const EVIDENCE_COLUMNS = [
   'schema_version',
   'snapshot_ciphertext',
   'snapshot_size',
+  'projection_ciphertext',
+  'projection_version',
   'content_type',
   'body_capture_status',
   'event_id',
@@ -85,7 +87,7 @@ export const EVIDENCE_COLUMNS = [
 export async function appPieces() {
   const { default: db } = await import('@adonisjs/lucid/services/db')
   const { parseImportLine } = await import('#services/collections/import_line')
-  const { sealSnapshot } = await import('#services/collections/evidence_snapshot')
+  const { sealEvidence } = await import('#services/collections/evidence_snapshot')
   const { copyRow, retentionMonths } = await import('#services/collections/import_transactions')
   const { retainUntilDefault } = await import('#services/collections/import_retention')
   const catalogue = await db.from('currencies').select('code')
@@ -112,7 +114,11 @@ export async function appPieces() {
       t.updatedAt?.sql ?? null,
     ])
     const events = t.events.map((event) => {
-      const sealed = event.snapshot ? sealSnapshot(event.id, event.snapshot) : null
+      const sealed = sealEvidence(
+        event.id,
+        { ...event, purgedAt: event.purgedAt?.sql ?? null },
+        event.snapshot
+      )
       const retainUntil =
         event.retainUntil?.sql ??
         // What the import stores (microseconds kept); luxon outside years 1-9999.
@@ -129,8 +135,10 @@ export async function appPieces() {
         event.capturedAt.sql,
         event.captureFormat,
         event.schemaVersion,
-        sealed?.ciphertext ?? null,
-        sealed?.size ?? null,
+        sealed.snapshotCiphertext,
+        sealed.snapshotSize,
+        sealed.projectionCiphertext,
+        sealed.projectionVersion,
         event.contentType,
         event.bodyCaptureStatus,
         event.eventId,

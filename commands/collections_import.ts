@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream'
 import { args } from '@adonisjs/core/ace'
 import { OperatorCommand, OperatorInputError } from '#console/operator_command'
 import { importJsonLines } from '#services/collections/import_transactions'
-import { progressLine } from '#console/progress_line'
+import { describeLinesRead, progressLine } from '#console/progress_line'
 import { recordImportRows } from '#support/operator_metrics'
 
 export default class CollectionsImport extends OperatorCommand {
@@ -28,7 +28,9 @@ export default class CollectionsImport extends OperatorCommand {
 
   protected async execute() {
     const input = await this.open()
-    const progress = this.progressOutput.isTTY ? progressLine(this.progressOutput) : null
+    const progress = this.progressOutput.isTTY
+      ? progressLine(this.progressOutput, describeLinesRead)
+      : null
     const started = performance.now()
     try {
       const result = await importJsonLines(input, { onProgress: progress?.update })

@@ -1,17 +1,27 @@
 /*
 | The Portal's view of one piece of exchange evidence (portal-api.md › History item,
-| Payload projection, Collections › "History behavior"). Pure: no database, no HTTP,
-| no decryption. The caller decides from `snapshotReadable()` whether to decrypt and
-| hands the opened snapshot (or null when it could not be opened) to `projectEvidence`.
+| Payload projection, Collections › "History behavior"; decisions.md §5). Pure: no
+| database, no HTTP, no decryption.
+|
+| It runs when evidence is written (the import, `history:reproject`), not when it is
+| read: `projectSnapshot()` turns an opened snapshot into the body-dependent part of
+| the item (`StoredProjection`), which is sealed and stored beside the snapshot. A
+| read builds the item with `historyItemOf()` from the row's columns and that stored
+| part, so its cost never depends on the size of the captured bodies.
 |
 | Rules kept here, once:
-| - fixed allowlists per payload kind; every other field is excluded and named in
-|   `omissions` with a reason code, never with its value;
+| - fixed allowlists per payload kind; every other field is excluded and reported in
+|   `omissions` with a reason code, never with its value, and never with its name
+|   either: a path names an allowlisted field, or `*` ("fields not on the allowlist")
+|   at its level (`*`, `data.*`), since a key chosen by the sender can carry data;
 | - whole bodies are withheld rather than cut (never truncated): purged, legacy,
 |   unsupported schema, over the 2 MiB read bound, unreadable, not captured;
 | - JSON response bodies are decoded up to 256 KiB and depth 64; request bodies are
 |   bounded by the same depth (their size by the read bound);
 | - nothing is filled in from elsewhere: an absent field stays absent.
+|
+| Bump PROJECTION_VERSION whenever what a snapshot projects to changes (an allowlist,
+| a rule, a reason): `node ace history:reproject` then re-projects the stored rows.
 */
 import {
   KIND_DEFINITIONS,
@@ -28,8 +38,13 @@ export const READ_BOUND_BYTES = 2 * 1024 * 1024
 export const RESPONSE_DECODE_BOUND_BYTES = 256 * 1024
 /** ...and this nesting depth (request bodies share the depth bound). */
 export const DECODE_DEPTH_BOUND = 64
-/** Named omissions per item; further ones are reported once as `*` per reason. */
-export const NAMED_OMISSIONS_BOUND = 64
+/**
+ * The version of the rules below that a stored projection was made with. Rows
+ * projected with another version are re-projected by `history:reproject`.
+ */
+export const PROJECTION_VERSION = 2
+/** The omission path of "every field at this level that is not on the allowlist". */
+export const UNLISTED_FIELDS = '*'
 
 export const CAPTURE_STATUSES = ['available', 'omitted', 'unavailable', 'purged'] as const
 export type CaptureStatus = (typeof CAPTURE_STATUSES)[number]
@@ -139,14 +154,13 @@ export interface HistoryItem {
   purged_at: string | null
 }
 
-/** A stored evidence row as the projection needs it (timestamps already ISO 8601). */
-export interface EvidenceRecord {
-  id: string
-  transactionId: number
-  environment: string
+/**
+ * What the projection of an evidence row's body depends on: the columns fixed when
+ * the evidence is written. The import and `history:reproject` have these; a read has
+ * them too (within `EvidenceRecord`).
+ */
+export interface EvidenceFacts {
   kind: EvidenceKind
-  capturedAt: string
-  captureFormat: string
   schemaVersion: number | null
   /** Whether a ciphertext is stored at all. */
   hasSnapshot: boolean
@@ -154,35 +168,58 @@ export interface EvidenceRecord {
   snapshotSize: number | null
   contentType: string | null
   bodyCaptureStatus: string | null
-  eventId: string | null
-  attemptNumber: number | null
-  httpStatus: number | null
   deliveryState: string | null
   durationMs: number | null
   isRepeatedRequest: boolean | null
-  retainUntil: string
   purgedAt: string | null
+}
+
+/** A stored evidence row as a read has it (timestamps already ISO 8601). */
+export interface EvidenceRecord extends EvidenceFacts {
+  id: string
+  transactionId: number
+  environment: string
+  capturedAt: string
+  captureFormat: string
+  eventId: string | null
+  attemptNumber: number | null
+  httpStatus: number | null
+  retainUntil: string
 }
 
 /** The opened snapshot: tagged JSON text (`body`) or raw text (`body_text`). */
 export type OpenedSnapshot = { kind: 'json'; text: string } | { kind: 'text'; text: string }
 
+/** The part of a history item that depends on the snapshot: projected once, stored. */
+export type StoredProjection = Pick<
+  HistoryItem,
+  'capture_status' | 'payload' | 'omissions' | 'response' | 'delivery'
+>
+
+/**
+ * What a read found where the stored projection should be: the projection, nothing
+ * (`missing`: not projected yet, see `history:reproject`), or bytes that do not open
+ * (`unreadable`: corrupt, or moved from another row).
+ */
+export type StoredProjectionRead = StoredProjection | 'missing' | 'unreadable'
+
 const LEGACY_FORMAT = 'legacy_sanitized_snapshot'
 const DELIVERY_ATTEMPT: EvidenceKind = 'merchant_notification.delivery_attempt'
 
 /**
- * Whether the snapshot of `record` is to be decrypted at all. Everything that is
- * withheld unread (purged, legacy attempts, unsupported schema, a recorded bodiless
- * capture, nothing stored, over the read bound) is decided here, before any bytes
- * are fetched or opened.
+ * Whether the snapshot of `facts` is projected at all. Everything that is withheld
+ * unread (purged, legacy attempts, unsupported schema, a recorded bodiless capture,
+ * nothing stored, over the read bound) is decided here from the row's columns alone,
+ * at write time and again at read time; only readable snapshots have a stored
+ * projection.
  */
-export function snapshotReadable(record: EvidenceRecord): boolean {
-  return unreadReason(record) === null
+export function snapshotReadable(facts: EvidenceFacts): boolean {
+  return unreadReason(facts) === null
 }
 
 type UnreadOutcome = { status: CaptureStatus; reason: ReasonCode | null }
 
-function unreadReason(record: EvidenceRecord): UnreadOutcome | null {
+function unreadReason(record: EvidenceFacts): UnreadOutcome | null {
   if (record.purgedAt !== null) return { status: 'purged', reason: null }
   if (record.kind === DELIVERY_ATTEMPT) {
     return { status: 'omitted', reason: 'legacy_body_unverified' }
@@ -210,7 +247,7 @@ function unreadReason(record: EvidenceRecord): UnreadOutcome | null {
 }
 
 /** The recorded body capture state when it is one the item's kind can carry, else null. */
-function recordedBodyStatus(record: EvidenceRecord): BodyCaptureStatus | null {
+function recordedBodyStatus(record: EvidenceFacts): BodyCaptureStatus | null {
   const value = record.bodyCaptureStatus
   if (value === null) return null
   const allowed: readonly string[] =
@@ -228,18 +265,48 @@ interface BodyProjection {
 }
 
 /**
- * The history item of `record`. `snapshot` is the opened snapshot when
- * `snapshotReadable(record)` was true: an `OpenedSnapshot`, or null when it could not
- * be decrypted (corrupt); it is ignored otherwise.
+ * The projection to store for a readable snapshot (`snapshotReadable(facts)`), given
+ * the opened snapshot, or null when it could not be opened (then the stored
+ * projection says `snapshot_unreadable`). Null when the snapshot is not readable:
+ * nothing is stored, a read decides from the columns.
  */
-export function projectEvidence(
-  record: EvidenceRecord,
-  snapshot: OpenedSnapshot | null | undefined
-): HistoryItem {
+export function projectSnapshot(
+  facts: EvidenceFacts,
+  snapshot: OpenedSnapshot | null
+): StoredProjection | null {
+  if (!snapshotReadable(facts)) return null
+  return storedPartOf(facts, projectBody(facts, snapshot))
+}
+
+/**
+ * The history item of a row read from the database: withheld from its columns when
+ * its snapshot is not readable, else built from its stored projection.
+ */
+export function historyItemOf(record: EvidenceRecord, stored: StoredProjectionRead): HistoryItem {
   const shownAs = KIND_DEFINITIONS[record.kind].shownAs
   if (!shownAs) throw new Error(`evidence kind ${record.kind} is never shown`)
-  const body = projectBody(record, snapshot)
-  const isAttempt = record.kind === DELIVERY_ATTEMPT
+  let part: StoredProjection
+  const unread = unreadReason(record)
+  if (unread) {
+    part = storedPartOf(record, {
+      status: unread.status,
+      payload: null,
+      omissions: unread.reason ? [{ field_path: 'body', reason_code: unread.reason }] : [],
+      bodyCaptureStatus: recordedBodyStatus(record),
+    })
+  } else if (stored === 'missing') {
+    part = storedPartOf(
+      record,
+      withheld('unavailable', 'snapshot_unavailable', recordedBodyStatus(record))
+    )
+  } else if (stored === 'unreadable') {
+    part = storedPartOf(
+      record,
+      withheld('unavailable', 'snapshot_unreadable', recordedBodyStatus(record))
+    )
+  } else {
+    part = stored
+  }
   return {
     id: record.id,
     transaction_id: record.transactionId,
@@ -247,50 +314,53 @@ export function projectEvidence(
     event_type: shownAs.eventType,
     direction: shownAs.direction,
     captured_at: record.capturedAt,
-    capture_format: isAttempt ? LEGACY_FORMAT : record.captureFormat,
-    capture_status: body.status,
+    capture_format: record.kind === DELIVERY_ATTEMPT ? LEGACY_FORMAT : record.captureFormat,
+    capture_status: part.capture_status,
     event_id: eventIdOf(record.eventId),
     attempt_number: integerIn(record.attemptNumber, 1, 1_000_000),
     http_status: integerIn(record.httpStatus, 100, 599),
-    delivery: deliveryOf(record, body),
-    response:
-      record.kind === 'merchant_response.synchronous'
-        ? {
-            is_repeated_request: record.isRepeatedRequest === true,
-            capture_stage: 'prepared_for_return',
-            body_capture_status: body.bodyCaptureStatus,
-          }
-        : null,
-    payload: body.payload,
-    omissions: body.omissions,
+    delivery: part.delivery,
+    response: part.response,
+    payload: part.payload,
+    omissions: part.omissions,
     retain_until: record.retainUntil,
     purged_at: record.purgedAt,
   }
 }
 
-function projectBody(
+/**
+ * Write time and read time in one call (the unit tests' view): the item `record`
+ * shows once `snapshot` (opened, or null when it could not be) has been projected.
+ * `snapshot` is ignored when the record is not readable.
+ */
+export function projectEvidence(
   record: EvidenceRecord,
   snapshot: OpenedSnapshot | null | undefined
-): BodyProjection {
-  const recorded = recordedBodyStatus(record)
-  const unread = unreadReason(record)
-  if (unread) {
-    return {
-      status: unread.status,
-      payload: null,
-      omissions: unread.reason ? [{ field_path: 'body', reason_code: unread.reason }] : [],
-      bodyCaptureStatus: recorded,
-    }
+): HistoryItem {
+  return historyItemOf(record, projectSnapshot(record, snapshot ?? null) ?? 'missing')
+}
+
+function storedPartOf(facts: EvidenceFacts, body: BodyProjection): StoredProjection {
+  return {
+    capture_status: body.status,
+    payload: body.payload,
+    omissions: body.omissions,
+    delivery: deliveryOf(facts, body),
+    response:
+      facts.kind === 'merchant_response.synchronous'
+        ? {
+            is_repeated_request: facts.isRepeatedRequest === true,
+            capture_stage: 'prepared_for_return',
+            body_capture_status: body.bodyCaptureStatus,
+          }
+        : null,
   }
-  if (!snapshot) {
-    return {
-      status: 'unavailable',
-      payload: null,
-      omissions: [{ field_path: 'body', reason_code: 'snapshot_unreadable' }],
-      bodyCaptureStatus: recorded,
-    }
-  }
-  switch (record.kind) {
+}
+
+/** The body of a readable snapshot, by payload kind (null: it could not be opened). */
+function projectBody(facts: EvidenceFacts, snapshot: OpenedSnapshot | null): BodyProjection {
+  if (!snapshot) return withheld('unavailable', 'snapshot_unreadable', recordedBodyStatus(facts))
+  switch (facts.kind) {
     case 'merchant_request.validated':
       return projectRequest(snapshot, REQUEST_FIELDS)
     case 'merchant_notification.queued':
@@ -298,7 +368,7 @@ function projectBody(
     case 'merchant_response.synchronous':
       return projectSynchronousResponse(snapshot)
     case 'merchant_notification.response':
-      return projectReply(snapshot, record.contentType)
+      return projectReply(snapshot, facts.contentType)
     default:
       // Unreachable: delivery attempts are never read, other kinds never shown.
       return withheld('unavailable', 'snapshot_schema_unsupported', null)
@@ -385,8 +455,6 @@ const SYNC_DATA_FIELDS: Record<string, FieldRule> = {
 
 /** Field names that look like links: excluded with their own reason. */
 const URL_LIKE = /url|uri|link|redirect|callback/i
-/** Field names safe to echo in an omission (never a value in disguise). */
-const NAMEABLE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
 
 // ---------------------------------------------------------------------------------
 // Decoding
@@ -437,43 +505,41 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 // ---------------------------------------------------------------------------------
 // Omissions
 
+/**
+ * The omissions of one item, each (path, reason) once, in order of first appearance.
+ * Only the projection's own vocabulary becomes a path: the allowlisted names, and
+ * `*` for the fields at a level that are not on its allowlist.
+ */
 class OmissionList {
-  private readonly named = new Map<string, Omission>()
-  private readonly unnamed = new Set<ReasonCode>()
+  private readonly entries = new Map<string, Omission>()
 
-  add(path: string, name: string, reason: ReasonCode) {
-    const fieldPath = path ? `${path}.${name}` : name
-    if (!NAMEABLE.test(name) || this.named.size >= NAMED_OMISSIONS_BOUND) {
-      this.unnamed.add(reason)
-      return
-    }
+  /** An allowlisted field (or `body`, `data`) whose value was not shown. */
+  addField(fieldPath: string, reason: ReasonCode) {
     const key = `${fieldPath}\u0000${reason}`
-    if (!this.named.has(key)) this.named.set(key, { field_path: fieldPath, reason_code: reason })
+    if (!this.entries.has(key))
+      this.entries.set(key, { field_path: fieldPath, reason_code: reason })
   }
 
-  addPath(fieldPath: string, reason: ReasonCode) {
-    const key = `${fieldPath}\u0000${reason}`
-    if (!this.named.has(key)) this.named.set(key, { field_path: fieldPath, reason_code: reason })
+  /** A field not on the allowlist of the level `path` ('' for the top): never named. */
+  addUnlisted(path: string, reason: ReasonCode) {
+    this.addField(path ? `${path}.${UNLISTED_FIELDS}` : UNLISTED_FIELDS, reason)
   }
 
   get size() {
-    return this.named.size + this.unnamed.size
+    return this.entries.size
   }
 
   toArray(): Omission[] {
-    return [
-      ...this.named.values(),
-      ...[...this.unnamed].map((reason) => ({ field_path: '*', reason_code: reason })),
-    ]
+    return [...this.entries.values()]
   }
 }
 
 /**
  * Copies the allowed fields of `source` that pass their rule into a new object
- * (allowlist order), and records every other field: link-like names as
- * `payment_url_excluded`, the rest under `reason`. Allowed names failing their rule
- * are recorded under `reason` too. Own properties only, so `__proto__` or
- * `constructor` keys are plain excluded fields.
+ * (allowlist order). An allowed field failing its rule is omitted by name under
+ * `reason`; every other field is omitted as `*` of its level, under
+ * `payment_url_excluded` when its name looks like a link, else under `reason`. Own
+ * properties only, so `__proto__` or `constructor` keys are plain unlisted fields.
  */
 function pickAllowed(
   source: Record<string, unknown>,
@@ -486,11 +552,11 @@ function pickAllowed(
   for (const [name, rule] of Object.entries(rules)) {
     if (!Object.hasOwn(source, name)) continue
     if (rule(source[name])) picked[name] = source[name]
-    else omissions.addPath(path ? `${path}.${name}` : name, reason)
+    else omissions.addField(path ? `${path}.${name}` : name, reason)
   }
   for (const name of Object.keys(source)) {
     if (Object.hasOwn(rules, name)) continue
-    omissions.add(path, name, URL_LIKE.test(name) ? 'payment_url_excluded' : reason)
+    omissions.addUnlisted(path, URL_LIKE.test(name) ? 'payment_url_excluded' : reason)
   }
   return picked
 }
@@ -537,12 +603,12 @@ function projectSynchronousResponse(snapshot: OpenedSnapshot): BodyProjection {
   const payload: Payload = {}
   if (Object.hasOwn(body, 'success')) {
     if (isBoolean(body.success)) payload.success = body.success
-    else omissions.addPath('success', 'response_fields_excluded')
+    else omissions.addField('success', 'response_fields_excluded')
   }
   if (Object.hasOwn(body, 'error_code')) {
     const code = body.error_code
     if (typeof code === 'string' && SYNC_ERROR_CODES.has(code)) payload.error_code = code
-    else omissions.addPath('error_code', 'response_fields_excluded')
+    else omissions.addField('error_code', 'response_fields_excluded')
   }
   if (Object.hasOwn(body, 'data')) {
     if (isPlainObject(body.data)) {
@@ -555,14 +621,13 @@ function projectSynchronousResponse(snapshot: OpenedSnapshot): BodyProjection {
       )
       if (Object.keys(data).length > 0) payload.data = data
     } else {
-      omissions.addPath('data', 'response_fields_excluded')
+      omissions.addField('data', 'response_fields_excluded')
     }
   }
   for (const name of Object.keys(body)) {
     if (name === 'success' || name === 'error_code' || name === 'data') continue
-    omissions.add(
+    omissions.addUnlisted(
       '',
-      name,
       URL_LIKE.test(name) ? 'payment_url_excluded' : 'response_fields_excluded'
     )
   }
@@ -612,18 +677,17 @@ function projectReply(snapshot: OpenedSnapshot, contentType: string | null): Bod
   for (const name of REPLY_BOOLEANS) {
     if (!Object.hasOwn(body, name)) continue
     if (isBoolean(body[name])) payload[name] = body[name]
-    else omissions.addPath(name, 'merchant_response_field_allowlist')
+    else omissions.addField(name, 'merchant_response_field_allowlist')
   }
   if (Object.hasOwn(body, 'status')) {
     const status = body.status
     if (typeof status === 'string' && REPLY_STATUSES.has(status)) payload.status = status
-    else omissions.addPath('status', 'merchant_response_field_allowlist')
+    else omissions.addField('status', 'merchant_response_field_allowlist')
   }
   for (const name of Object.keys(body)) {
     if (name === 'status' || (REPLY_BOOLEANS as readonly string[]).includes(name)) continue
-    omissions.add(
+    omissions.addUnlisted(
       '',
-      name,
       URL_LIKE.test(name) ? 'payment_url_excluded' : 'merchant_response_field_allowlist'
     )
   }
@@ -668,7 +732,7 @@ function integerIn(value: number | null, min: number, max: number): number | nul
   return value !== null && Number.isInteger(value) && value >= min && value <= max ? value : null
 }
 
-function deliveryOf(record: EvidenceRecord, body: BodyProjection): HistoryItem['delivery'] {
+function deliveryOf(record: EvidenceFacts, body: BodyProjection): HistoryItem['delivery'] {
   if (KIND_DEFINITIONS[record.kind].source !== 'merchant_webhook') return null
   const delivery: NonNullable<HistoryItem['delivery']> = {}
   const state = record.deliveryState

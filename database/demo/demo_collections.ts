@@ -249,26 +249,34 @@ export function demoCollectionLines(merchantId: number, end = DateTime.utc()): L
   return lines
 }
 
-/** Corrupts one snapshot in place (keeping its size), so history shows it unreadable. */
+/** One character of a sealed value changed, so it no longer opens (same length). */
+function flipped(sealed: string) {
+  const middle = Math.floor(sealed.length / 2)
+  return sealed.slice(0, middle) + (sealed[middle] === 'A' ? 'B' : 'A') + sealed.slice(middle + 1)
+}
+
+/**
+ * Corrupts one snapshot and its stored projection in place (keeping their sizes), so
+ * history shows it unreadable, and so would a re-projection.
+ */
 async function corruptOneSnapshot(merchantId: number) {
   const row = await db
     .from('exchange_evidence')
     .where('merchant_id', merchantId)
     .where('kind', 'merchant_notification.queued')
     .whereNotNull('snapshot_ciphertext')
+    .whereNotNull('projection_ciphertext')
     .orderBy('captured_at', 'desc')
     .orderBy('id')
-    .select('id', 'snapshot_ciphertext')
+    .select('id', 'snapshot_ciphertext', 'projection_ciphertext')
     .first()
   if (!row) return
-  const ciphertext: string = row.snapshot_ciphertext
-  const middle = Math.floor(ciphertext.length / 2)
-  const flipped = ciphertext[middle] === 'A' ? 'B' : 'A'
   await db
     .from('exchange_evidence')
     .where('id', row.id)
     .update({
-      snapshot_ciphertext: ciphertext.slice(0, middle) + flipped + ciphertext.slice(middle + 1),
+      snapshot_ciphertext: flipped(row.snapshot_ciphertext),
+      projection_ciphertext: flipped(row.projection_ciphertext),
     })
 }
 

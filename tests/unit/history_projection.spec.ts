@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto'
 import { test } from '@japa/runner'
 import {
   coverageOf,
   decodeJson,
+  historyItemOf,
   nestingDepth,
+  PROJECTION_VERSION,
   projectEvidence,
+  projectSnapshot,
   READ_BOUND_BYTES,
   REASON_CODES,
   REPLY_BODY_CAPTURE_STATUSES,
@@ -88,8 +92,8 @@ test.group('History projection › payload rows (portal-api.md › Payload proje
       payload: FULL_REQUEST,
       status: 'available',
       omissions: [
-        { field_path: 'success_url', reason_code: 'payment_url_excluded' },
-        { field_path: 'customer', reason_code: 'portal_field_allowlist' },
+        { field_path: '*', reason_code: 'payment_url_excluded' },
+        { field_path: '*', reason_code: 'portal_field_allowlist' },
       ],
     },
     {
@@ -104,10 +108,7 @@ test.group('History projection › payload rows (portal-api.md › Payload proje
         payment_status: 'PAID',
       },
       status: 'available',
-      omissions: [
-        { field_path: 'channel', reason_code: 'portal_field_allowlist' },
-        { field_path: 'is_card_payment', reason_code: 'portal_field_allowlist' },
-      ],
+      omissions: [{ field_path: '*', reason_code: 'portal_field_allowlist' }],
     },
     {
       row: 'merchant reply JSON: five booleans and status',
@@ -130,7 +131,7 @@ test.group('History projection › payload rows (portal-api.md › Payload proje
         status: 'received',
       },
       status: 'available',
-      omissions: [{ field_path: 'note', reason_code: 'merchant_response_field_allowlist' }],
+      omissions: [{ field_path: '*', reason_code: 'merchant_response_field_allowlist' }],
     },
     {
       row: 'merchant reply text: exact words, trimmed and lowercased',
@@ -179,9 +180,9 @@ test.group('History projection › payload rows (portal-api.md › Payload proje
       },
       status: 'available',
       omissions: [
-        { field_path: 'data.checkout_url', reason_code: 'payment_url_excluded' },
-        { field_path: 'data.provider_transaction_id', reason_code: 'response_fields_excluded' },
-        { field_path: 'message', reason_code: 'response_fields_excluded' },
+        { field_path: 'data.*', reason_code: 'payment_url_excluded' },
+        { field_path: 'data.*', reason_code: 'response_fields_excluded' },
+        { field_path: '*', reason_code: 'response_fields_excluded' },
       ],
     },
   ]
@@ -275,7 +276,7 @@ test.group('History projection › payload rows (portal-api.md › Payload proje
       { field_path: 'success', reason_code: 'response_fields_excluded' },
       { field_path: 'error_code', reason_code: 'response_fields_excluded' },
       { field_path: 'data', reason_code: 'response_fields_excluded' },
-      { field_path: 'ok', reason_code: 'response_fields_excluded' },
+      { field_path: '*', reason_code: 'response_fields_excluded' },
     ])
     for (const code of [
       'TRANSACTION_REFERENCE_CONFLICT',
@@ -587,7 +588,7 @@ test.group('History projection › hostile bodies', () => {
     const request = project(REQUEST, json(big))
     assert.deepEqual(request.payload, FULL_REQUEST)
     assert.deepEqual(request.omissions, [
-      { field_path: 'blob', reason_code: 'portal_field_allowlist' },
+      { field_path: '*', reason_code: 'portal_field_allowlist' },
     ])
     const reply = project(REPLY, json({ ok: true, blob: 'x'.repeat(256 * 1024) }))
     assert.isNull(reply.payload)
@@ -641,7 +642,9 @@ test.group('History projection › hostile bodies', () => {
     }
   })
 
-  test('extra nested fields: excluded whole, named by their top-level path only', ({ assert }) => {
+  test('extra nested fields: excluded whole; an allowed one failing its rule is named', ({
+    assert,
+  }) => {
     const item = project(
       REQUEST,
       json({
@@ -653,7 +656,7 @@ test.group('History projection › hostile bodies', () => {
     assert.notProperty(item.payload!, 'amount')
     assert.deepEqual(item.omissions, [
       { field_path: 'amount', reason_code: 'portal_field_allowlist' },
-      { field_path: 'customer', reason_code: 'portal_field_allowlist' },
+      { field_path: '*', reason_code: 'portal_field_allowlist' },
     ])
     const shown = JSON.stringify([item.payload, item.omissions])
     for (const leaked of ['Juan', '4111', 'cvv', 'number']) assert.notInclude(shown, leaked)
@@ -666,8 +669,7 @@ test.group('History projection › hostile bodies', () => {
     assert.equal(Object.getPrototypeOf(item.payload), Object.prototype)
     assert.isUndefined(({} as any).polluted)
     assert.deepEqual(item.omissions, [
-      { field_path: '__proto__', reason_code: 'merchant_response_field_allowlist' },
-      { field_path: 'constructor', reason_code: 'merchant_response_field_allowlist' },
+      { field_path: '*', reason_code: 'merchant_response_field_allowlist' },
     ])
     const request = project(REQUEST, {
       kind: 'json',
@@ -676,17 +678,36 @@ test.group('History projection › hostile bodies', () => {
     assert.deepEqual(request.payload, { currency: 'PHP' })
   })
 
-  test('field names that could carry data are never echoed; omissions are bounded', ({
+  test('omission paths come from the allowlists only: a key the sender chose is never named', ({
     assert,
   }) => {
-    const body: Record<string, number> = { 'juan@example.com': 1, '4111111111111111': 2 }
+    const body: Record<string, unknown> = {
+      ...FULL_REQUEST,
+      'juan@example.com': 1,
+      '4111111111111111': 2,
+      'https_pay_example_com_tok_SECRETNAME': 1,
+      'callback_SECRET2': 'x',
+      'currency': 'php',
+    }
     for (let index = 0; index < 500; index++) body[`field_${index}`] = index
     const item = project(REQUEST, json(body))
-    const shown = JSON.stringify(item.omissions)
-    assert.notInclude(shown, 'juan')
-    assert.notInclude(shown, '4111')
-    assert.isAtMost(item.omissions.length, 65)
-    assert.deepInclude(item.omissions, { field_path: '*', reason_code: 'portal_field_allowlist' })
+    assert.deepEqual(item.omissions, [
+      { field_path: 'currency', reason_code: 'portal_field_allowlist' },
+      { field_path: '*', reason_code: 'portal_field_allowlist' },
+      { field_path: '*', reason_code: 'payment_url_excluded' },
+    ])
+    const sync = project(
+      SYNC,
+      json({ success: true, SECRET3: 1, data: { SECRET4_url: 'x', SECRET5: 2, amount: 1 } })
+    )
+    assert.deepEqual(sync.omissions, [
+      { field_path: 'data.amount', reason_code: 'response_fields_excluded' },
+      { field_path: 'data.*', reason_code: 'payment_url_excluded' },
+      { field_path: 'data.*', reason_code: 'response_fields_excluded' },
+      { field_path: '*', reason_code: 'response_fields_excluded' },
+    ])
+    const shown = JSON.stringify([item.omissions, sync.omissions])
+    for (const leaked of ['juan', '4111', 'SECRET', 'field_4']) assert.notInclude(shown, leaked)
   })
 
   test('duplicate JSON keys: the last one is what is checked and shown', ({ assert }) => {
@@ -715,5 +736,78 @@ test.group('History projection › coverage', () => {
         merchant_webhook_response: 'not_captured',
       }
     )
+  })
+})
+
+test.group('History projection › stored at write time, served at read time', () => {
+  test("a read serves the projection stored at write time; the row's columns still withhold", ({
+    assert,
+  }) => {
+    const evidence = record(REQUEST)
+    const stored = projectSnapshot(evidence, json({ ...FULL_REQUEST, note: 'x' }))
+    assert.isNotNull(stored)
+    const item = historyItemOf(evidence, stored!)
+    assert.deepEqual(item.payload, FULL_REQUEST)
+    assert.deepEqual(item.omissions, [{ field_path: '*', reason_code: 'portal_field_allowlist' }])
+    // Purged since: the stored projection is ignored.
+    const purged = historyItemOf({ ...evidence, purgedAt: '2027-03-02T00:00:00.000000Z' }, stored!)
+    assert.equal(purged.capture_status, 'purged')
+    assert.isNull(purged.payload)
+    // Withheld from the columns alone: nothing is stored.
+    assert.isNull(projectSnapshot(record(REQUEST, { schemaVersion: 3 }), json(FULL_REQUEST)))
+    assert.isNull(projectSnapshot(record(ATTEMPT), json(FULL_REQUEST)))
+  })
+
+  test('a stored projection that does not open is snapshot_unreadable; none stored, snapshot_unavailable', ({
+    assert,
+  }) => {
+    const reply = record(REPLY, { deliveryState: 'delivered' })
+    const unreadable = historyItemOf(reply, 'unreadable')
+    assert.equal(unreadable.capture_status, 'unavailable')
+    assert.isNull(unreadable.payload)
+    assert.deepEqual(unreadable.omissions, [
+      { field_path: 'body', reason_code: 'snapshot_unreadable' },
+    ])
+    assert.deepEqual(unreadable.delivery, { state: 'delivered', body_capture_status: null })
+    const missing = historyItemOf(reply, 'missing')
+    assert.deepEqual(missing.omissions, [
+      { field_path: 'body', reason_code: 'snapshot_unavailable' },
+    ])
+  })
+
+  test('PROJECTION_VERSION changes whenever what a snapshot projects to changes', ({ assert }) => {
+    // What the rules make of a fixed corpus. When this fingerprint changes, bump
+    // PROJECTION_VERSION (history:reproject then re-projects stored rows) and record the
+    // new fingerprint for the new version.
+    const corpus: Array<[EvidenceKind, OpenedSnapshot, Partial<EvidenceRecord>]> = [
+      [REQUEST, json({ ...FULL_REQUEST, success_url: 'u', customer: {}, amount: 1 }), {}],
+      [QUEUED, json({ ...FULL_REQUEST, provider_reference: 'p' }), {}],
+      [
+        SYNC,
+        json({
+          success: true,
+          error_code: 'SUBMISSION_UNKNOWN',
+          data: { ...FULL_REQUEST, timestamp: '2026-03-01T10:00:00Z', payment_url: 'u' },
+          x: 1,
+        }),
+        {},
+      ],
+      [SYNC, json({ x: 1 }), {}],
+      [SYNC, text('ok'), {}],
+      [REPLY, json({ ok: true, status: 'received', acknowledged: 'yes', message: 'm' }), {}],
+      [REPLY, text(' ACK '), { contentType: 'application/json' }],
+      [REPLY, text('nope'), { contentType: 'text/plain' }],
+    ]
+    const outputs = corpus.map(([kind, snapshot, overrides]) =>
+      projectSnapshot(
+        record(kind, { deliveryState: 'failed', durationMs: 5, ...overrides }),
+        snapshot
+      )
+    )
+    const fingerprint = createHash('sha256').update(JSON.stringify(outputs)).digest('hex')
+    const FINGERPRINTS: Record<number, string> = {
+      2: 'bab6b4736aedf63e7e85c1a143317e388220e8f88c41dbaf8feb1f000b60b279',
+    }
+    assert.equal(fingerprint, FINGERPRINTS[PROJECTION_VERSION])
   })
 })

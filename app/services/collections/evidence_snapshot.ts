@@ -6,6 +6,10 @@
 | ciphertext cannot be moved to another row. `snapshot_size` stores the ciphertext's
 | byte length, so an oversize snapshot is withheld without reading it (portal-api.md:
 | encrypted snapshots over 2 MiB are withheld unread).
+|
+| Beside it, the snapshot's projection (app/history/projection.ts) is sealed the same
+| way under its own purpose, once, when the evidence is written (decisions.md §5):
+| a history read opens only that small, bounded object, never the snapshot.
 */
 import {
   createCipheriv,
@@ -17,6 +21,12 @@ import {
 } from 'node:crypto'
 import encryption from '@adonisjs/core/services/encryption'
 import env from '#start/env'
+import {
+  PROJECTION_VERSION,
+  projectSnapshot,
+  type EvidenceFacts,
+  type StoredProjection,
+} from '#history/projection'
 
 export type Snapshot = { kind: 'json'; text: string } | { kind: 'text'; text: string }
 
@@ -24,17 +34,71 @@ export type Snapshot = { kind: 'json'; text: string } | { kind: 'text'; text: st
 export const SNAPSHOT_READ_BOUND_BYTES = 2 * 1024 * 1024
 
 const purposeOf = (evidenceId: string) => `exchange-evidence:${evidenceId}`
+const projectionPurposeOf = (evidenceId: string) => `exchange-evidence-projection:${evidenceId}`
 
 export function sealSnapshot(
   evidenceId: string,
   snapshot: Snapshot
 ): { ciphertext: string; size: number } {
   const plaintext = (snapshot.kind === 'json' ? 'j' : 't') + snapshot.text
-  const seal = fastSeal()
-  const ciphertext = seal
-    ? seal(plaintext, purposeOf(evidenceId))
-    : encryption.encrypt(plaintext, undefined, purposeOf(evidenceId))
+  const ciphertext = seal(plaintext, purposeOf(evidenceId))
   return { ciphertext, size: Buffer.byteLength(ciphertext) }
+}
+
+function seal(value: string | StoredProjection, purpose: string): string {
+  const sealer = fastSeal()
+  return sealer ? sealer(value, purpose) : encryption.encrypt(value, undefined, purpose)
+}
+
+/** The evidence columns written for one event: its sealed snapshot and projection. */
+export interface SealedEvidence {
+  snapshotCiphertext: string | null
+  snapshotSize: number | null
+  projectionCiphertext: string | null
+  projectionVersion: number | null
+}
+
+/**
+ * Seals an event's snapshot and, when a read may show it, its projection. `facts`
+ * are the event's columns; their `hasSnapshot` and `snapshotSize` are taken from the
+ * sealing here.
+ */
+export function sealEvidence(
+  evidenceId: string,
+  facts: Omit<EvidenceFacts, 'hasSnapshot' | 'snapshotSize'>,
+  snapshot: Snapshot | null
+): SealedEvidence {
+  const sealed = snapshot ? sealSnapshot(evidenceId, snapshot) : null
+  const projection = projectSnapshot(
+    { ...facts, hasSnapshot: sealed !== null, snapshotSize: sealed?.size ?? null },
+    snapshot
+  )
+  return {
+    snapshotCiphertext: sealed?.ciphertext ?? null,
+    snapshotSize: sealed?.size ?? null,
+    projectionCiphertext: projection ? sealProjection(evidenceId, projection) : null,
+    // Projected (even to nothing, when the columns withhold it) with this version.
+    projectionVersion: sealed ? PROJECTION_VERSION : null,
+  }
+}
+
+export function sealProjection(evidenceId: string, projection: StoredProjection): string {
+  return seal(projection, projectionPurposeOf(evidenceId))
+}
+
+/** The stored projection, or null when it does not open under this row's purpose. */
+export function openProjection(evidenceId: string, ciphertext: string): StoredProjection | null {
+  let opened: unknown
+  try {
+    opened = encryption.decrypt(ciphertext, projectionPurposeOf(evidenceId))
+  } catch {
+    return null
+  }
+  if (opened === null || typeof opened !== 'object' || Array.isArray(opened)) return null
+  const projection = opened as StoredProjection
+  return typeof projection.capture_status === 'string' && Array.isArray(projection.omissions)
+    ? projection
+    : null
 }
 
 /*
@@ -48,7 +112,7 @@ export function sealSnapshot(
 | read on first use (never when this module loads: a command module importing config
 | while ace loads it would freeze an empty key, tests/functional/foundation).
 */
-type Seal = (plaintext: string, purpose: string) => string
+type Seal = (value: string | StoredProjection, purpose: string) => string
 
 /** Random IVs drawn 4 KiB at a time (one call per 341 seals); no byte is used twice. */
 let ivPool = Buffer.alloc(0)
@@ -81,12 +145,12 @@ function fastSeal(): Seal | null {
         )
       )
     )
-    const seal: Seal = (plaintext, purpose) => {
+    const sealWithKey: Seal = (value, purpose) => {
       const iv = nextIv()
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
       cipher.setAAD(Buffer.from(purpose), { plaintextLength: Buffer.byteLength(purpose) })
       const body = Buffer.concat([
-        cipher.update(JSON.stringify({ message: plaintext })),
+        cipher.update(JSON.stringify({ message: value })),
         cipher.final(),
       ])
       return `${id}.v1:${body.toString('base64url')}.${iv.toString('base64url')}.${cipher
@@ -94,8 +158,8 @@ function fastSeal(): Seal | null {
         .toString('base64url')}`
     }
     const probe = 'tprobe \u2028 "quoted" \\ é'
-    if (encryption.decrypt(seal(probe, purposeOf('probe')), purposeOf('probe')) === probe) {
-      fastSealer = seal
+    if (encryption.decrypt(sealWithKey(probe, purposeOf('probe')), purposeOf('probe')) === probe) {
+      fastSealer = sealWithKey
     }
   } catch {
     fastSealer = null

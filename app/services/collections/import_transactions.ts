@@ -28,7 +28,7 @@ import { setImmediate } from 'node:timers/promises'
 import { from as copyFrom } from 'pg-copy-streams'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
-import { sealSnapshot } from '#services/collections/evidence_snapshot'
+import { sealEvidence } from '#services/collections/evidence_snapshot'
 import { retainUntilDefault } from '#services/collections/import_retention'
 import {
   ImportLineError,
@@ -130,6 +130,8 @@ const EVENT_CORE_COLUMNS = [
   'schema_version',
   'snapshot_ciphertext',
   'snapshot_size',
+  'projection_ciphertext',
+  'projection_version',
   'content_type',
   'body_capture_status',
   'event_id',
@@ -185,6 +187,8 @@ CREATE TEMP TABLE IF NOT EXISTS ${STAGE_EVENTS} (
   schema_version integer NOT NULL,
   snapshot_ciphertext text,
   snapshot_size integer,
+  projection_ciphertext text,
+  projection_version smallint,
   content_type varchar(255),
   body_capture_status varchar(64),
   event_id varchar(128),
@@ -231,10 +235,12 @@ RETURNING id, merchant_id, environment, merchant_transaction_id, (xmax = 0) AS c
 const MERGE_EVENTS = `
 INSERT INTO exchange_evidence (id, merchant_id, transaction_id, environment, kind, source,
   direction, captured_at, capture_format, schema_version, snapshot_ciphertext, snapshot_size,
-  content_type, body_capture_status, event_id, attempt_number, http_status, delivery_state,
-  duration_ms, is_repeated_request, retain_until, legal_hold, purged_at, created_at)
+  projection_ciphertext, projection_version, content_type, body_capture_status, event_id,
+  attempt_number, http_status, delivery_state, duration_ms, is_repeated_request, retain_until,
+  legal_hold, purged_at, created_at)
 SELECT s.id, s.merchant_id, t.id, s.environment, s.kind, s.source, s.direction, s.captured_at,
-  s.capture_format, s.schema_version, s.snapshot_ciphertext, s.snapshot_size, s.content_type,
+  s.capture_format, s.schema_version, s.snapshot_ciphertext, s.snapshot_size,
+  s.projection_ciphertext, s.projection_version, s.content_type,
   s.body_capture_status, s.event_id, s.attempt_number, s.http_status, s.delivery_state,
   s.duration_ms, s.is_repeated_request,
   COALESCE(s.retain_until, LEAST(s.captured_at + make_interval(months => $1::int), '9999-12-31 23:59:59.999999+00'::timestamptz)),
@@ -613,7 +619,11 @@ function stage(batch: Batch, line: number, transaction: ImportedTransaction, mon
   batch.references.push(reference)
   batch.bytes += row.length
   for (const [position, event] of t.events.entries()) {
-    const sealed = event.snapshot ? sealSnapshot(event.id, event.snapshot) : null
+    const sealed = sealEvidence(
+      event.id,
+      { ...event, purgedAt: event.purgedAt?.sql ?? null },
+      event.snapshot
+    )
     const core = [
       event.id,
       t.merchantId,
@@ -624,8 +634,10 @@ function stage(batch: Batch, line: number, transaction: ImportedTransaction, mon
       event.capturedAt.sql,
       event.captureFormat,
       event.schemaVersion,
-      sealed?.ciphertext ?? null,
-      sealed?.size ?? null,
+      sealed.snapshotCiphertext,
+      sealed.snapshotSize,
+      sealed.projectionCiphertext,
+      sealed.projectionVersion,
       event.contentType,
       event.bodyCaptureStatus,
       event.eventId,

@@ -1,8 +1,8 @@
 /*
 | `node ace history:purge [--dry-run]` (portal-api.md › Collections, "History
 | behavior"; decisions.md §4): evidence whose retain_until has passed and that is not
-| on legal hold loses its snapshot (ciphertext and size set to null) and gets
-| `purged_at`; the row stays, so history shows the item as purged and coverage can
+| on legal hold loses its snapshot (ciphertext and size set to null) and the stored
+| projection of it (its payload), and gets `purged_at`; the row stays, so history shows the item as purged and coverage can
 | say `purged`. Nothing else about the row changes.
 |
 | Work goes in batches of short transactions. Each batch claims its rows with
@@ -48,7 +48,7 @@ WITH due AS (
   FOR UPDATE SKIP LOCKED
 )
 UPDATE exchange_evidence e
-SET snapshot_ciphertext = NULL, snapshot_size = NULL, purged_at = ?
+SET snapshot_ciphertext = NULL, snapshot_size = NULL, projection_ciphertext = NULL, purged_at = ?
 FROM due
 WHERE e.id = due.id
 RETURNING e.id`

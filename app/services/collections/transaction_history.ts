@@ -8,9 +8,11 @@
 | - Chronological: `captured_at`, then the ULID (byte order, COLLATE "C").
 | - `meta.coverage` and the total come from one aggregate over the whole scoped
 |   history, whatever the page.
-| - A snapshot's ciphertext is selected only when it may be read (unpurged, within
-|   the 2 MiB read bound); the projection (app/history/projection.ts) decides the
-|   rest. A snapshot that cannot be opened marks its own item unavailable.
+| - Snapshots are never read here: each item is built from its row's columns and the
+|   projection stored when the evidence was written (app/history/projection.ts,
+|   decisions.md §5), a small bounded object, so a page costs the same whatever the
+|   size of the captured bodies. A stored projection that cannot be opened marks its
+|   own item unavailable (`snapshot_unreadable`).
 | - Every read is audited on the primary, by one statement that also checks the
 |   resource is in scope (no record for a 404) and runs beside the evidence reads;
 |   the evidence is returned only once the record is written, and when the audit
@@ -23,14 +25,13 @@ import { readConnection } from '#support/read_connection'
 import db from '@adonisjs/lucid/services/db'
 import { auditedReadStatement, type SqlFragment } from '#services/audit/audit_trail'
 import { statementQuery } from '#support/direct_query'
-import { openSnapshot } from '#services/collections/evidence_snapshot'
+import { openProjection } from '#services/collections/evidence_snapshot'
 import type { EvidenceKind, HistoryEventType } from '#services/collections/evidence_kinds'
 import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transaction_rows'
 import {
   coverageOf,
   eventTypeOf,
-  projectEvidence,
-  READ_BOUND_BYTES,
+  historyItemOf,
   snapshotReadable,
   type CoverageState,
   type EvidenceRecord,
@@ -42,8 +43,7 @@ type Environment = 'test' | 'live'
 const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
   ${isoUtc('e.captured_at')} AS captured_at, e.capture_format, e.schema_version,
   e.snapshot_ciphertext IS NOT NULL AS has_snapshot, e.snapshot_size,
-  CASE WHEN e.purged_at IS NULL AND e.snapshot_size <= ${READ_BOUND_BYTES}
-    THEN e.snapshot_ciphertext END AS snapshot_ciphertext,
+  CASE WHEN e.purged_at IS NULL THEN e.projection_ciphertext END AS projection_ciphertext,
   e.content_type, e.body_capture_status, e.event_id, e.attempt_number, e.http_status,
   e.delivery_state, e.duration_ms, e.is_repeated_request,
   ${isoUtc('e.retain_until')} AS retain_until, ${isoUtc('e.purged_at')} AS purged_at`
@@ -64,7 +64,7 @@ interface EvidenceRow {
   schema_version: number | null
   has_snapshot: boolean
   snapshot_size: number | null
-  snapshot_ciphertext: string | null
+  projection_ciphertext: string | null
   content_type: string | null
   body_capture_status: string | null
   event_id: string | null
@@ -77,7 +77,7 @@ interface EvidenceRow {
   purged_at: string | null
 }
 
-/** The history item of a row: the snapshot is opened only when the projection reads it. */
+/** The history item of a row: its stored projection is opened only when it is shown. */
 function itemOf(row: EvidenceRow): HistoryItem {
   const record: EvidenceRecord = {
     id: row.id,
@@ -100,15 +100,11 @@ function itemOf(row: EvidenceRow): HistoryItem {
     retainUntil: row.retain_until,
     purgedAt: row.purged_at,
   }
-  if (!snapshotReadable(record)) return projectEvidence(record, undefined)
-  try {
-    const snapshot =
-      row.snapshot_ciphertext === null ? null : openSnapshot(row.id, row.snapshot_ciphertext)
-    return projectEvidence(record, snapshot)
-  } catch {
-    // Whatever is wrong with one snapshot stays with its item: unavailable, unreadable.
-    return projectEvidence(record, null)
+  if (!snapshotReadable(record) || row.projection_ciphertext === null) {
+    return historyItemOf(record, 'missing')
   }
+  // Whatever is wrong with one stored projection stays with its item.
+  return historyItemOf(record, openProjection(row.id, row.projection_ciphertext) ?? 'unreadable')
 }
 
 /**

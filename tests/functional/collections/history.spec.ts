@@ -11,6 +11,7 @@ import {
   type ImportEvent,
 } from '#tests/helpers/collections'
 import { route } from '#tests/helpers/routes'
+import { reprojectHistory } from '#services/collections/reproject_history'
 
 const readHistory = (client: any, session: Session, id: number, qs: Record<string, unknown> = {}) =>
   client
@@ -140,8 +141,8 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
           is_card_payment: false,
         },
         omissions: [
-          { field_path: 'success_url', reason_code: 'payment_url_excluded' },
-          { field_path: 'customer', reason_code: 'portal_field_allowlist' },
+          { field_path: '*', reason_code: 'payment_url_excluded' },
+          { field_path: '*', reason_code: 'portal_field_allowlist' },
         ],
         retain_until: '2027-03-01T02:00:00.120000Z',
         purged_at: null,
@@ -165,7 +166,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
         },
       })
       assert.deepEqual(body.data[1].omissions, [
-        { field_path: 'data.payment_url', reason_code: 'payment_url_excluded' },
+        { field_path: 'data.*', reason_code: 'payment_url_excluded' },
       ])
       assert.equal(body.data[2].event_type, 'merchant_webhook_request')
       assert.equal(body.data[2].direction, 'dlt_to_merchant')
@@ -173,8 +174,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
       assert.deepEqual(body.data[2].delivery, { state: 'delivered' })
       assert.notProperty(body.data[2].payload, 'channel')
       assert.deepEqual(body.data[2].omissions, [
-        { field_path: 'channel', reason_code: 'portal_field_allowlist' },
-        { field_path: 'provider_reference', reason_code: 'portal_field_allowlist' },
+        { field_path: '*', reason_code: 'portal_field_allowlist' },
       ])
       assert.equal(body.data[3].event_type, 'merchant_webhook_response')
       assert.equal(body.data[3].direction, 'merchant_to_dlt')
@@ -186,7 +186,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
       })
       assert.deepEqual(body.data[3].payload, { ok: true })
       assert.deepEqual(body.data[3].omissions, [
-        { field_path: 'message', reason_code: 'merchant_response_field_allowlist' },
+        { field_path: '*', reason_code: 'merchant_response_field_allowlist' },
       ])
       assert.deepEqual(body.meta, {
         current_page: 1,
@@ -326,7 +326,10 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     assert.equal(item.http_status, 500)
   })
 
-  test('a corrupt snapshot marks only its own item unavailable', async ({ client, assert }) => {
+  test('a corrupt stored projection marks only its own item unavailable', async ({
+    client,
+    assert,
+  }) => {
     const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       merchantRequest('ORD', '2026-03-01T00:00:00Z'),
@@ -339,10 +342,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     await db
       .from('exchange_evidence')
       .where('id', stored.events[0])
-      .update({ snapshot_ciphertext: 'not-a-ciphertext' })
-    // A ciphertext moved from another row does not open under this row's purpose.
-    const moved = await db.from('exchange_evidence').where('id', stored.events[0]).first()
-    assert.exists(moved)
+      .update({ projection_ciphertext: 'not-a-ciphertext' })
     const response = await readHistory(client, admin, stored.id)
     response.assertStatus(200)
     const [corrupt, intact] = response.body().data
@@ -355,7 +355,10 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     assert.deepEqual(intact.payload, { ok: true })
   })
 
-  test('a snapshot sealed for another row is unreadable here', async ({ client, assert }) => {
+  test('a stored projection sealed for another row is unreadable here', async ({
+    client,
+    assert,
+  }) => {
     const admin = await signedInMember()
     const stored = await oneTransaction(admin, [
       merchantRequest('ORD', '2026-03-01T00:00:00Z'),
@@ -365,11 +368,54 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     await db
       .from('exchange_evidence')
       .where('id', stored.events[1])
-      .update({ snapshot_ciphertext: source.snapshot_ciphertext })
+      .update({ projection_ciphertext: source.projection_ciphertext })
     const history = await readHistory(client, admin, stored.id)
     const [, moved] = history.body().data
     assert.equal(moved.capture_status, 'unavailable')
     assert.deepEqual(moved.omissions, [{ field_path: 'body', reason_code: 'snapshot_unreadable' }])
+  })
+
+  test('a read serves the projection stored at import and never opens the snapshot', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember()
+    const stored = await oneTransaction(admin, fullExchange('ORD-1001'))
+    const first = await readHistory(client, admin, stored.id)
+    const before = first.body().data
+    // Every snapshot made unreadable: the items do not change.
+    await db
+      .from('exchange_evidence')
+      .where('transaction_id', stored.id)
+      .whereNotNull('snapshot_ciphertext')
+      .update({ snapshot_ciphertext: 'not-a-ciphertext' })
+    const after = await readHistory(client, admin, stored.id)
+    after.assertStatus(200)
+    assert.deepEqual(after.body().data, before)
+    assert.equal(after.body().data[0].capture_status, 'available')
+  })
+
+  test('an item whose projection was never stored is unavailable until history:reproject', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember()
+    const stored = await oneTransaction(admin, [merchantRequest('ORD', '2026-03-01T00:00:00Z')])
+    await db
+      .from('exchange_evidence')
+      .where('id', stored.events[0])
+      .update({ projection_ciphertext: null, projection_version: null })
+    const unprojected = await readHistory(client, admin, stored.id)
+    const [missing] = unprojected.body().data
+    assert.equal(missing.capture_status, 'unavailable')
+    assert.deepEqual(missing.omissions, [
+      { field_path: 'body', reason_code: 'snapshot_unavailable' },
+    ])
+    await reprojectHistory()
+    const reprojected = await readHistory(client, admin, stored.id)
+    const [projected] = reprojected.body().data
+    assert.equal(projected.capture_status, 'available')
+    assert.equal(projected.payload.merchant_transaction_id, 'ORD')
   })
 
   test('unsupported schema versions and snapshots over 2 MiB are withheld unread', async ({

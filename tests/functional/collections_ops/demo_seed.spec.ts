@@ -9,7 +9,7 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { runCommand } from '#tests/helpers/foundation'
 import { EVIDENCE_KINDS } from '#services/collections/evidence_kinds'
-import { openSnapshot } from '#services/collections/evidence_snapshot'
+import { openProjection, openSnapshot } from '#services/collections/evidence_snapshot'
 import DemoSeed from '../../../commands/demo_seed.js'
 
 test.group('demo:seed › collections', (group) => {
@@ -56,6 +56,7 @@ test.group('demo:seed › collections', (group) => {
         row.snapshot_ciphertext !== null && openSnapshot(row.id, row.snapshot_ciphertext) === null
     )
     assert.lengthOf(unreadable, 1)
+    assert.isNull(openProjection(unreadable[0].id, unreadable[0].projection_ciphertext))
   })
 
   test('a second run keeps the demo transactions as they are', async ({ assert }) => {

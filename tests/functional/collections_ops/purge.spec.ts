@@ -48,7 +48,7 @@ async function evidenceByReference() {
 test.group('history:purge', (group) => {
   group.each.setup(() => resetState())
 
-  test('purges evidence past retention: snapshot removed, purged_at set, row kept', async ({
+  test('purges evidence past retention: snapshot and stored projection removed, purged_at set, row kept', async ({
     assert,
   }) => {
     const merchant = await MerchantFactory.create()
@@ -69,11 +69,13 @@ test.group('history:purge', (group) => {
       const row = rows.get(reference)!
       assert.isNull(row.snapshot_ciphertext)
       assert.isNull(row.snapshot_size)
+      assert.isNull(row.projection_ciphertext)
       assert.equal(row.purged_at.toISOString(), '2027-06-01T00:00:00.000Z')
       assert.equal(row.kind, 'merchant_notification.response')
       assert.equal(row.http_status, null)
     }
     assert.isNotNull(rows.get('ORD-2')!.snapshot_ciphertext)
+    assert.isNotNull(rows.get('ORD-2')!.projection_ciphertext)
     assert.isNull(rows.get('ORD-2')!.purged_at)
   })
 

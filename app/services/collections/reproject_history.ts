@@ -1,0 +1,196 @@
+/*
+| `node ace history:reproject [--dry-run]` (decisions.md §5): re-runs the projection
+| (app/history/projection.ts) over stored snapshots, so that history reads, which
+| serve only the stored projection, follow allowlists changed since the evidence was
+| written. The migration that introduced stored projections runs it too.
+|
+| Due rows: unpurged, with a snapshot, projected with another PROJECTION_VERSION (or
+| never). Work goes in batches of short transactions, each claiming its rows with
+| `FOR UPDATE SKIP LOCKED` in id order: runs on several hosts share the rows, a row is
+| re-projected once, and a purge never races a re-projection of the same row. A row
+| done carries the current version, so an interrupted run resumes where it stopped and
+| a second run finds nothing to do. Snapshots (up to the 2 MiB read bound; larger ones
+| are withheld unread and need no projection) are fetched a few MiB at a time.
+*/
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import {
+  PROJECTION_VERSION,
+  projectSnapshot,
+  snapshotReadable,
+  type EvidenceFacts,
+} from '#history/projection'
+import {
+  openSnapshot,
+  sealProjection,
+  type Snapshot,
+} from '#services/collections/evidence_snapshot'
+import type { EvidenceKind } from '#services/collections/evidence_kinds'
+import { audit } from '#services/audit/audit_trail'
+import { SYSTEM_ACTOR } from '#auth/actor'
+
+export const REPROJECT_BATCH_ROWS = 200
+/** Ciphertext bytes fetched per statement inside a batch. */
+const FETCH_BYTES = 8 * 1024 * 1024
+
+export interface ReprojectOptions {
+  dryRun?: boolean
+  batchRows?: number
+  onProgress?: (progress: { done: number; due: number }) => void
+}
+
+export type ReprojectResult = {
+  dry_run: boolean
+  projection_version: number
+  /** Rows due when the run started. */
+  due: number
+  /** Rows this run re-projected (less than `due` when another run shared the work). */
+  reprojected: number
+  batches: number
+}
+
+const DUE = `purged_at IS NULL AND snapshot_ciphertext IS NOT NULL
+  AND projection_version IS DISTINCT FROM ?`
+
+const CLAIM_BATCH = `
+SELECT id, kind, schema_version, snapshot_size, content_type, body_capture_status,
+  delivery_state, duration_ms, is_repeated_request
+FROM exchange_evidence
+WHERE ${DUE}
+ORDER BY id
+LIMIT ?
+FOR UPDATE SKIP LOCKED`
+
+const STORE_BATCH = `
+UPDATE exchange_evidence e
+SET projection_ciphertext = v.projection, projection_version = ?
+FROM unnest(?::text[], ?::text[]) AS v(id, projection)
+WHERE e.id = v.id`
+
+interface ClaimedRow {
+  id: string
+  kind: EvidenceKind
+  schema_version: number | null
+  snapshot_size: number | null
+  content_type: string | null
+  body_capture_status: string | null
+  delivery_state: string | null
+  duration_ms: number | null
+  is_repeated_request: boolean | null
+}
+
+/**
+ * A text[] literal of ULIDs and sealed values (base64url, `.` and `:`: nothing to
+ * escape), null as NULL. knex would spread a JS array binding into a list.
+ */
+const textArray = (values: Array<string | null>) =>
+  `{${values.map((value) => (value === null ? 'NULL' : `"${value}"`)).join(',')}}`
+
+function factsOf(row: ClaimedRow): EvidenceFacts {
+  return {
+    kind: row.kind,
+    schemaVersion: row.schema_version,
+    hasSnapshot: true,
+    snapshotSize: row.snapshot_size,
+    contentType: row.content_type,
+    bodyCaptureStatus: row.body_capture_status,
+    deliveryState: row.delivery_state,
+    durationMs: row.duration_ms,
+    isRepeatedRequest: row.is_repeated_request,
+    purgedAt: null,
+  }
+}
+
+async function countDue(): Promise<number> {
+  const result = await db.rawQuery(
+    `SELECT count(*)::int AS due FROM exchange_evidence WHERE ${DUE}`,
+    [PROJECTION_VERSION]
+  )
+  return result.rows[0].due
+}
+
+/** Re-projects one claimed batch; returns how many rows it wrote. */
+async function reprojectBatch(trx: TransactionClientContract, batchRows: number) {
+  const claim = await trx.rawQuery(CLAIM_BATCH, [PROJECTION_VERSION, batchRows])
+  const claimed: ClaimedRow[] = claim.rows
+  const projections = new Map<string, string | null>()
+  const readable: Array<{ row: ClaimedRow; facts: EvidenceFacts }> = []
+  for (const row of claimed) {
+    const facts = factsOf(row)
+    // Withheld from its columns alone (schema, size, bodiless state): nothing to store.
+    if (!snapshotReadable(facts)) projections.set(row.id, null)
+    else readable.push({ row, facts })
+  }
+  for (let start = 0; start < readable.length;) {
+    let bytes = 0
+    let end = start
+    while (
+      end < readable.length &&
+      (end === start || bytes + (readable[end].row.snapshot_size ?? 0) <= FETCH_BYTES)
+    ) {
+      bytes += readable[end].row.snapshot_size ?? 0
+      end++
+    }
+    const group = readable.slice(start, end)
+    const ciphertexts = new Map<string, string>()
+    const fetched = await trx.rawQuery(
+      'SELECT id, snapshot_ciphertext FROM exchange_evidence WHERE id = ANY(?::text[])',
+      [textArray(group.map(({ row }) => row.id))]
+    )
+    for (const row of fetched.rows) ciphertexts.set(row.id, row.snapshot_ciphertext)
+    for (const { row, facts } of group) {
+      const ciphertext = ciphertexts.get(row.id)
+      const snapshot: Snapshot | null = ciphertext ? openSnapshot(row.id, ciphertext) : null
+      const projection = projectSnapshot(facts, snapshot)
+      projections.set(row.id, projection ? sealProjection(row.id, projection) : null)
+    }
+    start = end
+  }
+  if (projections.size > 0) {
+    await trx.rawQuery(STORE_BATCH, [
+      PROJECTION_VERSION,
+      textArray([...projections.keys()]),
+      textArray([...projections.values()]),
+    ])
+  }
+  return projections.size
+}
+
+export async function reprojectHistory(options: ReprojectOptions = {}): Promise<ReprojectResult> {
+  const result: ReprojectResult = {
+    dry_run: options.dryRun === true,
+    projection_version: PROJECTION_VERSION,
+    due: await countDue(),
+    reprojected: 0,
+    batches: 0,
+  }
+  if (options.dryRun || result.due === 0) return result
+  const batchRows = options.batchRows ?? REPROJECT_BATCH_ROWS
+  try {
+    for (;;) {
+      const written = await db.transaction((trx) => reprojectBatch(trx, batchRows))
+      if (written === 0) break
+      result.batches++
+      result.reprojected += written
+      options.onProgress?.({ done: result.reprojected, due: result.due })
+    }
+  } catch (error) {
+    await audit(undefined, SYSTEM_ACTOR, {
+      action: 'history.reproject',
+      outcome: 'failure',
+      metadata: { reprojected: result.reprojected, batches: result.batches },
+    }).catch(() => {})
+    throw error
+  }
+  await audit(undefined, SYSTEM_ACTOR, {
+    action: 'history.reproject',
+    outcome: 'success',
+    metadata: {
+      projection_version: PROJECTION_VERSION,
+      due: result.due,
+      reprojected: result.reprojected,
+      batches: result.batches,
+    },
+  })
+  return result
+}

@@ -1,0 +1,33 @@
+/*
+| `node ace history:reproject [--dry-run]` (decisions.md §5): re-runs the history
+| projection over stored snapshots after the allowlists changed (PROJECTION_VERSION
+| in app/history/projection.ts). Batched, resumable, safe on several hosts at once;
+| progress on standard error when it is a terminal.
+*/
+import { flags } from '@adonisjs/core/ace'
+import { OperatorCommand } from '#console/operator_command'
+import { describeRowsDone, progressLine } from '#console/progress_line'
+import { reprojectHistory } from '#services/collections/reproject_history'
+
+export default class HistoryReproject extends OperatorCommand {
+  static commandName = 'history:reproject'
+  static description =
+    'Re-project stored exchange evidence with the current allowlists (resumable, safe to run concurrently)'
+
+  @flags.boolean({ description: 'Count the rows that would be re-projected; change nothing' })
+  declare dryRun?: boolean
+
+  /** Where the progress line goes; only drawn on a terminal. */
+  progressOutput: NodeJS.WriteStream = process.stderr
+
+  protected async execute() {
+    const progress = this.progressOutput.isTTY
+      ? progressLine(this.progressOutput, describeRowsDone)
+      : null
+    try {
+      return await reprojectHistory({ dryRun: this.dryRun === true, onProgress: progress?.update })
+    } finally {
+      progress?.done()
+    }
+  }
+}
