@@ -1338,6 +1338,7 @@ export interface components {
                 };
             };
             omissions: {
+                /** @description Server vocabulary only, never a key the sender chose: `body` (the whole body), an allowlisted field whose value was not shown (`currency`, `data.amount`), or `*` / `data.*` for the fields at that level that are not on its allowlist (one entry per reason). */
                 field_path: string;
                 /** @enum {string} */
                 reason_code: "portal_field_allowlist" | "merchant_response_field_allowlist" | "payment_url_excluded" | "legacy_body_unverified" | "snapshot_limit_exceeded" | "snapshot_schema_unsupported" | "snapshot_unreadable" | "snapshot_unavailable" | "body_not_captured" | "no_response" | "empty" | "omitted_oversize" | "omitted_unsupported_content_type" | "omitted_binary" | "omitted_sensitive" | "omitted_non_json" | "omitted_invalid_json" | "omitted_unsupported_shape" | "omitted_no_permitted_fields" | "response_fields_excluded";

@@ -147,7 +147,13 @@ export const collectionsSchemas = {
     payload: PAYLOAD,
     omissions: schema.array(
       schema.object({
-        field_path: schema.string(),
+        field_path: schema.string({
+          description:
+            'Server vocabulary only, never a key the sender chose: `body` (the whole body), ' +
+            'an allowlisted field whose value was not shown (`currency`, `data.amount`), or ' +
+            '`*` / `data.*` for the fields at that level that are not on its allowlist ' +
+            '(one entry per reason).',
+        }),
         reason_code: schema.enum(OMISSION_REASONS),
       })
     ),
