@@ -104,7 +104,7 @@ export class CurrencySchema extends BaseModel {
 }
 
 export class ExchangeEvidenceSchema extends BaseModel {
-  static $columns = ['attemptNumber', 'bodyCaptureStatus', 'captureFormat', 'capturedAt', 'contentType', 'createdAt', 'deliveryState', 'direction', 'durationMs', 'environment', 'eventId', 'httpStatus', 'id', 'isRepeatedRequest', 'kind', 'legalHold', 'merchantId', 'purgedAt', 'retainUntil', 'schemaVersion', 'snapshotCiphertext', 'snapshotSize', 'source', 'transactionId'] as const
+  static $columns = ['attemptNumber', 'bodyCaptureStatus', 'captureFormat', 'capturedAt', 'contentType', 'createdAt', 'deliveryState', 'direction', 'durationMs', 'environment', 'eventId', 'httpStatus', 'id', 'isRepeatedRequest', 'kind', 'legalHold', 'merchantId', 'projectionCiphertext', 'projectionVersion', 'purgedAt', 'retainUntil', 'schemaVersion', 'snapshotCiphertext', 'snapshotSize', 'source', 'transactionId'] as const
   $columns = ExchangeEvidenceSchema.$columns
   @column()
   declare attemptNumber: number | null
@@ -140,6 +140,10 @@ export class ExchangeEvidenceSchema extends BaseModel {
   declare legalHold: boolean
   @column()
   declare merchantId: number
+  @column()
+  declare projectionCiphertext: string | null
+  @column()
+  declare projectionVersion: number | null
   @column.dateTime()
   declare purgedAt: DateTime | null
   @column.dateTime()
