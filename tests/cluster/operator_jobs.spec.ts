@@ -150,4 +150,59 @@ test.group('Operator jobs on several hosts', (group) => {
       'each purge audited once'
     )
   })
+  test('history:reproject started on two hosts at once re-projects each row once and errs nowhere', async ({
+    assert,
+  }) => {
+    const { merchant } = await createMerchantWithUser()
+    const [transaction] = await db
+      .table('transactions')
+      .insert({
+        merchant_id: merchant.id,
+        environment: 'live',
+        merchant_transaction_id: 'REPROJECT-1',
+        amount: '1.00',
+        currency: 'PHP',
+        payment_status: 'PAID',
+        payment_brand: 'gcash',
+        created_at: new Date(),
+        updated_at: new Date(),
+      })
+      .returning('id')
+    // Never projected (as rows written before stored projections existed).
+    const rows = Array.from({ length: 60 }, (_, index) => ({
+      id: `01J${String(index).padStart(23, '0')}`,
+      merchant_id: merchant.id,
+      transaction_id: transaction.id ?? transaction,
+      environment: 'live',
+      kind: 'merchant_request.validated',
+      source: 'merchant_api',
+      direction: 'inbound',
+      captured_at: new Date(),
+      capture_format: 'sanitized_snapshot',
+      schema_version: 2,
+      snapshot_ciphertext: 'not-really-ciphertext',
+      snapshot_size: 21,
+      retain_until: DateTime.now().plus({ days: 30 }).toJSDate(),
+      legal_hold: false,
+      created_at: new Date(),
+    }))
+    await db.table('exchange_evidence').multiInsert(rows)
+
+    const runs = await Promise.all([
+      aceOnHost(['history:reproject']),
+      aceOnHost(['history:reproject']),
+    ])
+    for (const run of runs) assert.equal(run.code, 0, run.stderr)
+    const outputs = runs.map((run) => JSON.parse(run.stdout.trim().split('\n').pop()!))
+    assert.equal(
+      outputs.reduce((sum, output) => sum + Number(output.reprojected ?? 0), 0),
+      60,
+      JSON.stringify(outputs)
+    )
+    const left = await db
+      .from('exchange_evidence')
+      .whereNull('projection_ciphertext')
+      .count('* as n')
+    assert.equal(Number(left[0].n), 0)
+  })
 })
