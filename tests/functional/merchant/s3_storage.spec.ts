@@ -1,62 +1,26 @@
 /*
-| DRIVE_DISK=s3 (decisions.md §3; portal-api.md › Merchant and logo): `node ace
-| demo:seed` run as a separate process against an in-test S3 endpoint stores the demo
-| logo through the S3 protocol under the merchant's prefix, with its content type and
-| immutable cache header, and a second run finds it there. Without the S3 variables
-| the application refuses to boot.
+| DRIVE_DISK=s3 (decisions.md §3; portal-api.md › Merchant and logo), against an
+| S3-protocol server the test starts (tests/helpers/s3_server.ts: s3rver behind a gate
+| that refuses unsigned requests and checks presigned signatures, as a private bucket
+| does). The service runs as its own process with the s3 disk, since the disk is chosen
+| at boot: uploads, replacements and deletions reach the bucket through the S3 protocol,
+| logo URLs are presigned URLs that serve the image, or S3_CDN_URL/<key> when a CDN is
+| configured. `node ace demo:seed` stores the demo logo there too. Without the S3
+| variables the application refuses to boot.
 */
 import { spawn } from 'node:child_process'
-import { createServer, type IncomingMessage } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import sharp from 'sharp'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
+import { tinyPng, tinyWebp } from '#tests/helpers/images'
+import { LOGO, MERCHANT } from '#tests/helpers/merchant'
+import { signedInMember } from '#tests/helpers/portal'
+import { startS3Server, type S3Server } from '#tests/helpers/s3_server'
+import { startProductionServer, type ServerProcess } from '#tests/helpers/server_process'
 
-interface StoredObject {
-  body: Buffer
-  headers: IncomingMessage['headers']
-}
-
-/** Just enough of S3 (path-style PUT, HEAD, GET, DELETE of objects) to watch the calls. */
-async function fakeS3() {
-  const objects = new Map<string, StoredObject>()
-  const calls: string[] = []
-  const server = createServer(async (request, response) => {
-    const path = decodeURIComponent(new URL(request.url!, 'http://s3').pathname)
-    calls.push(`${request.method} ${path}`)
-    const chunks: Buffer[] = []
-    for await (const chunk of request) chunks.push(chunk as Buffer)
-    const object = objects.get(path)
-    if (request.method === 'PUT') {
-      objects.set(path, { body: Buffer.concat(chunks), headers: request.headers })
-      response.writeHead(200, { ETag: '"etag"' }).end()
-    } else if (request.method === 'DELETE') {
-      objects.delete(path)
-      response.writeHead(204).end()
-    } else if (!object) {
-      response.writeHead(404, { 'Content-Type': 'application/xml' })
-      response.end(request.method === 'HEAD' ? undefined : '<Error><Code>NoSuchKey</Code></Error>')
-    } else {
-      response.writeHead(200, {
-        'Content-Type': String(object.headers['content-type']),
-        'Content-Length': object.body.length,
-        'ETag': '"etag"',
-        'Last-Modified': new Date().toUTCString(),
-      })
-      response.end(request.method === 'HEAD' ? undefined : object.body)
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    objects,
-    calls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
+const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** Runs `node ace <args>` in a fresh process with `env` added; bounded. */
 function ace(args: string[], env: Record<string, string>) {
@@ -80,44 +44,199 @@ function ace(args: string[], env: Record<string, string>) {
   })
 }
 
-test.group('DRIVE_DISK=s3', (group) => {
-  group.each.setup(() => resetState())
+/** A request to the service process; the JSON body when there is one. */
+async function call(server: ServerProcess, path: string, bearer: string, init: RequestInit = {}) {
+  const response = await fetch(`${server.base}${path}`, {
+    ...init,
+    headers: { Authorization: bearer },
+    signal: AbortSignal.timeout(30_000),
+  })
+  const text = await response.text()
+  return { status: response.status, body: text ? JSON.parse(text) : null }
+}
 
-  test('logos are stored through S3 under the merchant prefix, typed and immutable', async ({
-    assert,
-    cleanup,
-  }) => {
-    const s3 = await fakeS3()
-    cleanup(s3.close)
-    const env = {
-      DRIVE_DISK: 's3',
-      AWS_ACCESS_KEY_ID: 'test-access-key',
-      AWS_SECRET_ACCESS_KEY: 'test-secret-key',
-      AWS_REGION: 'us-east-1',
-      S3_BUCKET: 'logos-bucket',
-      S3_ENDPOINT: s3.endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
+function upload(server: ServerProcess, bearer: string, bytes: Buffer, contentType: string) {
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: contentType }), 'logo')
+  return call(server, LOGO(), bearer, { method: 'POST', body: form })
+}
+
+async function logoPathOf(merchantId: number): Promise<string | null> {
+  const row = await db.from('merchants').where('id', merchantId).select('logo_path').first()
+  return row.logo_path
+}
+
+/** Fetches a logo URL as a browser would: status, content type and bytes. */
+async function fetchImage(url: string) {
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) })
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  }
+}
+
+test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
+  let s3: S3Server
+  let server: ServerProcess
+  group.setup(async () => {
+    s3 = await startS3Server()
+    server = await startProductionServer(s3.appEnv)
+    return async () => {
+      server.kill()
+      await s3.close()
     }
-    const first = await ace(['demo:seed'], env)
+  })
+  group.each.setup(() => resetState())
+  group.each.setup(() => s3.clear())
+
+  test('an uploaded logo is stored in the bucket under the merchant prefix, typed and immutable', async ({
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const response = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    assert.equal(response.status, 200, JSON.stringify(response.body))
+
+    const key = (await logoPathOf(admin.merchant.id))!
+    assert.match(key, new RegExp(`^logos/${admin.merchant.id}/[0-9a-z]{26}\\.png$`))
+    assert.deepEqual(await s3.keys(), [key])
+    const stored = (await s3.object(key))!
+    assert.equal(stored.contentType, 'image/png')
+    assert.equal(stored.cacheControl, IMMUTABLE)
+    const metadata = await sharp(stored.bytes).metadata()
+    assert.equal(metadata.format, 'png')
+    assert.equal(metadata.width, 8)
+  }).timeout(60_000)
+
+  test('the logo URL is a presigned URL valid one hour that serves the stored image', async ({
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const uploaded = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body))
+    const key = (await logoPathOf(admin.merchant.id))!
+    const stored = (await s3.object(key))!
+
+    const shown = await call(server, LOGO(), admin.bearer)
+    const profile = await call(server, MERCHANT(), admin.bearer)
+    for (const url of [uploaded.body.data.url, shown.body.data.url, profile.body.data.logo_url]) {
+      const signed = new URL(url)
+      assert.equal(signed.origin, s3.endpoint)
+      assert.equal(signed.pathname, `/${s3.bucket}/${key}`)
+      assert.equal(signed.searchParams.get('X-Amz-Expires'), '3600')
+      const image = await fetchImage(url)
+      assert.equal(image.status, 200)
+      assert.equal(image.contentType, 'image/png')
+      assert.isTrue(image.bytes.equals(stored.bytes))
+    }
+
+    // The bucket is private: without its signature the same address is refused.
+    const unsigned = await fetchImage(`${s3.endpoint}/${s3.bucket}/${key}`)
+    assert.equal(unsigned.status, 403)
+  }).timeout(60_000)
+
+  test('a replaced logo is a new object and the previous one is deleted from the bucket', async ({
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const first = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    assert.equal(first.status, 200, JSON.stringify(first.body))
+    const firstKey = (await logoPathOf(admin.merchant.id))!
+
+    const second = await upload(server, admin.bearer, await tinyWebp(), 'image/webp')
+    assert.equal(second.status, 200, JSON.stringify(second.body))
+    const secondKey = (await logoPathOf(admin.merchant.id))!
+    assert.notEqual(secondKey, firstKey)
+    assert.match(secondKey, new RegExp(`^logos/${admin.merchant.id}/[0-9a-z]{26}\\.webp$`))
+    assert.deepEqual(await s3.keys(), [secondKey])
+    assert.equal((await s3.object(secondKey))!.contentType, 'image/webp')
+
+    const image = await fetchImage(second.body.data.url)
+    assert.equal(image.status, 200)
+    assert.equal(image.contentType, 'image/webp')
+    const stored = (await s3.object(secondKey))!
+    assert.isTrue(image.bytes.equals(stored.bytes))
+    // The first URL is still within its hour, but its object is gone.
+    const previous = await fetchImage(first.body.data.url)
+    assert.equal(previous.status, 404)
+  }).timeout(60_000)
+
+  test('a deleted logo is removed from the bucket and the merchant has none', async ({
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const uploaded = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body))
+    assert.lengthOf(await s3.keys(), 1)
+
+    const deleted = await call(server, LOGO(), admin.bearer, { method: 'DELETE' })
+    assert.equal(deleted.status, 204)
+    assert.deepEqual(await s3.keys(), [])
+    assert.isNull(await logoPathOf(admin.merchant.id))
+    const shown = await call(server, LOGO(), admin.bearer)
+    assert.isNull(shown.body.data.url)
+    const profile = await call(server, MERCHANT(), admin.bearer)
+    assert.isNull(profile.body.data.logo_url)
+    const image = await fetchImage(uploaded.body.data.url)
+    assert.equal(image.status, 404)
+  }).timeout(60_000)
+
+  test('demo:seed stores the demo logo in the bucket, and a second run keeps it', async ({
+    assert,
+  }) => {
+    const first = await ace(['demo:seed'], s3.appEnv)
     assert.equal(first.code, 0, first.output)
 
     const merchant = await db.from('merchants').firstOrFail()
     assert.match(merchant.logo_path, new RegExp(`^logos/${merchant.id}/[0-9a-z]{26}\\.png$`))
-    const stored = s3.objects.get(`/logos-bucket/${merchant.logo_path}`)!
-    assert.exists(stored)
-    assert.equal(stored.headers['content-type'], 'image/png')
-    assert.equal(stored.headers['cache-control'], 'public, max-age=31536000, immutable')
-    const metadata = await sharp(stored.body).metadata()
+    assert.deepEqual(await s3.keys(), [merchant.logo_path])
+    const stored = (await s3.object(merchant.logo_path))!
+    assert.equal(stored.contentType, 'image/png')
+    assert.equal(stored.cacheControl, IMMUTABLE)
+    const metadata = await sharp(stored.bytes).metadata()
     assert.equal(metadata.format, 'png')
 
-    // A second run sees the object (HEAD) and keeps it.
-    const second = await ace(['demo:seed'], env)
+    const second = await ace(['demo:seed'], s3.appEnv)
     assert.equal(second.code, 0, second.output)
     const again = await db.from('merchants').where('id', merchant.id).firstOrFail()
     assert.equal(again.logo_path, merchant.logo_path)
-    assert.include(s3.calls, `HEAD /logos-bucket/${merchant.logo_path}`)
-    assert.lengthOf([...s3.objects.keys()], 1)
+    assert.deepEqual(await s3.keys(), [merchant.logo_path])
   }).timeout(120_000)
+})
+
+test.group('DRIVE_DISK=s3 with S3_CDN_URL', (group) => {
+  const CDN = 'https://cdn.example.test'
+  let s3: S3Server
+  let server: ServerProcess
+  group.setup(async () => {
+    s3 = await startS3Server()
+    server = await startProductionServer({ ...s3.appEnv, S3_CDN_URL: CDN })
+    return async () => {
+      server.kill()
+      await s3.close()
+    }
+  })
+  group.each.setup(() => resetState())
+
+  test('logo URLs are S3_CDN_URL/<key>, unsigned, for an object stored in the bucket', async ({
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const uploaded = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body))
+    const key = (await logoPathOf(admin.merchant.id))!
+    assert.deepEqual(await s3.keys(), [key])
+
+    const shown = await call(server, LOGO(), admin.bearer)
+    const profile = await call(server, MERCHANT(), admin.bearer)
+    assert.equal(uploaded.body.data.url, `${CDN}/${key}`)
+    assert.equal(shown.body.data.url, `${CDN}/${key}`)
+    assert.equal(profile.body.data.logo_url, `${CDN}/${key}`)
+  }).timeout(60_000)
+})
+
+test.group('DRIVE_DISK=s3 configuration', (group) => {
+  group.each.setup(() => resetState())
 
   test('without the S3 variables the application refuses to boot, naming them', async ({
     assert,
