@@ -17,6 +17,15 @@ export default class CollectionsImport extends OperatorCommand {
   static commandName = 'collections:import'
   static description =
     'Import transactions and exchange evidence from JSON Lines (FILE, or - for standard input)'
+  static help = [
+    'One transaction per line, with its exchange evidence events, in the',
+    'import format of decisions.md §5 (../shared/spec/decisions.md).',
+    'Field rules, what a bad line does and how re-imports behave:',
+    'docs/collections-operations.md, section "collections:import".',
+    '',
+    '  {{ binaryName }} collections:import export.jsonl',
+    '  zcat export.jsonl.gz | {{ binaryName }} collections:import -',
+  ]
 
   @args.string({ description: 'JSON Lines file, or - for standard input' })
   declare file: string
