@@ -11,6 +11,11 @@
 
 process.env.NODE_ENV ??= 'development'
 
+// Tracing (only with OTEL_EXPORTER_OTLP_ENDPOINT) comes first: its instrumentations
+// patch node:http and pg as they load (start/tracing.ts).
+const { startTracing, stopTracing } = await import('#start/tracing')
+await startTracing()
+
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
 const { createPortalHttpServer } = await import('#http/client_error')
@@ -43,8 +48,10 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
       const { drain } = await import('#support/drain')
       await drain()
       await app.terminate()
+      // The spans of the last requests, statements and mails, after all of them ended.
+      await stopTracing()
     })
-    app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
+    app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate().then(stopTracing))
   })
   .httpServer()
   // Parser refusals (bad request line, oversized headers) answer in the JSON envelope.

@@ -1,9 +1,11 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig, targets } from '@adonisjs/core/logger'
+import { currentTraceFields } from '#support/trace_context'
 
 /*
-| Structured JSON logs (pino). Every request logger carries `request_id`.
+| Structured JSON logs (pino). Every request logger carries `request_id`, and every
+| line written during a request its `trace_id` and `span_id` (app/support/trace_context.ts).
 | Credentials are redacted wherever they could appear in a logged object.
 */
 const SECRET_KEYS = [
@@ -29,6 +31,7 @@ const loggerConfig = defineConfig({
       enabled: true,
       name: 'merchant-portal',
       level: env.get('LOG_LEVEL') ?? (app.inTest ? 'silent' : 'info'),
+      mixin: currentTraceFields,
       redact: {
         paths: [
           ...SECRET_KEYS,

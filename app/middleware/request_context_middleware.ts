@@ -3,11 +3,13 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import logger from '@adonisjs/core/services/logger'
 import { isWellFormedRequestId } from '#http/request_id'
 import { envelopeBareErrorBody } from '#http/error_envelope_net'
+import { nameRequestSpan } from '#support/trace_context'
 
 /**
  * Every response is JSON and uncacheable unless a route narrows it further
  * (`no-store, private`). One log line per request, with its request id and
- * path only: query strings can carry one-time proofs.
+ * path only: query strings can carry one-time proofs. Its `trace_id` and `span_id`
+ * come from the logger (config/logger.ts), like those of every line of the request.
  */
 export default class RequestContextMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
@@ -26,6 +28,7 @@ export default class RequestContextMiddleware {
       await next()
       envelopeBareErrorBody(ctx)
     } finally {
+      nameRequestSpan(ctx)
       ctx.logger.info(
         {
           method: ctx.request.method(),

@@ -14,16 +14,42 @@
 import type { BaseMail } from '@adonisjs/mail'
 import mailManager from '@adonisjs/mail/services/main'
 import logger from '@adonisjs/core/services/logger'
-import { configuredMailer } from '#config/mail'
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import { configuredMailer, type MailerName } from '#config/mail'
 import { recordMailFailure } from '#support/operator_metrics'
 
 const inFlight = new Set<Promise<boolean>>()
+
+const tracer = trace.getTracer('merchant-portal')
+
+/**
+ * The send as a span of the request's trace (issue 22; a no-op unless tracing is on):
+ * which mail and transport, and whether it failed; never recipients or content.
+ */
+function sendInSpan(message: BaseMail, transport: MailerName, send: () => Promise<unknown>) {
+  const attributes = { 'mail.class': message.constructor.name, 'mail.transport': transport }
+  return tracer.startActiveSpan(
+    'mail.send',
+    { kind: SpanKind.CLIENT, attributes },
+    async (span) => {
+      try {
+        return await send()
+      } catch (error) {
+        span.setAttribute('error.type', (error as Error | undefined)?.name ?? 'Error')
+        span.setStatus({ code: SpanStatusCode.ERROR })
+        throw error
+      } finally {
+        span.end()
+      }
+    }
+  )
+}
 
 /** Sends `message` with the configured transport now. Resolves to whether it was sent; never rejects. */
 export async function deliver(message: BaseMail): Promise<boolean> {
   const transport = configuredMailer()
   try {
-    await mailManager.use(transport).send(message)
+    await sendInSpan(message, transport, () => mailManager.use(transport).send(message))
     return true
   } catch (error) {
     const err = (error ?? {}) as { name?: string; code?: string; responseCode?: number }

@@ -1,0 +1,83 @@
+/*
+| Distributed tracing (issue 22): with OTEL_EXPORTER_OTLP_ENDPOINT (or
+| OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) set, the server exports OpenTelemetry spans over
+| OTLP: one server span per request, continuing the caller's W3C `traceparent`, with
+| its SQL statements (pg) and its mails (app/services/mailer.ts) as children.
+| Everything else follows the SDK's own OTEL_* variables: OTEL_SERVICE_NAME,
+| OTEL_TRACES_SAMPLER(_ARG), OTEL_EXPORTER_OTLP_PROTOCOL, _HEADERS, _TIMEOUT,
+| OTEL_PROPAGATORS, OTEL_BSP_*, OTEL_SDK_DISABLED, OTEL_LOG_LEVEL (docs/operations.md › Tracing).
+|
+| bin/server.ts calls startTracing() before it imports anything else, because the
+| instrumentations patch node:http and pg when those are loaded. Without an endpoint
+| nothing of the SDK is even imported: tracing off costs nothing. Ace commands and
+| the test runner are not traced.
+*/
+import { createRequire, syncBuiltinESMExports } from 'node:module'
+
+const SERVICE_NAME = 'merchant-portal'
+
+let shutdown: (() => Promise<void>) | undefined
+
+/** Whether the environment asks for spans to be exported. */
+export function tracingRequested(environment: NodeJS.ProcessEnv = process.env): boolean {
+  const endpoint =
+    environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || environment.OTEL_EXPORTER_OTLP_ENDPOINT
+  const disabled = environment.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true'
+  const noExporter = environment.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none'
+  return Boolean(endpoint?.trim()) && !disabled && !noExporter
+}
+
+/** OTEL_SERVICE_NAME, or `service.name` in OTEL_RESOURCE_ATTRIBUTES, wins over ours. */
+function serviceNamed(environment: NodeJS.ProcessEnv): boolean {
+  if (environment.OTEL_SERVICE_NAME?.trim()) return true
+  return (environment.OTEL_RESOURCE_ATTRIBUTES ?? '')
+    .split(',')
+    .some((pair) => pair.split('=')[0]?.trim() === 'service.name')
+}
+
+/** Starts the OpenTelemetry SDK if tracingRequested(); otherwise does nothing. */
+export async function startTracing(environment: NodeJS.ProcessEnv = process.env) {
+  if (shutdown || !tracingRequested(environment)) return
+  const [api, { NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-pg'),
+  ])
+  // A failing export (collector down, wrong endpoint) is reported on stderr even when
+  // OTEL_LOG_LEVEL is unset; the SDK's default would be silence.
+  if (!environment.OTEL_LOG_LEVEL) {
+    api.diag.setLogger(new api.DiagConsoleLogger(), api.DiagLogLevel.ERROR)
+  }
+  const sdk = new NodeSDK({
+    serviceName: serviceNamed(environment) ? undefined : SERVICE_NAME,
+    instrumentations: [
+      new HttpInstrumentation({
+        // Load balancer probes would be most of the traces and none of the interest.
+        ignoreIncomingRequestHook: (request) => request.url?.startsWith('/health/') ?? false,
+        // Path only, as in the request log: query strings can carry one-time proofs.
+        startIncomingSpanHook: () => ({ 'url.query': undefined }),
+      }),
+      // Statements of a request (or of a mail it sends); none of the pool's own upkeep.
+      new PgInstrumentation({ requireParentSpan: true }),
+    ],
+    // Traces only: metrics are Prometheus' (METRICS_PORT), logs go to stdout.
+    metricReaders: [],
+    logRecordProcessors: [],
+  })
+  sdk.start()
+  // ESM imports of builtins never pass through require(), where the instrumentation
+  // patches them: require them once now, and let the ESM bindings see the patched functions.
+  const require = createRequire(import.meta.url)
+  require('node:http')
+  require('node:https')
+  syncBuiltinESMExports()
+  shutdown = () => sdk.shutdown()
+}
+
+/** Exports the spans still buffered and stops the SDK (graceful shutdown). */
+export async function stopTracing() {
+  const stop = shutdown
+  shutdown = undefined
+  await stop?.()
+}
