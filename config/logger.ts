@@ -7,6 +7,10 @@ import { currentTraceFields } from '#support/trace_context'
 | Structured JSON logs (pino). Every request logger carries `request_id`, and every
 | line written during a request its `trace_id` and `span_id` (app/support/trace_context.ts).
 | Credentials are redacted wherever they could appear in a logged object.
+|
+| In development the same lines are printed human-readable by pino-pretty (issue 22 › 6).
+| It is a dev dependency, absent from production installs: production, tests and a
+| development run without it write JSON.
 */
 const SECRET_KEYS = [
   'password',
@@ -23,6 +27,25 @@ const SECRET_KEYS = [
   'authorization',
   'cookie',
 ]
+
+function prettyPrinterInstalled() {
+  try {
+    import.meta.resolve('pino-pretty')
+    return true
+  } catch {
+    return false
+  }
+}
+
+const destination =
+  app.inDev && prettyPrinterInstalled()
+    ? targets.pretty({
+        ignore: 'pid,hostname',
+        translateTime: 'SYS:HH:MM:ss.l',
+        // Decided here: the printer runs in a worker thread, which sees no terminal.
+        colorize: Boolean(process.stdout.isTTY),
+      })
+    : targets.file({ destination: 1 })
 
 const loggerConfig = defineConfig({
   default: 'app',
@@ -41,7 +64,7 @@ const loggerConfig = defineConfig({
         censor: '[redacted]',
       },
       transport: {
-        targets: [targets.file({ destination: 1 })],
+        targets: [destination],
       },
     },
   },
