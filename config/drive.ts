@@ -54,7 +54,9 @@ const driveConfig = defineConfig({
       bucket: env.get('S3_BUCKET') ?? '',
       endpoint: env.get('S3_ENDPOINT') || undefined,
       forcePathStyle: env.get('S3_FORCE_PATH_STYLE') ?? false,
-      cdnUrl: env.get('S3_CDN_URL') || undefined,
+      // flydrive resolves keys with new URL(key, cdnUrl): without a trailing slash the
+      // CDN URL's last path segment would be dropped (S3_CDN_URL/<key> is the contract).
+      cdnUrl: env.get('S3_CDN_URL')?.replace(/\/?$/, '/') || undefined,
       visibility: 'private',
       supportsACL: false,
     }),

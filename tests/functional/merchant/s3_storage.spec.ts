@@ -205,7 +205,8 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
 })
 
 test.group('DRIVE_DISK=s3 with S3_CDN_URL', (group) => {
-  const CDN = 'https://cdn.example.test'
+  // With a path: S3_CDN_URL/<key> keeps it.
+  const CDN = 'https://cdn.example.test/merchant-logos'
   let s3: S3Server
   let server: ServerProcess
   group.setup(async () => {
