@@ -72,10 +72,12 @@ export async function startTracing(environment: NodeJS.ProcessEnv = process.env)
   require('node:http')
   require('node:https')
   syncBuiltinESMExports()
-  shutdown = () => sdk.shutdown()
+  // Spans that cannot be delivered are lost, said on stderr; the shutdown goes on (exit 0).
+  shutdown = () =>
+    sdk.shutdown().catch((error) => api.diag.error('spans not exported at shutdown', error))
 }
 
-/** Exports the spans still buffered and stops the SDK (graceful shutdown). */
+/** Exports the spans still buffered and stops the SDK (graceful shutdown); never throws. */
 export async function stopTracing() {
   const stop = shutdown
   shutdown = undefined

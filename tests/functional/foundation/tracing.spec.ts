@@ -207,6 +207,28 @@ test.group('Tracing: OpenTelemetry export', (group) => {
     assert.notInclude(receiver.raw(), user.email)
   }).timeout(60_000)
 
+  test('an unreachable collector loses the spans, not the shutdown: SIGTERM still exits 0', async ({
+    assert,
+    cleanup,
+  }) => {
+    const receiver = await startOtlpReceiver()
+    // The exporter retries until this bound: what an unreachable collector adds to a shutdown.
+    const server = await startTracedServer(receiver.endpoint, {
+      OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
+    })
+    cleanup(() => server.kill())
+    const { pat } = await signedInMember()
+    const response = await fetch(`${server.base}${route('profile.show')}`, {
+      headers: { Authorization: `Bearer ${pat}` },
+    })
+    assert.equal(response.status, 200)
+    await receiver.close()
+
+    const { code } = await stop(server)
+    assert.equal(code, 0, server.output())
+    assert.include(server.output(), 'spans not exported at shutdown')
+  }).timeout(60_000)
+
   test('a caller’s unsampled trace is not exported (parent-based sampling), yet its id is logged', async ({
     assert,
     cleanup,
