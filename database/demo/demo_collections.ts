@@ -1,7 +1,9 @@
 /*
 | Demo collections (`node ace demo:seed`, first `npm run dev`): a year of transactions
 | for the demo merchant, loaded through the import operation (decisions.md §5) so the
-| demo exercises the same path as production data. What a newcomer can find in it:
+| demo exercises the same path as production data. The transactions themselves (when,
+| how much, which brand, which status) come from demo_transactions.ts; this file adds
+| their evidence. What a newcomer can find in it:
 | - both environments, six brands, every status: PAID/PENDING/REJECTED, a lowercase
 |   one, and rows that only have a legacy code (S, R, an unknown one);
 | - PAID amounts in pennies whose sums catch floating point (0.10 + 0.20, 33.33 x 3,
@@ -17,37 +19,16 @@ import { Readable } from 'node:stream'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import { importJsonLines } from '#services/collections/import_transactions'
-
-/** Transactions in the demo year (about two a day). */
-const DEMO_TRANSACTIONS = 730
-
-const BRANDS = ['gcash', 'maya', 'grabpay', 'card_visa', 'card_mastercard', 'shopeepay']
-
-/** [payment_status, legacy_status] in turn: recognized, lowercase and legacy-only rows. */
-const STATUSES: Array<[string | null, string | null]> = [
-  ['PAID', null],
-  ['PAID', null],
-  ['PENDING', null],
-  ['PAID', 'S'],
-  ['REJECTED', null],
-  ['paid', null],
-  [null, 'S'],
-  [null, 'R'],
-  ['PAID', null],
-  [null, 'P'],
-  ['EXPIRED', 'X'],
-  ['PAID', null],
-]
-
-/** Amounts that test exact money: sums of these are wrong in binary floating point. */
-const PENNY_AMOUNTS = ['0.10', '0.20', '0.30', '33.33', '33.33', '33.33', '0.01', '19.99', '1.15']
+import { demoTransactions, type DemoTransaction } from '#database/demo/demo_transactions'
 
 const iso = (at: DateTime) => at.toISO()!
 
 type Line = Record<string, unknown>
 
-function demoEvents(index: number, tx: Line, createdAt: DateTime, paid: boolean): Line[] {
-  const at = (milliseconds: number) => iso(createdAt.plus({ milliseconds }))
+function demoEvents(index: number, tx: Line, transaction: DemoTransaction): Line[] {
+  const { createdAt, status } = transaction
+  const at = (milliseconds: number) =>
+    iso(DateTime.fromMillis(createdAt.toMillis() + milliseconds, { zone: createdAt.zone }))
   const reference = tx.merchant_transaction_id
   const events: Line[] = [
     {
@@ -111,7 +92,7 @@ function demoEvents(index: number, tx: Line, createdAt: DateTime, paid: boolean)
       }
     )
   }
-  if (!paid && tx.payment_status !== 'REJECTED') return events
+  if (status === 'PENDING') return events
 
   const eventId = `evt_demo_${index}`
   if (index % 10 === 3) {
@@ -144,7 +125,7 @@ function demoEvents(index: number, tx: Line, createdAt: DateTime, paid: boolean)
       amount: tx.amount ?? '0.00',
       currency: tx.currency,
       payment_brand: tx.payment_brand,
-      payment_status: paid ? 'PAID' : 'REJECTED',
+      payment_status: status,
       provider_reference: `PRV-${index}`,
     },
   })
@@ -201,40 +182,28 @@ function demoEvents(index: number, tx: Line, createdAt: DateTime, paid: boolean)
   return events
 }
 
-/** The demo year as import lines, oldest first, ending now. */
-export function demoCollectionLines(merchantId: number, end = DateTime.utc()): Line[] {
-  const start = end.minus({ years: 1 }).setZone('UTC+8')
-  const step = end.diff(start).as('milliseconds') / DEMO_TRANSACTIONS
-  const lines: Line[] = []
-  for (let index = 0; index < DEMO_TRANSACTIONS; index++) {
-    const createdAt = start.plus({
-      milliseconds: Math.floor(index * step + ((index * 7_919) % 3_600_000)),
-    })
-    const [paymentStatus, legacyStatus] = STATUSES[index % STATUSES.length]
-    const paid =
-      paymentStatus?.toUpperCase() === 'PAID' || (paymentStatus === null && legacyStatus === 'S')
-    let amount: string | null =
-      `${100 + ((index * 137) % 9_900)}.${String((index * 29) % 100).padStart(2, '0')}`
-    if (paid && index % 5 === 0) amount = PENNY_AMOUNTS[(index / 5) % PENNY_AMOUNTS.length]
-    if (index === 2) amount = null
+/** The demo year as import lines, oldest first, ending at `end`. */
+export function demoCollectionLines(merchantId: number, end: DateTime = DateTime.utc()): Line[] {
+  return demoTransactions(end).map((transaction, index) => {
+    const { createdAt } = transaction
     const reference =
       index === 8
         ? 'DEMO_50%OFF-0008'
         : `DEMO-${createdAt.toFormat('yyyyMM')}-${String(index + 1).padStart(4, '0')}`
     const tx: Line = {
       merchant_id: merchantId,
-      environment: index % 5 === 2 ? 'test' : 'live',
+      environment: transaction.environment,
       merchant_transaction_id: reference,
-      amount,
+      amount: transaction.amount,
       currency: 'PHP',
-      payment_status: paymentStatus,
-      legacy_status: legacyStatus,
-      payment_brand: BRANDS[index % BRANDS.length],
-      archived: index % 23 === 0,
+      payment_status: transaction.paymentStatus,
+      legacy_status: transaction.legacyStatus,
+      payment_brand: transaction.paymentBrand,
+      archived: transaction.archived,
       created_at: iso(createdAt),
-      updated_at: iso(createdAt.plus({ minutes: 2 + (index % 30) })),
+      updated_at: iso(transaction.updatedAt),
     }
-    const events = index === 10 ? [] : demoEvents(index, tx, createdAt, paid)
+    const events = index === 10 ? [] : demoEvents(index, tx, transaction)
     if (index === 1) {
       // Past a short retention and purged: the row stays, the body is gone.
       const captured = createdAt.plus({ milliseconds: 120 })
@@ -244,9 +213,8 @@ export function demoCollectionLines(merchantId: number, end = DateTime.utc()): L
       request.purged_at = iso(captured.plus({ months: 1, days: 1 }))
     }
     if (index === 4) events[0].legal_hold = true
-    lines.push({ ...tx, events })
-  }
-  return lines
+    return { ...tx, events }
+  })
 }
 
 /** One character of a sealed value changed, so it no longer opens (same length). */
@@ -280,7 +248,8 @@ async function corruptOneSnapshot(merchantId: number) {
     })
 }
 
-export async function seedDemoCollections(merchantId: number) {
+/** Loads the demo year ending at `end` (now; tests pass a fixed instant). */
+export async function seedDemoCollections(merchantId: number, end: DateTime = DateTime.utc()) {
   const existing = await db
     .from('transactions')
     .where('merchant_id', merchantId)
@@ -289,7 +258,7 @@ export async function seedDemoCollections(merchantId: number) {
   if (Number(existing?.total ?? 0) > 0) {
     return { transactions: Number(existing?.total), created: false }
   }
-  const lines = demoCollectionLines(merchantId)
+  const lines = demoCollectionLines(merchantId, end)
   const result = await importJsonLines(
     Readable.from(
       (function* () {

@@ -2,6 +2,9 @@
 | `node ace demo:seed` gives a newcomer a year of collections to look at (issue 12,
 | "Operator side"), loaded through the import: both environments, every status with
 | legacy codes, pennies, evidence of every kind, a corrupt snapshot and a purged one.
+| Its charts look like a merchant's (issue 22 › 5): busier paydays, success rates that
+| differ by brand and by month (the generator's own properties, loosely pinned:
+| tests/unit/demo_transactions.spec.ts).
 */
 import { test } from '@japa/runner'
 import { DateTime } from 'luxon'
@@ -10,7 +13,13 @@ import { resetState } from '#tests/helpers/database'
 import { runCommand } from '#tests/helpers/foundation'
 import { EVIDENCE_KINDS } from '#services/collections/evidence_kinds'
 import { openProjection, openSnapshot } from '#services/collections/evidence_snapshot'
+import { getChart, getMetrics } from '#tests/helpers/reporting'
+import { signedInMember } from '#tests/helpers/portal'
+import { seedDemoCollections } from '#database/demo/demo_collections'
 import DemoSeed from '../../../commands/demo_seed.js'
+
+const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
+const spread = (values: number[]) => Math.max(...values) - Math.min(...values)
 
 test.group('demo:seed › collections', (group) => {
   group.each.setup(() => resetState())
@@ -70,5 +79,56 @@ test.group('demo:seed › collections', (group) => {
     })
     const after = await db.from('exchange_evidence').count('* as total').first()
     assert.equal(Number(after?.total), Number(before?.total))
+  })
+
+  test('the demo year through the charts in Asia/Manila: paydays stand out, rates differ by month and brand', async ({
+    client,
+    assert,
+  }) => {
+    const member = await signedInMember()
+    const end = DateTime.fromISO('2026-11-20T10:00:00Z')
+    await seedDemoCollections(member.merchant.id, end)
+    const today = end.setZone('Asia/Manila').startOf('day')
+    const year = {
+      environment: 'live',
+      currency: 'PHP',
+      timezone: 'Asia/Manila',
+      from: today.minus({ years: 1 }).plus({ days: 1 }).toISO(),
+      to: today.toISO(),
+    }
+
+    const daily = await getChart(client, member.bearer, { ...year, interval: 'day' })
+    daily.assertStatus(200)
+    const days = daily.body().data.buckets.map((bucket: any) => ({
+      day: DateTime.fromISO(bucket.period, { zone: 'Asia/Manila' }),
+      count: bucket.transaction_count,
+    }))
+    assert.lengthOf(days, 364)
+    const isPayday = (day: DateTime) => day.day === 15 || day.day === day.daysInMonth
+    const countsOn = (which: (day: DateTime) => boolean) =>
+      average(days.filter(({ day }: any) => which(day)).map(({ count }: any) => count))
+    const plainWeekdays = countsOn((day) => day.weekday <= 5 && !isPayday(day))
+    assert.isAbove(countsOn(isPayday), 1.4 * plainWeekdays)
+    assert.isAbove(
+      countsOn((day) => day.weekday >= 6 && !isPayday(day)),
+      plainWeekdays
+    )
+
+    const monthly = await getChart(client, member.bearer, { ...year, interval: 'month' })
+    monthly.assertStatus(200)
+    const wholeMonths = monthly
+      .body()
+      .data.buckets.filter((bucket: any) => !bucket.partial)
+      .map((bucket: any) => Number(bucket.success_rate_percent))
+    assert.isAtLeast(wholeMonths.length, 10)
+    assert.isAtLeast(spread(wholeMonths), 5)
+
+    const rates: number[] = []
+    for (const brand of ['gcash', 'maya', 'card_visa', 'card_mastercard']) {
+      const metrics = await getMetrics(client, member.bearer, { ...year, payment_brand: brand })
+      metrics.assertStatus(200)
+      rates.push(Number(metrics.body().data.success_rate_percent))
+    }
+    assert.isAtLeast(spread(rates), 8)
   })
 })
