@@ -29,6 +29,8 @@ const RULES: Record<string, Rule> = {
   MACHINE_TOKEN_TTL_SECONDS: wholeNumber(1),
   HISTORY_RETENTION_MONTHS: wholeNumber(1, 1200),
   RATE_LIMIT_MULTIPLIER: positiveNumber,
+  LOGO_IMAGE_CONCURRENCY: wholeNumber(1, 64),
+  LOGO_IMAGE_QUEUE: wholeNumber(0, 1000),
   REPORTING_DEFAULT_TIMEZONE: (value) =>
     isIanaTimezone(value) ? null : 'must be an IANA time zone name such as Asia/Manila',
 }

@@ -51,4 +51,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   METRICS_HOST: Env.schema.string.optional({ format: 'host' }),
   METRICS_PUSHGATEWAY_URL: Env.schema.string.optional(),
   SHUTDOWN_DRAIN_MS: Env.schema.number.optional(),
+  // Logo decoding and encoding: images at once per process, and uploads waiting.
+  LOGO_IMAGE_CONCURRENCY: Env.schema.number.optional(),
+  LOGO_IMAGE_QUEUE: Env.schema.number.optional(),
 })

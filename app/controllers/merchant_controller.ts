@@ -44,7 +44,7 @@ export default class MerchantController {
       // The multipart fields are known only now: a merchant selector among them is 403.
       beforeFieldChecks: () => new MerchantScopeMiddleware().handle(ctx, async () => {}),
     })
-    const logo = await normalizeLogo(upload.bytes)
+    const logo = await normalizeLogo(ctx.portal!.merchant.id, upload.bytes)
     return respond(ctx, 'Logo updated.', { url: await uploadLogo(ctx.actor!, logo) })
   }
 

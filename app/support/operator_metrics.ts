@@ -25,7 +25,11 @@ import {
 import type { LimitName } from '#limits/limits'
 
 export const registry = new Registry()
-collectDefaultMetrics({ register: registry })
+// Node and process metrics, among them the event-loop delay (issue 21): prom-client's
+// perf_hooks.monitorEventLoopDelay sampled every 10 ms, whose p50/p90/p99, min, max,
+// mean and stddev (nodejs_eventloop_lag_*_seconds) cover the time since the previous
+// scrape: each scrape reads them and starts a new window.
+collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 })
 
 /** HTTP methods a label may carry; anything else (Node accepts a few exotic ones) is OTHER. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
@@ -115,6 +119,28 @@ export const operatorJobLastRun = new Gauge({
   registers: [registry],
 })
 
+export const laneTasks = new Gauge({
+  name: 'portal_lane_tasks',
+  help: 'Tasks of a bounded work lane (logo_image: image decoding and encoding) by state: running, queued.',
+  labelNames: ['lane', 'state'] as const,
+  registers: [registry],
+})
+
+export const laneWait = new Histogram({
+  name: 'portal_lane_wait_seconds',
+  help: 'Time a task admitted to a work lane waited for its place.',
+  labelNames: ['lane'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [registry],
+})
+
+export const laneRefusals = new Counter({
+  name: 'portal_lane_refusals_total',
+  help: 'Tasks a work lane refused (answered 503 with Retry-After), by reason: queue_full, key_busy (the merchant already has its share).',
+  labelNames: ['lane', 'reason'] as const,
+  registers: [registry],
+})
+
 for (const event of ['created', 'consumed', 'expired']) credentialDeliveries.inc({ event }, 0)
 for (const outcome of ['imported', 'rejected']) importRows.inc({ outcome }, 0)
 
@@ -152,6 +178,19 @@ export function recordImportRows(outcome: 'imported' | 'rejected', count: number
 
 export function recordPurgedRows(count: number) {
   if (count > 0) purgeRows.inc(count)
+}
+
+export function recordLaneTasks(lane: string, running: number, queued: number) {
+  laneTasks.set({ lane, state: 'running' }, running)
+  laneTasks.set({ lane, state: 'queued' }, queued)
+}
+
+export function recordLaneWait(lane: string, seconds: number) {
+  laneWait.observe({ lane }, seconds)
+}
+
+export function recordLaneRefusal(lane: string, reason: 'queue_full' | 'key_busy') {
+  laneRefusals.inc({ lane, reason })
 }
 
 /**

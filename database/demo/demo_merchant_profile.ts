@@ -28,5 +28,5 @@ export async function seedDemoMerchantProfile(merchantId: number) {
   const merchant = await Merchant.findOrFail(merchantId)
   if (await currentLogoUrl(merchant.id, merchant.logoPath)) return
   const png = await sharp(Buffer.from(DEMO_LOGO_SVG)).png().toBuffer()
-  await uploadLogo({ ...SYSTEM_ACTOR, merchantId }, await normalizeLogo(png))
+  await uploadLogo({ ...SYSTEM_ACTOR, merchantId }, await normalizeLogo(merchantId, png))
 }

@@ -2,6 +2,7 @@
 | Image bytes for the logo tests, made with sharp in the test run (no binary
 | fixtures): valid PNG, JPEG and WebP, and each kind of refused upload.
 */
+import { randomBytes } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import sharp from 'sharp'
 
@@ -109,4 +110,62 @@ export function decompressionBomb() {
     .png({ compressionLevel: 9 })
     .toBuffer()
   return bomb
+}
+
+/** `side` x `side` pixels of RGB noise. */
+const noise = (side: number) =>
+  sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+
+/** A gradient with a little noise, as PNG with adaptive row filters (as most encoders write). */
+function noisyGradientPng(side: number) {
+  const pixels = randomBytes(side * side * 3)
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const at = (y * side + x) * 3
+      pixels[at] = ((x * 255) / side + (pixels[at] % 4)) & 255
+      pixels[at + 1] = ((y * 255) / side + (pixels[at + 1] % 4)) & 255
+      pixels[at + 2] = (((x + y) * 127) / side + (pixels[at + 2] % 4)) & 255
+    }
+  }
+  return sharp(pixels, { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 6, adaptiveFiltering: true })
+    .toBuffer()
+}
+
+/**
+ * Uploads under the 2,048 KB cap whose usual re-encoding is over it: noise saved at a
+ * low quality takes more bytes at the usual one; a filtered PNG more without filters.
+ */
+export const overCapOnceReencoded = {
+  webp: () => noise(2300).webp({ quality: 1 }).toBuffer(),
+  jpeg: () => noise(2400).jpeg({ quality: 30 }).toBuffer(),
+  png: () => noisyGradientPng(1300),
+}
+
+/** A WebP under the upload cap that no encoding fits within it. */
+export const webpTooDetailedForTheCap = () => noise(3000).webp({ quality: 1 }).toBuffer()
+
+/**
+ * A logo about as costly as the upload cap admits (issue 21 measured one like it): a
+ * 4096 x 4096 WebP at quality 1 (about 1 MB), 15 % of it noise, the rest blurred noise. Its
+ * usual re-encoding is about 5 MB, over the cap, so it is stored at the lower quality
+ * (about 1.9 MB): a decoding and two encodings, seconds of one core each. For the
+ * benchmarks (bench/logo_lane.ts); too slow for a test.
+ */
+export async function costliestWebp() {
+  const side = 4096
+  const noisyRows = Math.round(side * 0.15)
+  const band = (rows: number, blur: number | undefined) => {
+    const pixels = sharp(randomBytes(side * rows * 3), {
+      raw: { width: side, height: rows, channels: 3 },
+    })
+    return (blur ? pixels.blur(blur) : pixels).png({ compressionLevel: 0 }).toBuffer()
+  }
+  return sharp({ create: { width: side, height: side, channels: 3, background: '#000000' } })
+    .composite([
+      { input: await band(noisyRows, undefined), top: 0, left: 0 },
+      { input: await band(side - noisyRows, 0.6), top: noisyRows, left: 0 },
+    ])
+    .webp({ quality: 1 })
+    .toBuffer()
 }

@@ -4,23 +4,33 @@
 | 1. the magic bytes (file-type) name PNG, JPEG or WebP;
 | 2. the container ends exactly where the file ends, and no markup (HTML, SVG, PHP)
 |    rides along: polyglots and truncated uploads are refused;
-| 3. sharp decodes the whole image (dimensions > 0, decodable to the end, at most
-|    LOGO_MAX_PIXELS decoded pixels, so a decompression bomb is refused before its
-|    pixels are allocated);
-| 4. the image is re-encoded by sharp in its own format, which drops EXIF (GPS
-|    coordinates of a phone photo), XMP, comments and any trailing payload; EXIF
-|    orientation is applied first so the logo still looks as uploaded.
+| 3. the pixels are checked, decoded and re-encoded without metadata, within the
+|    upload cap (logo_encoder.ts).
 | Every refusal is a 422 on `file`.
+|
+| Step 3 is the costly one (seconds of CPU for a large image), so it runs in the
+| logo_image lane (issue 21 › Heavy work in bounded lanes; docs/operations.md):
+| - at most LOGO_IMAGE_CONCURRENCY images (default 1) at once per server process, each
+|   in a child process of its own (app/support/child_workers.ts), so image work never
+|   takes the threads password hashing needs, and runs at a lower CPU priority;
+| - the others wait in arrival order, at most LOGO_IMAGE_QUEUE of them (default 4) and
+|   at most MAX_PER_MERCHANT per merchant (running or waiting);
+| - beyond that, 503 SERVICE_UNAVAILABLE with Retry-After, at once.
 */
-import sharp, { type Metadata } from 'sharp'
 import { fileTypeFromBuffer } from 'file-type'
+import logger from '@adonisjs/core/services/logger'
+import env from '#start/env'
 import ApiError from '#exceptions/api_error'
+import { ChildWorkers, ChildWorkerExited } from '#support/child_workers'
+import { LaneFullError, WorkLane } from '#support/work_lane'
+import {
+  LOGO_MAX_BYTES,
+  type EncodeOutcome,
+  type EncodeRequest,
+  type LogoFormat,
+} from '#services/merchants/logo_encoder'
 
-export const LOGO_MAX_BYTES = 2048 * 1024
-/** 4096 x 4096: ample for a logo; decoding it needs at most 64 MiB (RGBA). */
-export const LOGO_MAX_PIXELS = 4096 * 4096
-
-export type LogoFormat = 'png' | 'jpeg' | 'webp'
+export { LOGO_MAX_BYTES, LOGO_MAX_PIXELS, type LogoFormat } from '#services/merchants/logo_encoder'
 
 export const LOGO_FORMATS: Record<LogoFormat, { extension: string; contentType: string }> = {
   png: { extension: 'png', contentType: 'image/png' },
@@ -34,6 +44,9 @@ const FORMAT_OF_MIME: Record<string, LogoFormat> = {
   'image/webp': 'webp',
 }
 
+/** A merchant's logo is one image: two at a time cover a retry; more only fill the queue. */
+const MAX_PER_MERCHANT = 2
+
 export interface NormalizedLogo {
   format: LogoFormat
   data: Buffer
@@ -43,8 +56,27 @@ export interface NormalizedLogo {
 
 const refuse = (message: string) => ApiError.field('file', message)
 
-/** Decides whether `bytes` is an acceptable logo, and returns its re-encoded copy. */
-export async function normalizeLogo(bytes: Buffer): Promise<NormalizedLogo> {
+let lane: { images: WorkLane; encoders: ChildWorkers<EncodeRequest, EncodeOutcome> } | undefined
+
+/** The process's logo_image lane and its encoder processes, made on first use. */
+export function logoImageLane() {
+  if (!lane) {
+    const concurrency = env.get('LOGO_IMAGE_CONCURRENCY') ?? 1
+    lane = {
+      images: new WorkLane({
+        name: 'logo_image',
+        concurrency,
+        maxQueued: env.get('LOGO_IMAGE_QUEUE') ?? 4,
+        maxPerKey: MAX_PER_MERCHANT,
+      }),
+      encoders: new ChildWorkers(import.meta.url, './logo_encoder_process', concurrency),
+    }
+  }
+  return lane
+}
+
+/** Decides whether `bytes` is an acceptable logo of `merchantId`, and returns its re-encoded copy. */
+export async function normalizeLogo(merchantId: number, bytes: Buffer): Promise<NormalizedLogo> {
   if (bytes.length === 0) throw refuse('The file is empty.')
   if (bytes.length > LOGO_MAX_BYTES) throw refuse('The file must not be larger than 2,048 KB.')
   const detected = await fileTypeFromBuffer(bytes)
@@ -54,35 +86,31 @@ export async function normalizeLogo(bytes: Buffer): Promise<NormalizedLogo> {
     throw refuse('The file is not a well-formed image: it is truncated or carries other content.')
   }
 
-  let metadata: Metadata
+  const { images, encoders } = logoImageLane()
+  let outcome: EncodeOutcome
   try {
-    metadata = await sharp(bytes, { failOn: 'error' }).metadata()
-  } catch {
-    throw refuse('The image could not be decoded.')
+    outcome = await images.run(String(merchantId), () => encoders.call({ bytes, format }))
+  } catch (error) {
+    if (error instanceof LaneFullError) {
+      throw new ApiError(
+        503,
+        'SERVICE_UNAVAILABLE',
+        'Too many images are being processed. Try again later.',
+        undefined,
+        { 'Retry-After': String(error.retryAfterSeconds) }
+      )
+    }
+    // The encoder died on this image (a crash or out of memory in the native decoder):
+    // the upload is what it could not decode.
+    if (error instanceof ChildWorkerExited) {
+      logger.error({ err: { name: error.name, message: error.message } }, 'logo encoder exited')
+      throw refuse('The image could not be decoded.')
+    }
+    throw error
   }
-  if (metadata.format !== format) throw refuse('The image could not be decoded.')
-  if (!metadata.width || !metadata.height) throw refuse('The image has no pixels.')
-  if (metadata.width * metadata.height > LOGO_MAX_PIXELS) {
-    throw refuse('The image has too many pixels (at most 4096 x 4096).')
-  }
-
-  try {
-    // One page only (an animated WebP or PNG keeps its first frame); no metadata kept.
-    const image = sharp(bytes, { failOn: 'error', limitInputPixels: LOGO_MAX_PIXELS, pages: 1 })
-      .rotate()
-      .toColorspace('srgb')
-    const encoded =
-      format === 'png'
-        ? image.png({ compressionLevel: 9 })
-        : format === 'jpeg'
-          ? image.jpeg({ quality: 90, mozjpeg: true })
-          : image.webp({ quality: 90 })
-    const { data, info } = await encoded.toBuffer({ resolveWithObject: true })
-    return { format, data, width: info.width, height: info.height }
-  } catch {
-    // Truncated or corrupt pixel data fails here, where the whole image is decoded.
-    throw refuse('The image could not be decoded.')
-  }
+  if ('refused' in outcome) throw refuse(outcome.refused)
+  const { data, width, height } = outcome.stored
+  return { format, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), width, height }
 }
 
 /** The container's own length matches the file: nothing appended, nothing cut off. */

@@ -74,6 +74,9 @@ test.group('Operator metrics', (group) => {
       'portal_credential_deliveries_total',
       'portal_import_rows_total',
       'portal_history_purge_rows_total',
+      'portal_lane_tasks',
+      'portal_lane_wait_seconds',
+      'portal_lane_refusals_total',
       'process_cpu_seconds_total',
     ]) {
       assert.include(body, `# TYPE ${name} `)
@@ -221,6 +224,40 @@ test.group('Operator metrics', (group) => {
       before + 1
     )
     assert.notInclude(await metricsText(), 'unlucky@example.test')
+  })
+
+  test('event-loop delay: its p99 and max since the previous scrape, in seconds', async ({
+    assert,
+    cleanup,
+  }) => {
+    const listener = await startMetricsServer(0, '127.0.0.1')
+    cleanup(() => listener.close())
+    const scrape = async () => {
+      const response = await fetch(`http://127.0.0.1:${listener.port}/metrics`)
+      const body = await response.text()
+      const read = (name: string) => {
+        assert.include(body, `# TYPE ${name} gauge`)
+        return Number(body.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1])
+      }
+      return {
+        p99: read('nodejs_eventloop_lag_p99_seconds'),
+        max: read('nodejs_eventloop_lag_max_seconds'),
+      }
+    }
+    await scrape()
+    // The server runs in this process: block its event loop as a CPU-bound request would.
+    const until = performance.now() + 300
+    while (performance.now() < until) {}
+    // The late tick of the delay monitor is recorded on the loop's next turns.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+
+    const blocked = await scrape()
+    assert.isAtLeast(blocked.max, 0.25)
+    assert.isAtLeast(blocked.p99, 0)
+    assert.isAtMost(blocked.p99, blocked.max)
+    // Each scrape starts a new window: the block is not reported twice.
+    const next = await scrape()
+    assert.isBelow(next.max, blocked.max)
   })
 
   test('database pool usage is sampled at scrape time', async ({ assert }) => {

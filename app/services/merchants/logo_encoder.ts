@@ -1,0 +1,103 @@
+/*
+| The pixel work of a logo upload (app/services/merchants/logo_image.ts decides the
+| rest): runs in the logo encoder's child process (logo_encoder_process.ts), never on
+| the server's own threads.
+|
+| 1. sharp reads the header: the format is the one the magic bytes named, the image has
+|    pixels, and at most LOGO_MAX_PIXELS of them, so a decompression bomb is refused
+|    before its pixels are allocated;
+| 2. the first page is decoded to the end (a truncated or corrupt image fails here),
+|    EXIF orientation applied, in sRGB: metadata (EXIF with GPS, XMP, comments) and any
+|    trailing payload are left behind;
+| 3. it is encoded in its own format, and the stored copy never exceeds the upload cap
+|    (portal-api.md: max 2,048 KB): the usual encoding first, then at most one smaller
+|    one (JPEG and WebP at a lower quality; PNG, still lossless, with adaptive row
+|    filters). An image that fits neither is refused: re-encoding a detailed image
+|    can make it larger than the upload was.
+| A pipeline still running after PIPELINE_TIMEOUT_SECONDS is stopped (a pathological
+| file within the pixel limit) and the image refused as undecodable.
+*/
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp'
+
+export const LOGO_MAX_BYTES = 2048 * 1024
+/** 4096 x 4096: ample for a logo; decoding it needs at most 64 MiB (RGBA). */
+export const LOGO_MAX_PIXELS = 4096 * 4096
+
+export type LogoFormat = 'png' | 'jpeg' | 'webp'
+
+export interface EncodeRequest {
+  bytes: Uint8Array
+  format: LogoFormat
+}
+
+export type EncodeOutcome =
+  { stored: { data: Uint8Array; width: number; height: number } } | { refused: string }
+
+/** Many times what the largest legitimate image takes, so that a busy host does not trip it. */
+const PIPELINE_TIMEOUT_SECONDS = 60
+
+/** The encodings tried in order, usual first: each one pass over the decoded pixels. */
+const ENCODINGS: Record<LogoFormat, Array<(pixels: Sharp) => Sharp>> = {
+  png: [
+    (pixels) => pixels.png({ compressionLevel: 9 }),
+    // Slower, and smaller on photographs and gradients (the filters most encoders use).
+    (pixels) => pixels.png({ compressionLevel: 9, adaptiveFiltering: true }),
+  ],
+  jpeg: [
+    (pixels) => pixels.jpeg({ quality: 90, mozjpeg: true }),
+    (pixels) => pixels.jpeg({ quality: 60, mozjpeg: true }),
+  ],
+  webp: [(pixels) => pixels.webp({ quality: 90 }), (pixels) => pixels.webp({ quality: 50 })],
+}
+
+const refused = (message: string): EncodeOutcome => ({ refused: message })
+const UNDECODABLE = refused('The image could not be decoded.')
+
+export async function encodeLogo({ bytes, format }: EncodeRequest): Promise<EncodeOutcome> {
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let metadata: Metadata
+  try {
+    metadata = await sharp(input, { failOn: 'error' }).metadata()
+  } catch {
+    return UNDECODABLE
+  }
+  if (metadata.format !== format) return UNDECODABLE
+  if (!metadata.width || !metadata.height) return refused('The image has no pixels.')
+  if (metadata.width * metadata.height > LOGO_MAX_PIXELS) {
+    return refused('The image has too many pixels (at most 4096 x 4096).')
+  }
+
+  let decoded: { data: Buffer; info: OutputInfo }
+  try {
+    // One page only (an animated WebP or PNG keeps its first frame); no metadata kept.
+    decoded = await sharp(input, { failOn: 'error', limitInputPixels: LOGO_MAX_PIXELS, pages: 1 })
+      .timeout({ seconds: PIPELINE_TIMEOUT_SECONDS })
+      .rotate()
+      .toColorspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+  } catch {
+    // Truncated or corrupt pixel data fails here, where the whole image is decoded.
+    return UNDECODABLE
+  }
+
+  const { width, height } = decoded.info
+  const channels = decoded.info.channels as 1 | 2 | 3 | 4
+  for (const encode of ENCODINGS[format]) {
+    const pixels = sharp(decoded.data, { raw: { width, height, channels } }).timeout({
+      seconds: PIPELINE_TIMEOUT_SECONDS,
+    })
+    let data: Buffer
+    try {
+      data = await encode(pixels).toBuffer()
+    } catch {
+      return UNDECODABLE
+    }
+    if (data.length <= LOGO_MAX_BYTES) {
+      return { stored: { data, width, height } }
+    }
+  }
+  return refused(
+    'The image cannot be stored within 2,048 KB once re-encoded: upload a smaller or less detailed image.'
+  )
+}

@@ -1,0 +1,144 @@
+/*
+| Forked Node processes for native work that must not share this process's threads
+| (issue 21 › Password hashing keeps its own capacity under any image load).
+|
+| The libuv thread pool is one per process (worker threads share it), and password
+| hashing (scrypt), file and DNS work queue on it. libvips work (sharp) queued there
+| too: 20 large logos took every thread for seconds, and logins waited behind them. In
+| a child process, native work runs on the child's own pool and threads, at a lower CPU
+| priority (nice 10, so that logins win the cores when they are contended), and a crash
+| or an out-of-memory of the native code ends one child and fails its one request,
+| never the server.
+|
+| Each child answers one request at a time; at most `size` children, started on first
+| need. The caller bounds its concurrency to `size` (a WorkLane of the same size), so
+| an idle child is always there. A child that exits is replaced on the next request.
+| Children never keep this process alive, and exit when it ends (their IPC channel
+| closes).
+*/
+import { fork, type ChildProcess } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { constants, setPriority } from 'node:os'
+import { extname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** A child ended (crash, out of memory, killed) while answering a request. */
+export class ChildWorkerExited extends Error {
+  constructor(code: number | null, signal: string | null) {
+    super(`worker process exited (code ${code}, signal ${signal})`)
+    this.name = 'ChildWorkerExited'
+  }
+}
+
+type Reply<Response> = { ok: true; value: Response } | { ok: false; message: string }
+
+export class ChildWorkers<Request, Response> {
+  readonly #entry: string
+  readonly #size: number
+  readonly #idle: ChildProcess[] = []
+  #started = 0
+
+  /**
+   * `entry` names the child's module beside `from` (pass `import.meta.url`), without
+   * extension: the child runs the same kind of file as the caller (TypeScript under
+   * the development loader, JavaScript in the build).
+   */
+  constructor(from: string, entry: string, size: number) {
+    this.#entry = fileURLToPath(new URL(`${entry}${extname(new URL(from).pathname)}`, from))
+    this.#size = size
+  }
+
+  /** Children alive now (idle or answering). */
+  get started() {
+    return this.#started
+  }
+
+  async call(request: Request): Promise<Response> {
+    const child = this.#idle.pop() ?? this.#spawn()
+    child.channel?.ref()
+    try {
+      const reply = await new Promise<Reply<Response>>((resolve, reject) => {
+        const onMessage = (message: Reply<Response>) => settle(() => resolve(message))
+        const onExit = (code: number | null, signal: string | null) =>
+          settle(() => reject(new ChildWorkerExited(code, signal)))
+        const onError = (error: Error) => settle(() => reject(error))
+        const settle = (finish: () => void) => {
+          child.off('message', onMessage).off('exit', onExit).off('error', onError)
+          finish()
+        }
+        child.on('message', onMessage).on('exit', onExit).on('error', onError)
+        child.send(request as object)
+      })
+      if (!reply.ok) throw new Error(reply.message)
+      return reply.value
+    } finally {
+      if (child.connected) {
+        child.channel?.unref()
+        this.#idle.push(child)
+      } else {
+        child.kill('SIGKILL')
+      }
+    }
+  }
+
+  /** Ends the idle children (a busy one ends when this process does). */
+  close() {
+    for (const child of this.#idle.splice(0)) child.kill()
+  }
+
+  #spawn(): ChildProcess {
+    if (this.#started >= this.#size) throw new Error('no idle worker: bound the callers')
+    const typescript = this.#entry.endsWith('.ts')
+    const child = fork(this.#entry, [], {
+      serialization: 'advanced',
+      // Never the parent's flags (an inspector port, --cpu-prof); the TypeScript loader
+      // in development and tests.
+      execArgv: typescript ? [`--import=${import.meta.resolve('@poppinss/ts-exec')}`] : [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    this.#started++
+    child.once('exit', () => {
+      this.#started--
+      const index = this.#idle.indexOf(child)
+      if (index >= 0) this.#idle.splice(index, 1)
+    })
+    child.on('error', () => {})
+    child.unref()
+    return child
+  }
+}
+
+/** In the child: answers each request of the parent with `handler`, one at a time. */
+export function answerRequests<Request, Response>(
+  handler: (request: Request) => Promise<Response>
+) {
+  process.on('message', (request: Request) => {
+    handler(request).then(
+      (value) => process.send!({ ok: true, value } satisfies Reply<Response>),
+      (error) =>
+        process.send!({ ok: false, message: String(error?.message) } satisfies Reply<Response>)
+    )
+  })
+  process.on('disconnect', () => process.exit(0))
+}
+
+/**
+ * In the child: a lower CPU priority for every thread. Linux keeps a priority per
+ * thread and a new thread inherits its creator's, so the threads that exist now are
+ * set one by one, and those libvips starts later inherit it.
+ */
+export function lowerPriority() {
+  let threads = [0]
+  try {
+    threads = readdirSync('/proc/self/task').map(Number)
+  } catch {
+    // Not Linux: 0 is the whole process.
+  }
+  for (const thread of threads) {
+    try {
+      setPriority(thread, constants.priority.PRIORITY_BELOW_NORMAL)
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+}

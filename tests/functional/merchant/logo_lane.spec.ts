@@ -1,0 +1,161 @@
+/*
+| issue 21 › Heavy work in bounded lanes: logo images are decoded and encoded in the
+| logo_image lane (app/services/merchants/logo_image.ts): at most
+| LOGO_IMAGE_CONCURRENCY at once per process (1 here), the others waiting in order;
+| at most LOGO_IMAGE_QUEUE waiting, at most two per merchant; beyond that 503
+| SERVICE_UNAVAILABLE with Retry-After. Observed through the lane's Prometheus gauges,
+| never through timing: a test holds the lane's places itself, so uploads stay queued
+| until it lets them go.
+*/
+import { test } from '@japa/runner'
+import type { ApiResponse } from '@japa/api-client'
+import { resetState } from '#tests/helpers/database'
+import { signedInMember } from '#tests/helpers/portal'
+import { clearLogoStorage, uploadLogo } from '#tests/helpers/merchant'
+import { eventually, pause } from '#tests/helpers/server_process'
+import { tinyPng, tinyWebp } from '#tests/helpers/images'
+import { logoImageLane } from '#services/merchants/logo_image'
+import { metricsText } from '#support/metrics_server'
+
+/** The lane's gauges as scraped: portal_lane_tasks{lane="logo_image",state}. */
+async function laneGauges() {
+  const text = await metricsText()
+  const read = (state: string) => {
+    const line = new RegExp(
+      `^portal_lane_tasks\\{lane="logo_image",state="${state}"\\} (\\d+)$`,
+      'm'
+    )
+    return Number(text.match(line)?.[1] ?? Number.NaN)
+  }
+  return { running: read('running'), queued: read('queued') }
+}
+
+async function refusals(reason: string) {
+  const line = new RegExp(
+    `^portal_lane_refusals_total\\{lane="logo_image",reason="${reason}"\\} (\\d+)$`,
+    'm'
+  )
+  const text = await metricsText()
+  return Number(text.match(line)?.[1] ?? 0)
+}
+
+/** Takes every place of the lane until the returned function is called. */
+function holdTheLane() {
+  const { images } = logoImageLane()
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const holders = Array.from({ length: images.concurrency }, (_, index) =>
+    images.run(`test-holder-${index}`, () => released)
+  )
+  return async () => {
+    release()
+    await Promise.all(holders)
+  }
+}
+
+/** Sends an upload now (an api-client request is sent when awaited). */
+const send = (request: PromiseLike<ApiResponse>) => Promise.resolve(request)
+
+function untilQueued(count: number) {
+  const queued = async () => {
+    const { queued: now } = await laneGauges()
+    return now === count
+  }
+  return eventually(queued, `${count} queued`, {
+    attempts: 2000,
+    every: 5,
+  })
+}
+
+async function administrators(count: number) {
+  return Promise.all(Array.from({ length: count }, () => signedInMember('administrator')))
+}
+
+test.group('Logo images go through a bounded lane', (group) => {
+  group.each.setup(() => resetState())
+  group.each.setup(() => clearLogoStorage())
+
+  test('at most LOGO_IMAGE_CONCURRENCY images are processed at once; the others wait, then all are stored', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { images, encoders } = logoImageLane()
+    const admins = await administrators(3)
+    const image = await tinyPng()
+    const letGo = holdTheLane()
+    cleanup(letGo)
+    assert.deepEqual(await laneGauges(), { running: images.concurrency, queued: 0 })
+
+    const uploads = admins.map((admin) => send(uploadLogo(client, admin, image)))
+    await untilQueued(3)
+    assert.deepEqual(await laneGauges(), { running: images.concurrency, queued: 3 })
+
+    await letGo()
+    // While they drain, no sample ever shows two images in work.
+    let settled = false
+    const all = Promise.all(uploads).finally(() => (settled = true))
+    while (!settled) {
+      const { running } = await laneGauges()
+      assert.isAtMost(running, images.concurrency)
+      assert.isAtMost(encoders.started, images.concurrency)
+      await pause(5)
+    }
+    for (const response of await all) response.assertStatus(200)
+    assert.deepEqual(await laneGauges(), { running: 0, queued: 0 })
+  })
+
+  test('a merchant has at most two uploads in the lane: the third is 503 SERVICE_UNAVAILABLE with Retry-After, others still queue', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const [admin, other] = await administrators(2)
+    const image = await tinyWebp()
+    const letGo = holdTheLane()
+    cleanup(letGo)
+    const before = await refusals('key_busy')
+
+    const first = [send(uploadLogo(client, admin, image)), send(uploadLogo(client, admin, image))]
+    await untilQueued(2)
+    const third = await uploadLogo(client, admin, image)
+    third.assertStatus(503)
+    assert.equal(third.body().error_code, 'SERVICE_UNAVAILABLE')
+    assert.match(third.header('retry-after') ?? '', /^[1-9][0-9]*$/)
+    assert.equal(await refusals('key_busy'), before + 1)
+
+    const others = send(uploadLogo(client, other, image))
+    await untilQueued(3)
+
+    await letGo()
+    for (const response of await Promise.all([...first, others])) response.assertStatus(200)
+  })
+
+  test('with LOGO_IMAGE_QUEUE uploads waiting, the next is 503 SERVICE_UNAVAILABLE with Retry-After at once', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { images } = logoImageLane()
+    const admins = await administrators(images.maxQueued + 1)
+    const latecomer = admins.pop()!
+    const image = await tinyPng()
+    const letGo = holdTheLane()
+    cleanup(letGo)
+    const before = await refusals('queue_full')
+
+    const waiting = admins.map((admin) => send(uploadLogo(client, admin, image)))
+    await untilQueued(images.maxQueued)
+    const refused = await uploadLogo(client, latecomer, image)
+    refused.assertStatus(503)
+    assert.equal(refused.body().error_code, 'SERVICE_UNAVAILABLE')
+    assert.match(refused.header('retry-after') ?? '', /^[1-9][0-9]*$/)
+    assert.equal(await refusals('queue_full'), before + 1)
+
+    await letGo()
+    for (const response of await Promise.all(waiting)) response.assertStatus(200)
+    // Once the queue drained, the latecomer is admitted.
+    const retried = await uploadLogo(client, latecomer, image)
+    retried.assertStatus(200)
+  })
+})

@@ -1,0 +1,127 @@
+/*
+| app/support/work_lane.ts: at most `concurrency` tasks at once, the others in arrival
+| order; at most `maxQueued` waiting and `maxPerKey` per key, else LaneFullError at once.
+*/
+import { test } from '@japa/runner'
+import { LaneFullError, WorkLane } from '#support/work_lane'
+
+/** A task that runs until `finish()` is called. */
+function pendingTask() {
+  let finish!: () => void
+  let fail!: (error: Error) => void
+  let started = false
+  const done = new Promise<void>((resolve, reject) => {
+    finish = resolve
+    fail = reject
+  })
+  return {
+    task: () => {
+      started = true
+      return done
+    },
+    finish,
+    fail,
+    get started() {
+      return started
+    },
+  }
+}
+
+const turns = () => new Promise((resolve) => setImmediate(resolve))
+
+function lane(options: Partial<ConstructorParameters<typeof WorkLane>[0]> = {}) {
+  return new WorkLane({ name: 'test', concurrency: 1, maxQueued: 3, maxPerKey: 3, ...options })
+}
+
+test.group('WorkLane', () => {
+  test('runs at most `concurrency` tasks at once, the others in arrival order', async ({
+    assert,
+  }) => {
+    const subject = lane({ concurrency: 2, maxQueued: 5, maxPerKey: 5 })
+    const tasks = Array.from({ length: 4 }, () => pendingTask())
+    const runs = tasks.map((task, index) => subject.run(`key-${index}`, task.task))
+    await turns()
+    assert.deepEqual(
+      tasks.map((task) => task.started),
+      [true, true, false, false]
+    )
+    assert.deepEqual([subject.running, subject.queued], [2, 2])
+
+    tasks[1].finish()
+    await turns()
+    assert.deepEqual(
+      tasks.map((task) => task.started),
+      [true, true, true, false]
+    )
+    assert.deepEqual([subject.running, subject.queued], [2, 1])
+
+    tasks[0].finish()
+    tasks[2].finish()
+    await turns()
+    assert.isTrue(tasks[3].started)
+    tasks[3].finish()
+    await Promise.all(runs)
+    assert.deepEqual([subject.running, subject.queued], [0, 0])
+  })
+
+  test('refuses at once beyond maxQueued waiting tasks (queue_full)', async ({ assert }) => {
+    const subject = lane({ maxQueued: 1 })
+    const running = pendingTask()
+    const waiting = pendingTask()
+    const runs = [subject.run('a', running.task), subject.run('b', waiting.task)]
+    const refusal = await subject.run('c', async () => 'never').catch((error) => error)
+    assert.instanceOf(refusal, LaneFullError)
+    assert.equal(refusal.reason, 'queue_full')
+    assert.isAtLeast(refusal.retryAfterSeconds, 1)
+    assert.isAtMost(refusal.retryAfterSeconds, 60)
+    running.finish()
+    waiting.finish()
+    await Promise.all(runs)
+  })
+
+  test('refuses a key beyond maxPerKey tasks, running or waiting (key_busy), and admits other keys', async ({
+    assert,
+  }) => {
+    const subject = lane({ maxPerKey: 2 })
+    const tasks = [pendingTask(), pendingTask(), pendingTask()]
+    const runs = [subject.run('a', tasks[0].task), subject.run('a', tasks[1].task)]
+    const refusal = await subject.run('a', async () => 'never').catch((error) => error)
+    assert.instanceOf(refusal, LaneFullError)
+    assert.equal(refusal.reason, 'key_busy')
+    runs.push(subject.run('b', tasks[2].task))
+    assert.equal(subject.queued, 2)
+    for (const task of tasks) task.finish()
+    await Promise.all(runs)
+    // Its share is back once its tasks are done.
+    assert.equal(await subject.run('a', async () => 'again'), 'again')
+  })
+
+  test('a failing task passes its error on and frees its place and its key share', async ({
+    assert,
+  }) => {
+    const subject = lane({ maxPerKey: 1 })
+    const failing = pendingTask()
+    const next = pendingTask()
+    const failed = subject.run('a', failing.task).catch((error) => error)
+    const afterwards = subject.run('b', next.task)
+    failing.fail(new Error('decoder crashed'))
+    const error = await failed
+    assert.equal(error.message, 'decoder crashed')
+    await turns()
+    assert.isTrue(next.started)
+    next.finish()
+    await afterwards
+    assert.equal(await subject.run('a', async () => 'again'), 'again')
+  })
+
+  test('with maxQueued 0 nothing waits: busy means refused', async ({ assert }) => {
+    const subject = lane({ maxQueued: 0 })
+    const running = pendingTask()
+    const run = subject.run('a', running.task)
+    const refusal = await subject.run('b', async () => 'never').catch((error) => error)
+    assert.equal(refusal.reason, 'queue_full')
+    running.finish()
+    await run
+    assert.equal(await subject.run('b', async () => 'now'), 'now')
+  })
+})
