@@ -1,40 +1,39 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { validateQuery } from '#validators/rules/input'
-import { chartInput, completeReportingQuery, metricsInput } from '#validators/reporting'
-import { afterCatalogue, requireSupportedCurrency } from '#services/collections/currency_catalogue'
+import { afterCatalogue, validateQueryWithCatalogue } from '#validators/rules/currency'
+import { chartInput, metricsInput, reportingQuery } from '#validators/reporting'
+import { requireSupportedCurrency } from '#services/collections/currency_catalogue'
 import { chartCollections, summarizeCollections } from '#services/reporting/collection_metrics'
 import {
   MetricsChartTransformer,
   MetricsSummaryTransformer,
 } from '#transformers/collection_metrics_transformer'
 
+const checkCurrency = (code: string) => requireSupportedCurrency('currency', code)
+
 /**
  * portal-api.md › GET /portal/collections/metrics and /charts (Both roles, strict).
  * The catalogue check and the aggregate run concurrently; the catalogue's verdict is
- * answered first (app/services/collections/currency_catalogue.ts › afterCatalogue).
+ * joined to the request's own outcome (app/validators/rules/currency.ts).
  */
 export default class CollectionMetricsController {
   /** GET /portal/collections/metrics */
   async summary(ctx: HttpContext) {
-    const fields = await validateQuery(ctx, metricsInput)
-    const { query, catalogue } = await completeReportingQuery(
-      fields,
-      requireSupportedCurrency('currency', fields.currency)
-    )
+    const { input, catalogue } = await validateQueryWithCatalogue(ctx, metricsInput, checkCurrency)
+    const query = reportingQuery(input)
     const summary = await afterCatalogue(catalogue, summarizeCollections(ctx.actor!, query))
     return respond(ctx, 'Success', MetricsSummaryTransformer.transform(summary))
   }
 
   /** GET /portal/collections/charts */
   async chart(ctx: HttpContext) {
-    const { interval, ...fields } = await validateQuery(ctx, chartInput)
-    const { query, catalogue } = await completeReportingQuery(
-      fields,
-      requireSupportedCurrency('currency', fields.currency)
+    const { input, catalogue } = await validateQueryWithCatalogue(ctx, chartInput, checkCurrency)
+    const query = reportingQuery(input)
+    // An unsupported currency and the interval's bucket limit are one 422.
+    const chart = await afterCatalogue(
+      catalogue,
+      chartCollections(ctx.actor!, query, input.interval)
     )
-    // The catalogue's 422/503 first, then the interval's bucket limit, then the data.
-    const chart = await afterCatalogue(catalogue, chartCollections(ctx.actor!, query, interval))
     return respond(ctx, 'Success', MetricsChartTransformer.transform(chart))
   }
 }

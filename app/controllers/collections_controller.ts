@@ -6,9 +6,9 @@ import {
   environmentOnlyInput,
   listHistoryInput,
   listTransactionsInput,
-  requireOrderedRange,
 } from '#validators/collections'
-import { afterCatalogue, requireSupportedCurrency } from '#services/collections/currency_catalogue'
+import { afterCatalogue, validateQueryWithCatalogue } from '#validators/rules/currency'
+import { requireSupportedCurrency } from '#services/collections/currency_catalogue'
 import { listTransactions } from '#services/collections/list_transactions'
 import { showTransaction } from '#services/collections/show_transaction'
 import { listTransactionHistory, showHistoryItem } from '#services/collections/transaction_history'
@@ -24,17 +24,18 @@ import HistoryItemTransformer from '#transformers/history_item_transformer'
 export default class CollectionsController {
   /** GET /portal/collections/transactions */
   async index(ctx: HttpContext) {
-    const input = await validateQuery(ctx, listTransactionsInput)
-    requireOrderedRange(input)
-    const { page, perPage } = pageOf(input)
     // Only currency-filtered reads consult the catalogue (422 unsupported, 503
     // unreadable), read on every such request (never cached) but concurrently with the
-    // list: its verdict wins over the list's outcome, so nothing is answered from a
-    // list whose currency the catalogue refuses or could not check.
+    // validation and the list: nothing is answered from a list whose currency the
+    // catalogue refuses or could not check.
+    const { input, catalogue } = await validateQueryWithCatalogue(
+      ctx,
+      listTransactionsInput,
+      (code) => requireSupportedCurrency('currency', code)
+    )
+    const { page, perPage } = pageOf(input)
     const list = await afterCatalogue(
-      input.currency === undefined
-        ? undefined
-        : requireSupportedCurrency('currency', input.currency),
+      catalogue,
       listTransactions(ctx.actor!, input, { page, perPage })
     )
     return respond(ctx, 'Success', TransactionTransformer.transform(list.items), {

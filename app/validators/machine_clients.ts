@@ -7,6 +7,7 @@ import { defineInput } from '#validators/rules/input'
 import { paginationFields } from '#validators/rules/pagination'
 import { currentPassword } from '#validators/rules/password_policy'
 import { textOfLength } from '#validators/rules/text_length'
+import { matches } from '#validators/rules/pattern'
 
 /** 3-100; first an ASCII letter or digit, then ASCII letters, digits, spaces, `.`, `_`, `-`. */
 const label = () =>
@@ -14,7 +15,12 @@ const label = () =>
     .string()
     .minLength(3)
     .maxLength(100)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/)
+    .use(
+      matches({
+        regex: /^[A-Za-z0-9][A-Za-z0-9 ._-]*$/,
+        must: 'start with an ASCII letter or digit and contain only ASCII letters, digits, spaces, ".", "_" and "-"',
+      })
+    )
 
 const reason = () => textOfLength(10, 500)
 

@@ -16,20 +16,25 @@ import type { FieldErrors } from '#exceptions/api_error'
 import { defineInput, isPlainObject, validateBodyWithPrechecks } from '#validators/rules/input'
 import { currentPassword } from '#validators/rules/password_policy'
 import { characters, lengthBetween } from '#validators/rules/text_length'
+import { matches, SINGLE_LINE } from '#validators/rules/pattern'
 
-// Single-line text: no control characters (line breaks included).
 const line = (max: number) =>
   vine
     .string()
     .use(lengthBetween({ min: 1, max }))
-    .regex(/^[^\p{Cc}]*$/u)
+    .use(matches(SINGLE_LINE))
 
 // An address may span lines; other control characters are refused.
 const multiline = (max: number) =>
   vine
     .string()
     .use(lengthBetween({ min: 1, max }))
-    .regex(/^(?:[^\p{Cc}]|\r?\n|\t)*$/u)
+    .use(
+      matches({
+        regex: /^(?:[^\p{Cc}]|\r?\n|\t)*$/u,
+        must: 'not contain control characters other than line breaks and tabs',
+      })
+    )
 
 const lowercase = vine.createRule((value, _options, field) => {
   if (typeof value === 'string') field.mutate(value.toLowerCase(), field)
@@ -122,7 +127,7 @@ const keyValue = () =>
   vine
     .string()
     .use(lengthBetween({ min: 1, max: INTEGRATION_KEY_MAX_LENGTH }))
-    .regex(/\S/u)
+    .use(matches({ regex: /\S/u, must: 'contain a character other than whitespace' }))
 
 /** PUT /portal/merchant/integration-keys/{keyType} (strict). */
 export const integrationKeyPutInput = defineInput(

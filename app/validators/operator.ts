@@ -5,53 +5,57 @@ import vine from '@vinejs/vine'
 import { newPassword } from '#validators/rules/password_policy'
 import { emailField } from '#validators/rules/email'
 import { lengthBetween } from '#validators/rules/text_length'
+import { matches } from '#validators/rules/pattern'
+import { CURRENCY_CODE } from '#validators/rules/currency'
+import { createValidator } from '#validators/rules/messages'
 
-const id = () => vine.string().regex(/^[1-9][0-9]{0,15}$/)
+const id = () =>
+  vine
+    .string()
+    .use(
+      matches({ regex: /^[1-9][0-9]{0,15}$/, must: 'be a positive integer of at most 16 digits' })
+    )
 
-export const createMerchantInput = vine.create(
-  vine.object({
-    name: vine
-      .string()
-      .trim()
-      .use(lengthBetween({ min: 1, max: 150 })),
-    email: emailField(),
-    currency: vine
-      .string()
-      .trim()
-      .regex(/^[A-Z]{3}$/),
-    contact_person: vine
-      .string()
-      .trim()
-      .use(lengthBetween({ min: 1, max: 100 }))
-      .optional(),
-  })
-)
+export const createMerchantInput = createValidator({
+  name: vine
+    .string()
+    .trim()
+    .use(lengthBetween({ min: 1, max: 150 })),
+  email: emailField(),
+  currency: vine.string().trim().use(matches(CURRENCY_CODE)),
+  contact_person: vine
+    .string()
+    .trim()
+    .use(lengthBetween({ min: 1, max: 100 }))
+    .optional(),
+})
 
-export const assignServiceInput = vine.create(
-  vine.object({
-    merchant: id(),
-    code: vine
-      .string()
-      .trim()
-      .minLength(1)
-      .maxLength(100)
-      .regex(/^[A-Za-z0-9_.-]+$/),
-    type: vine
-      .string()
-      .trim()
-      .use(lengthBetween({ min: 1, max: 50 })),
-  })
-)
+export const assignServiceInput = createValidator({
+  merchant: id(),
+  code: vine
+    .string()
+    .trim()
+    .minLength(1)
+    .maxLength(100)
+    .use(
+      matches({
+        regex: /^[A-Za-z0-9_.-]+$/,
+        must: 'contain only ASCII letters, digits, "_", "." and "-"',
+      })
+    ),
+  type: vine
+    .string()
+    .trim()
+    .use(lengthBetween({ min: 1, max: 50 })),
+})
 
-export const createPortalClientInput = vine.create(
-  vine.object({
-    name: vine
-      .string()
-      .trim()
-      .use(lengthBetween({ min: 1, max: 100 })),
-    origin: vine.array(vine.string().trim().maxLength(255)).minLength(1),
-  })
-)
+export const createPortalClientInput = createValidator({
+  name: vine
+    .string()
+    .trim()
+    .use(lengthBetween({ min: 1, max: 100 })),
+  origin: vine.array(vine.string().trim().maxLength(255)).minLength(1),
+})
 
 /** user:create's flags, checked before the password is read from standard input. */
 const userFields = () => ({
@@ -69,12 +73,10 @@ const userFields = () => ({
   role: vine.enum(['administrator', 'developer'] as const),
 })
 
-export const createUserFlagsInput = vine.create(vine.object(userFields()))
+export const createUserFlagsInput = createValidator(userFields())
 
-export const createUserInput = vine.create(
-  vine.object({
-    ...userFields(),
-    password: newPassword(),
-    password_confirmation: vine.string(),
-  })
-)
+export const createUserInput = createValidator({
+  ...userFields(),
+  password: newPassword(),
+  password_confirmation: vine.string(),
+})

@@ -12,9 +12,11 @@ import {
 } from '#validators/rules/password_policy'
 import { parseHttpUrl } from '#support/portal_url'
 
+// Reported as `http_url`: under VineJS's rule name `url` the messages provider put
+// its own "must be a valid URL" in place of this message.
 const absoluteHttpUrl = vine.createRule((value, _options, field) => {
   if (typeof value !== 'string' || !parseHttpUrl(value)) {
-    field.report('The {{ field }} field must be an absolute http or https URL.', 'url', field)
+    field.report('The {{ field }} field must be an absolute http or https URL.', 'http_url', field)
   }
 })
 

@@ -8,9 +8,10 @@ import type { FieldErrors } from '#exceptions/api_error'
 import { defineInput, isPlainObject, validateBodyWithPrechecks } from '#validators/rules/input'
 import { emailField } from '#validators/rules/email'
 import { textOfLength } from '#validators/rules/text_length'
+import { matches, SINGLE_LINE } from '#validators/rules/pattern'
 
 // Names are trimmed centrally; control characters (line breaks, NUL) are refused.
-const personName = () => textOfLength(1, 50).regex(/^[^\p{Cc}]*$/u)
+const personName = () => textOfLength(1, 50).use(matches(SINGLE_LINE))
 
 const PROFILE_FIELDS = ['first_name', 'last_name', 'email'] as const
 
@@ -47,6 +48,6 @@ export async function validateProfileUpdate(ctx: HttpContext) {
 
 /** POST /portal/me/email/verify: a six-digit string (numbers are refused; leading zeros kept). */
 export const emailOtpInput = defineInput(
-  { otp: vine.string().regex(/^[0-9]{6}$/) },
+  { otp: vine.string().use(matches({ regex: /^[0-9]{6}$/, must: 'be a string of six digits' })) },
   { strict: true }
 )

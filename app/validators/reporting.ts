@@ -3,16 +3,20 @@
 | other query field, `interval` on metrics, pagination, status, search, merchant
 | references and `as_of` included, is a 422 on its own name).
 |
-| After the field rules: `from` < `to`, and the range at most ten calendar years from
-| `from` in the reporting timezone (fields `to` and `interval`); then the currency catalogue (422
-| unsupported, 503 unreadable), its field error reported with the others.
+| Across fields, checked whenever `from` and `to` are valid timestamps (so reported
+| with every other field that fails): both read years 0001-9999 in the reporting
+| timezone, `from` < `to`, and the range at most ten calendar years from `from` in that
+| timezone (on `to`; on charts on `interval` too). Then the currency catalogue (422
+| unsupported, 503 unreadable: rules/currency.ts), its field error reported with the
+| others.
 */
 import vine from '@vinejs/vine'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import env from '#start/env'
 import { environmentField, type Environment } from '#validators/rules/environment'
 import { timestampField, type Timestamp } from '#validators/rules/timestamp'
-import { defineInput, type InputSchema } from '#validators/rules/input'
+import { defineInput, type CrossFieldRule, type InputSchema } from '#validators/rules/input'
+import { currencyField } from '#validators/rules/currency'
 import { textOfLength } from '#validators/rules/text_length'
 import {
   INTERVALS,
@@ -37,20 +41,77 @@ const ianaTimezone = vine.createRule((value, _options, field) => {
 
 const metricsFields = {
   environment: environmentField(),
-  currency: vine.string().regex(/^[A-Z]{3}$/),
+  currency: currencyField(),
   from: timestampField(),
   to: timestampField(),
   timezone: vine.string().use(ianaTimezone()).optional(),
   payment_brand: textOfLength(1, 100).optional(),
 }
 
+/**
+ * The range rules. `excessAlsoOn` names the fields besides `to` that carry the
+ * ten-year excess: charts file it on `interval` too, as the contract's Errors table
+ * files "range and bucket excess" as an `interval` field error; metrics have no
+ * `interval` to file it on.
+ */
+function rangeRule(excessAlsoOn: readonly string[]): CrossFieldRule<{
+  from: Timestamp
+  to: Timestamp
+  timezone?: string
+}> {
+  return {
+    reads: ['from', 'to', 'timezone'],
+    check(values, errors) {
+      const { from, to } = values
+      if (!from || !to) return
+      // A timezone that failed its own rule leaves only the order to check.
+      const timezone = errors.timezone ? undefined : (values.timezone ?? defaultReportingTimezone())
+      if (timezone !== undefined && !withinShownYears({ from, to }, timezone, errors)) return
+      if (from.epochMicros >= to.epochMicros) {
+        ;(errors.to ??= []).push('The to field must be after from.')
+      } else if (
+        timezone !== undefined &&
+        to.epochMicros > rangeLimit(from.epochMicros, timezone)
+      ) {
+        const excess = `The range must not exceed ${RANGE_LIMIT_YEARS} calendar years.`
+        for (const field of ['to', ...excessAlsoOn]) (errors[field] ??= []).push(excess)
+      }
+    },
+  }
+}
+
+/**
+ * Echoes and bucket labels are written with four-digit years in the reporting
+ * timezone: a bound that reads year 0 or 10000 there cannot be shown.
+ */
+function withinShownYears(
+  bounds: { from: Timestamp; to: Timestamp },
+  timezone: string,
+  errors: FieldErrors
+): boolean {
+  let within = true
+  for (const field of ['from', 'to'] as const) {
+    const year = localYear(bounds[field].epochMicros, timezone)
+    if (year < 1 || year > 9999) {
+      within = false
+      ;(errors[field] ??= []).push(
+        `The ${field} field must fall within years 0001-9999 in the reporting timezone.`
+      )
+    }
+  }
+  return within
+}
+
 /** GET /portal/collections/metrics (strict). */
-export const metricsInput = defineInput(metricsFields, { strict: true })
+export const metricsInput = defineInput(metricsFields, {
+  strict: true,
+  crossField: rangeRule([]),
+})
 
 /** GET /portal/collections/charts (strict): the metrics query plus `interval`. */
 export const chartInput = defineInput(
   { ...metricsFields, interval: vine.enum(INTERVALS) },
-  { strict: true }
+  { strict: true, crossField: rangeRule(['interval']) }
 )
 
 export interface ReportingQuery {
@@ -71,87 +132,22 @@ export function defaultReportingTimezone(): string {
   return configured
 }
 
-type Validated = {
+/** The query of a validated metrics or chart request, its timezone defaulted. */
+export function reportingQuery(input: {
   environment: Environment
   currency: string
   from: Timestamp
   to: Timestamp
   timezone?: string
   payment_brand?: string
-}
-
-/** A query that passed every rule but the catalogue, and the catalogue's pending verdict. */
-export interface CompletedReportingQuery {
-  query: ReportingQuery
-  /**
-   * Rejects with the catalogue's 422 (as a validation error on `currency`) or 503;
-   * the caller must await it (`afterCatalogue`) before answering.
-   */
-  catalogue: Promise<void>
-}
-
-/**
- * The cross-field rules and the catalogue, on a query that passed its field rules.
- * The catalogue is read on every request; when the other rules pass, its verdict is
- * left pending so that the caller overlaps it with the aggregate (one round trip
- * less) and still answers its 422 or 503 first.
- */
-export async function completeReportingQuery(
-  input: Validated,
-  /** The catalogue lookup of `input.currency`, started by the caller. */
-  currencyCheck: Promise<void>
-): Promise<CompletedReportingQuery> {
-  const timezone = input.timezone ?? defaultReportingTimezone()
-  const errors: FieldErrors = Object.create(null)
-  // Echoes and bucket labels are written with four-digit years in the reporting
-  // timezone: a bound that reads year 0 or 10000 there cannot be shown.
-  for (const field of ['from', 'to'] as const) {
-    const year = localYear(input[field].epochMicros, timezone)
-    if (year < 1 || year > 9999) {
-      errors[field] = [
-        `The ${field} field must fall within years 0001-9999 in the reporting timezone.`,
-      ]
-    }
-  }
-  if (!errors.from && !errors.to) {
-    if (input.from.epochMicros >= input.to.epochMicros) {
-      errors.to = ['The to field must be after from.']
-    } else if (input.to.epochMicros > rangeLimit(input.from.epochMicros, timezone)) {
-      // On `to`, the bound that overshoots, and on `interval`, where the contract's
-      // Errors table files range and bucket excess alike.
-      const excess = [`The range must not exceed ${RANGE_LIMIT_YEARS} calendar years.`]
-      errors.to = excess
-      errors.interval = [...excess]
-    }
-  }
-  const catalogue = catalogueErrors(currencyCheck)
-  if (Object.keys(errors).length > 0) {
-    Object.assign(errors, await catalogue)
-    throw ApiError.validation(errors)
-  }
+}): ReportingQuery {
   return {
-    query: {
-      environment: input.environment,
-      currency: input.currency,
-      from: input.from,
-      to: input.to,
-      timezone,
-      paymentBrand: input.payment_brand,
-    },
-    catalogue: catalogue.then((currencyErrors) => {
-      if (Object.keys(currencyErrors).length > 0) throw ApiError.validation(currencyErrors)
-    }),
-  }
-}
-
-/** The catalogue's field errors for `currency` (none when supported); 503 is thrown. */
-async function catalogueErrors(currencyCheck: Promise<void>): Promise<FieldErrors> {
-  try {
-    await currencyCheck
-    return Object.create(null)
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 422 || !error.fieldErrors) throw error
-    return Object.assign(Object.create(null), error.fieldErrors)
+    environment: input.environment,
+    currency: input.currency,
+    from: input.from,
+    to: input.to,
+    timezone: input.timezone ?? defaultReportingTimezone(),
+    paymentBrand: input.payment_brand,
   }
 }
 

@@ -6,6 +6,7 @@ import { defineInput } from '#validators/rules/input'
 import { emailField } from '#validators/rules/email'
 import { paginationFields } from '#validators/rules/pagination'
 import { textOfLength } from '#validators/rules/text_length'
+import { matches } from '#validators/rules/pattern'
 import {
   currentPassword,
   newPassword,
@@ -42,7 +43,7 @@ const proof = () =>
   vine
     .string()
     .fixedLength(64)
-    .regex(/^[a-f0-9]{64}$/)
+    .use(matches({ regex: /^[a-f0-9]{64}$/, must: 'be 64 lower-case hexadecimal characters' }))
 
 const ACCEPTANCE_FIELDS = {
   token: proof(),

@@ -1,6 +1,7 @@
 /*
 | app/validators/rules/input.ts: central trimming (passwords and key values untouched),
-| strict endpoints (unlisted fields rejected on their own name), non-object bodies.
+| strict endpoints (unlisted fields rejected on their own name), non-object bodies, and
+| one 422 naming every field that fails (cross-field rules included).
 */
 import { test } from '@japa/runner'
 import vine from '@vinejs/vine'
@@ -156,5 +157,50 @@ test.group('validateInput', () => {
       const errors = await fieldErrorsOf(validateInput(raw, strict))
       assert.isNotEmpty(Object.keys(errors))
     }
+  })
+})
+
+test.group('validateInput: every field that fails', () => {
+  // `low` <= `high`, a rule across two fields.
+  const range = defineInput(
+    {
+      low: vine.number({ strict: true }),
+      high: vine.number({ strict: true }),
+      label: vine.string().minLength(3),
+    },
+    {
+      strict: true,
+      crossField: {
+        reads: ['low', 'high'],
+        check(values, errors) {
+          if (values.low !== undefined && values.high !== undefined && values.low > values.high) {
+            ;(errors.high ??= []).push('The high field must be at least low.')
+          }
+        },
+      },
+    }
+  )
+
+  test('a cross-field rule is checked beside another field that fails', async ({ assert }) => {
+    const errors = await fieldErrorsOf(validateInput({ low: 5, high: 1, label: 'x' }, range))
+    assert.deepEqual(errors.high, ['The high field must be at least low.'])
+    assert.sameMembers(Object.keys(errors), ['high', 'label'])
+  })
+
+  test('a cross-field rule sees only the fields that passed their own rules', async ({
+    assert,
+  }) => {
+    const errors = await fieldErrorsOf(validateInput({ low: 'five', high: 1, label: 'abc' }, range))
+    assert.deepEqual(Object.keys(errors), ['low'])
+    const passed = await validateInput({ low: 1, high: 5, label: 'abc' }, range)
+    assert.deepEqual(passed, { low: 1, high: 5, label: 'abc' })
+  })
+
+  test('text that is not text hides no other field error', async ({ assert }) => {
+    const errors = await fieldErrorsOf(validateInput({ low: 5, high: 1, label: 'a\u0000b' }, range))
+    assert.deepEqual(errors, {
+      label: ['The label field must not contain a NUL character or an unpaired UTF-16 surrogate.'],
+      high: ['The high field must be at least low.'],
+    })
   })
 })

@@ -1,15 +1,10 @@
 /*
-| Field corrections shared by several areas, where a VineJS rule's JSON Schema is
-| incomplete: VineJS keeps only the last `.regex()` of a chain, so the password
-| composition rules are restated as one pattern here.
+| Field descriptions shared by several areas. The new-password schema (bounds and the
+| composition pattern) comes from its rule (app/validators/rules/password_policy.ts).
 */
 import type { JsonSchema } from '#openapi/json_schema'
 
 export const NEW_PASSWORD: JsonSchema = {
-  type: 'string',
-  minLength: 12,
-  maxLength: 128,
-  pattern: '^(?=[\\s\\S]*[A-Z])(?=[\\s\\S]*[a-z])(?=[\\s\\S]*[0-9])(?=[\\s\\S]*[^A-Za-z0-9])',
   description:
     '12-128 characters with an upper-case letter, a lower-case letter, a digit and a symbol; `password_confirmation` must be identical (not trimmed).',
 }

@@ -6,7 +6,8 @@
 |
 | Read on every such request, never cached: a cache would answer from a catalogue
 | that can no longer be read, where the contract says 503. The check costs one
-| round trip; callers overlap it with their own reads (`afterCatalogue`) instead.
+| round trip; callers overlap it with their own reads instead, and join its verdict to
+| the request's other rules (app/validators/rules/currency.ts).
 */
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
@@ -30,22 +31,7 @@ export async function requireSupportedCurrency(field: string, code: string): Pro
   if (!row?.any_currency) {
     throw ApiError.serviceUnavailable('The currency catalogue is unavailable.')
   }
-  if (!row.supported) throw ApiError.field(field, 'The currency is not supported.')
-}
-
-/**
- * `work`'s result once `catalogue` (a pending `requireSupportedCurrency`, or nothing)
- * has passed. Both run concurrently; the catalogue's refusal (422 or 503) is thrown in
- * preference to anything `work` threw, so the answer is the one the sequential order
- * (catalogue first, then the read) gives, a round trip sooner.
- */
-export async function afterCatalogue<T>(
-  catalogue: Promise<void> | undefined,
-  work: Promise<T>
-): Promise<T> {
-  if (catalogue === undefined) return work
-  const [checked, done] = await Promise.allSettled([catalogue, work])
-  if (checked.status === 'rejected') throw checked.reason
-  if (done.status === 'rejected') throw done.reason
-  return done.value
+  if (!row.supported) {
+    throw ApiError.field(field, `The ${field} field must be a currency of the supported catalogue.`)
+  }
 }

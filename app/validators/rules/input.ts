@@ -3,14 +3,17 @@
 | - strings are trimmed, except passwords and integration key values;
 | - a strict endpoint rejects any field it does not list (422 on that field's name),
 |   because VineJS would otherwise drop unknown fields silently;
-| - a body must be a JSON object; validator errors and unlisted fields are reported
-|   together.
+| - a body must be a JSON object;
+| - one 422 names every field that fails: the field rules (with the project's messages,
+|   rules/messages.ts), the cross-field rules (checked with the fields that passed),
+|   text that is not text, and unlisted fields.
 */
 import type { HttpContext } from '@adonisjs/core/http'
-import vine, { errors as vineErrors } from '@vinejs/vine'
+import { errors as vineErrors } from '@vinejs/vine'
 import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { ensureBodyDepth } from '#http/body_depth'
+import { createValidator } from '#validators/rules/messages'
 
 export const UNTRIMMED_FIELDS = new Set([
   'password',
@@ -65,19 +68,50 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export interface InputSchema<Properties extends Record<string, SchemaTypes>> {
   properties: Properties
   strict: boolean
-  validator: ReturnType<typeof compile<Properties>>
+  validator: ReturnType<typeof createValidator<Properties>>
+  crossField?: {
+    // Typed where it is declared (defineInput); here its values are any fields.
+    rule: CrossFieldRule<any>
+    /** One validator per field the rule reads, for when other fields failed. */
+    fieldValidators: Map<string, ReturnType<typeof createValidator>>
+  }
 }
 
-function compile<Properties extends Record<string, SchemaTypes>>(properties: Properties) {
-  return vine.create(vine.object(properties))
+type Output<Properties extends Record<string, SchemaTypes>> = Awaited<
+  ReturnType<ReturnType<typeof createValidator<Properties>>['validate']>
+>
+
+/**
+ * A rule across fields (`from` before `to`, the length of a range). It is checked with
+ * the fields it reads that passed their own rules, even when other fields failed, so
+ * that one 422 names every field that fails.
+ */
+export interface CrossFieldRule<Data> {
+  reads: readonly (keyof Data & string)[]
+  /** Adds its messages to `errors`; `values` holds the read fields that passed. */
+  check: (values: Partial<Data>, errors: FieldErrors) => void
 }
 
 /** An endpoint's input: its listed fields, and whether unlisted ones are rejected. */
 export function defineInput<Properties extends Record<string, SchemaTypes>>(
   properties: Properties,
-  options: { strict: boolean }
+  options: { strict: boolean; crossField?: CrossFieldRule<Output<Properties>> }
 ): InputSchema<Properties> {
-  return { properties, strict: options.strict, validator: compile(properties) }
+  const schema: InputSchema<Properties> = {
+    properties,
+    strict: options.strict,
+    validator: createValidator(properties),
+  }
+  if (options.crossField) {
+    const fieldValidators = new Map(
+      options.crossField.reads.map((name) => [
+        name,
+        createValidator({ [name]: properties[name] } as Record<string, SchemaTypes>),
+      ])
+    )
+    schema.crossField = { rule: options.crossField, fieldValidators }
+  }
+  return schema
 }
 
 export async function validateInput<Properties extends Record<string, SchemaTypes>>(
@@ -93,18 +127,34 @@ export async function validateInput<Properties extends Record<string, SchemaType
   const input = trimStrings(raw) as Record<string, unknown>
   // No prototype: field names such as `constructor` or `__proto__` are plain keys here.
   const fieldErrors: FieldErrors = Object.create(null)
-  for (const field of fieldsWithInvalidText(input)) {
-    const listed = Object.hasOwn(schema.properties, field.split('.')[0])
-    if (listed) (fieldErrors[field] ??= []).push('The value contains an invalid character.')
+  // Listed fields holding text that is not text are left out of the validation (the
+  // email rule throws on a lone surrogate); the other fields are still checked.
+  const unreadable = new Set<string>()
+  for (const path of fieldsWithInvalidText(input)) {
+    const name = path.split('.')[0]
+    if (!Object.hasOwn(schema.properties, name)) continue
+    unreadable.add(name)
+    ;(fieldErrors[path] ??= []).push(
+      `The ${path} field must not contain a NUL character or an unpaired UTF-16 surrogate.`
+    )
   }
-  let data: Awaited<ReturnType<InputSchema<Properties>['validator']['validate']>> | undefined
+  const readable =
+    unreadable.size === 0
+      ? input
+      : Object.fromEntries(Object.entries(input).filter(([name]) => !unreadable.has(name)))
+  let data: Output<Properties> | undefined
   try {
-    if (Object.keys(fieldErrors).length === 0) data = await schema.validator.validate(input)
+    data = await schema.validator.validate(readable)
   } catch (error) {
     if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
     for (const message of error.messages as Array<{ field: string; message: string }>) {
-      ;(fieldErrors[message.field || 'body'] ??= []).push(message.message)
+      const field = message.field || 'body'
+      if (!unreadable.has(field.split('.')[0])) (fieldErrors[field] ??= []).push(message.message)
     }
+  }
+  if (schema.crossField) {
+    const values = data ?? (await passingFields(schema.crossField, readable, fieldErrors))
+    schema.crossField.rule.check(values, fieldErrors)
   }
   if (schema.strict) {
     for (const name of Object.keys(input)) {
@@ -116,6 +166,27 @@ export async function validateInput<Properties extends Record<string, SchemaType
   if (Object.keys(fieldErrors).length > 0 || data === undefined)
     throw ApiError.validation(fieldErrors)
   return data
+}
+
+/** The validated values of the fields a cross-field rule reads that have no error. */
+async function passingFields(
+  crossField: NonNullable<InputSchema<any>['crossField']>,
+  input: Record<string, unknown>,
+  fieldErrors: FieldErrors
+): Promise<Record<string, unknown>> {
+  const values: Record<string, unknown> = {}
+  for (const [name, validator] of crossField.fieldValidators) {
+    const failed = Object.keys(fieldErrors).some(
+      (path) => path === name || path.startsWith(`${name}.`)
+    )
+    if (failed) continue
+    try {
+      Object.assign(values, await validator.validate({ [name]: input[name] }))
+    } catch (error) {
+      if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
+    }
+  }
+  return values
 }
 
 export function validateBody<Properties extends Record<string, SchemaTypes>>(

@@ -6,28 +6,40 @@
 */
 import vine from '@vinejs/vine'
 
-const safeInteger = vine.createRule((value, _options, field) => {
-  if (typeof value === 'string' && !Number.isSafeInteger(Number(value))) {
-    field.report(
-      `The ${field.name} field must be at most ${Number.MAX_SAFE_INTEGER}.`,
-      'safeInteger',
-      field
-    )
+/**
+ * A query integer from `min` to `max` written as `canonical` (digits only, no sign, no
+ * leading zero), becoming a number. One message says the whole rule.
+ */
+const integerBetween = vine.createRule<{ min: number; max: number; canonical: RegExp }>(
+  (value, { min, max, canonical }, field) => {
+    if (typeof value !== 'string') return
+    const number = Number(value)
+    if (!canonical.test(value) || number < min || number > max) {
+      field.report(
+        `The ${field.name} field must be an integer from ${min} to ${max}.`,
+        'integerBetween',
+        field
+      )
+    }
+  },
+  {
+    toJSONSchema: (schema, { canonical }) => {
+      schema.pattern = canonical.source
+    },
   }
-})
+)
+
+const queryInteger = (options: { min: number; max: number; canonical: RegExp }) =>
+  vine
+    .string()
+    .use(integerBetween(options))
+    .transform((value) => Number(value))
+    .optional()
 
 export const paginationFields = {
-  page: vine
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/)
-    .use(safeInteger())
-    .transform((value) => Number(value))
-    .optional(),
-  per_page: vine
-    .string()
-    .regex(/^(?:[1-9][0-9]?|100)$/)
-    .transform((value) => Number(value))
-    .optional(),
+  // 16 digits hold 2^53 - 1; the bound itself is checked as a number.
+  page: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER, canonical: /^[1-9][0-9]{0,15}$/ }),
+  per_page: queryInteger({ min: 1, max: 100, canonical: /^(?:[1-9][0-9]?|100)$/ }),
 }
 
 export const DEFAULT_PER_PAGE = 25

@@ -6,13 +6,16 @@
 */
 import vine from '@vinejs/vine'
 import { lengthBetween, textOfLength } from '#validators/rules/text_length'
+import { matches } from '#validators/rules/pattern'
 
 export const newPassword = () =>
   textOfLength(12, 128)
-    .regex(/[A-Z]/)
-    .regex(/[a-z]/)
-    .regex(/[0-9]/)
-    .regex(/[^A-Za-z0-9]/)
+    .use(
+      matches({
+        regex: /^(?=[\s\S]*[A-Z])(?=[\s\S]*[a-z])(?=[\s\S]*[0-9])(?=[\s\S]*[^A-Za-z0-9])/,
+        must: 'contain an upper-case letter, a lower-case letter, a digit and a symbol',
+      })
+    )
     .confirmed({ confirmationField: 'password_confirmation' })
 
 export const passwordConfirmation = () => vine.string().use(lengthBetween({ min: 0, max: 128 }))
