@@ -5,12 +5,16 @@ import { defineConfig } from '@adonisjs/core/http'
 import { trustProxyFrom } from '#http/trusted_proxies'
 import { onBadUrl } from '#http/bad_url'
 import { serializeJson } from '#http/serialize_json'
+import { configuredAddress, publicBaseUrl } from '#support/service_url'
 
 /** Encryption and signing key (signed links, encrypted secrets). Set by start/runtime.ts outside production. */
 export const appKey = new Secret(env.get('APP_KEY')!)
 
-/** Public base URL of this service: `{base_url}`, `{web_url}`; token_url is APP_URL/oauth/token. */
-export const appUrl = (env.get('APP_URL') ?? 'http://localhost:3333').replace(/\/+$/, '')
+/**
+ * Public base URL of this service: `{base_url}`, `{web_url}`; token_url is
+ * APP_URL/oauth/token. Outside production, an unset APP_URL follows HOST and PORT.
+ */
+export const appUrl = publicBaseUrl(configuredAddress())
 
 export const http = defineConfig({
   generateRequestId: true,

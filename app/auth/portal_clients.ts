@@ -1,7 +1,8 @@
 /*
 | Portal application authentication (login, invitation acceptance): HTTP Basic with
 | an active Portal client's id and secret, `X-Service-Application: merchant_portal`,
-| and an `Origin`, when sent, among the client's allowed origins.
+| and an `Origin`, when sent, among the client's allowed origins (outside production,
+| also this service's own origins, for `/docs`).
 |
 | The secret follows the high-entropy secret rule (app/auth/high_entropy_secrets.ts):
 | a keyed HMAC, compared in constant time, an unknown client id compared against a
@@ -11,6 +12,7 @@
 */
 import { randomBytes } from 'node:crypto'
 import PortalClient from '#models/portal_client'
+import { configuredAddress, ownOrigins } from '#support/service_url'
 import { generateSecret, hashSecret, verifySecret } from '#auth/high_entropy_secrets'
 
 export const SERVICE_APPLICATION = 'merchant_portal'
@@ -33,8 +35,20 @@ export function parseBasicAuthorization(header: string | undefined) {
   return { clientId, secret: decoded.slice(separator + 1) }
 }
 
+/**
+ * Outside production, this service's own origins pass too: a browser sends them from
+ * `/docs`, where a developer logs in with the demo client whatever HOST and PORT the
+ * service runs on (app/support/service_url.ts). Production accepts the client's
+ * allowed origins only.
+ */
+const serviceOrigins = ownOrigins(configuredAddress())
+
 export function originAllowed(client: PortalClient, origin: string | undefined) {
-  return origin === undefined || client.allowedOrigins.includes(origin)
+  return (
+    origin === undefined ||
+    client.allowedOrigins.includes(origin) ||
+    serviceOrigins.includes(origin)
+  )
 }
 
 export async function authenticatePortalClient(request: {

@@ -1,47 +1,16 @@
 /*
-| Issue 10, browser check of GET /docs: Debian's Chromium (/usr/bin/chromium, which
-| .ci/run installs when missing; CHROMIUM_PATH names another binary) driven by
-| playwright-core. Without it the group fails once, naming the package to install
-| (issue 21 › 6). The page must render
+| Issue 10, browser check of GET /docs: Chromium driven by playwright-core
+| (tests/helpers/browser.ts). The page must render
 | the endpoint groups and an operation's error codes from /openapi.json, load
 | nothing from another origin, and trip no Content-Security-Policy rule. A
 | screenshot is saved under tmp/ for people to look at.
 */
-import { constants } from 'node:fs'
-import { access, mkdir, stat } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
+import { launchChromium, serverOrigin } from '#tests/helpers/browser'
 import { route } from '#tests/helpers/routes'
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-
-/** The browser binary, or one error that says how to install it. */
-async function chromiumExecutable() {
-  try {
-    await access(CHROMIUM, constants.X_OK)
-    const info = await stat(CHROMIUM)
-    if (info.isFile()) return CHROMIUM
-  } catch {
-    // Missing or not executable: the error below says what to do.
-  }
-  throw new Error(
-    `The /docs browser test needs Chromium, and ${CHROMIUM} is not an executable file. ` +
-      'On Debian: apt-get install chromium (it provides /usr/bin/chromium). ' +
-      'Elsewhere, set CHROMIUM_PATH to a Chromium or Chrome binary.'
-  )
-}
 
 const GROUPS = [
   'Auth',
@@ -60,17 +29,14 @@ const GROUPS = [
 test.group('GET /docs in a browser', (group) => {
   let browser: Browser
   group.setup(async () => {
-    browser = await chromium.launch({
-      executablePath: await chromiumExecutable(),
-      args: CHROMIUM_ARGS,
-    })
+    browser = await launchChromium()
     return () => browser.close()
   })
 
   test('shows every endpoint group and an operation with its error codes, offline and within its CSP', async ({
     assert,
   }) => {
-    const origin = `http://${process.env.HOST}:${process.env.PORT}`
+    const origin = serverOrigin()
     const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } })
     const foreignRequests: string[] = []
     const cspViolations: string[] = []

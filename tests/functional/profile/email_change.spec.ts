@@ -15,6 +15,7 @@ import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import { keyedHash } from '#support/one_time_proof'
 import { route } from '#tests/helpers/routes'
+import { appUrl } from '#config/app'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
@@ -55,9 +56,10 @@ test.group('Email change › OTP verification', (group) => {
     }
     assert.include(String(message.text), link)
     assert.include(String(message.html), link.replace(/&/g, '&amp;'))
+    assert.isTrue(link.startsWith(`${appUrl}/`), link)
     assert.match(
-      link,
-      /^http:\/\/localhost:3333\/portal\/profile\/email\/verify\/[0-9a-f-]{36}\?proof=[0-9a-f]{64}&expires=[0-9]+&signature=/
+      link.slice(appUrl.length),
+      /^\/portal\/profile\/email\/verify\/[0-9a-f-]{36}\?proof=[0-9a-f]{64}&expires=[0-9]+&signature=/
     )
   })
 

@@ -12,6 +12,7 @@ import { overrideEnv } from '#tests/helpers/env'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import User from '#models/user'
 import { route } from '#tests/helpers/routes'
+import { appUrl } from '#config/app'
 
 interface Received {
   from: string
@@ -100,10 +101,10 @@ test.group('Mail delivery', (group) => {
     const decoded = decodeQuotedPrintable(message.raw)
     const otp = /\n {4}([0-9]{6})\r?\n/.exec(decoded)?.[1]
     assert.isDefined(otp)
-    const link = /(http:\/\/localhost:3333\/portal\/profile\/email\/verify\/[^\s"<]+)/.exec(
+    const link = /(https?:\/\/[^\s"</]+\/portal\/profile\/email\/verify\/[^\s"<]+)/.exec(
       decoded
     )?.[1]
-    assert.isDefined(link)
+    assert.isTrue(link?.startsWith(`${appUrl}/`), link)
     const verified = await client
       .post(route('profile.email.verify'))
       .header('Authorization', bearer)
@@ -192,9 +193,8 @@ test.group('Mail delivery', (group) => {
     assert.include(record.from, '@')
     assert.isNotEmpty(record.subject)
     assert.match(record.sent_at, /^\d{4}-\d{2}-\d{2}T/)
-    const link = /(http:\/\/localhost:3333\/portal\/profile\/email\/verify\/\S+)/.exec(
-      record.text
-    )![1]
+    const link = /(https?:\/\/[^\s/]+\/portal\/profile\/email\/verify\/\S+)/.exec(record.text)![1]
+    assert.isTrue(link.startsWith(`${appUrl}/`), link)
     assert.include(record.html, link.replace(/&/g, '&amp;'))
     const opened = await client.get(pathOf(link)).redirects(0)
     opened.assertStatus(302)

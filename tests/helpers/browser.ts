@@ -1,0 +1,45 @@
+/*
+| Debian's Chromium (/usr/bin/chromium, which .ci/run installs when missing;
+| CHROMIUM_PATH names another binary) driven by playwright-core, for the tests of the
+| /docs page. Without it a group's setup fails once, naming the package to install
+| (issue 21 › 6).
+*/
+import { constants } from 'node:fs'
+import { access, stat } from 'node:fs/promises'
+import { chromium } from 'playwright-core'
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+
+/** The browser binary, or one error that says how to install it. */
+async function chromiumExecutable() {
+  try {
+    await access(CHROMIUM, constants.X_OK)
+    const info = await stat(CHROMIUM)
+    if (info.isFile()) return CHROMIUM
+  } catch {
+    // Missing or not executable: the error below says what to do.
+  }
+  throw new Error(
+    `The /docs browser test needs Chromium, and ${CHROMIUM} is not an executable file. ` +
+      'On Debian: apt-get install chromium (it provides /usr/bin/chromium). ' +
+      'Elsewhere, set CHROMIUM_PATH to a Chromium or Chrome binary.'
+  )
+}
+
+export async function launchChromium() {
+  return chromium.launch({ executablePath: await chromiumExecutable(), args: CHROMIUM_ARGS })
+}
+
+/** The origin the test server is reached at (.env.test: HOST=127.0.0.1). */
+export const serverOrigin = () => `http://${process.env.HOST}:${process.env.PORT}`
