@@ -30,6 +30,7 @@ import {
   type HistoryEventType,
 } from '#services/collections/evidence_kinds'
 import { parseTimestamp } from '#validators/rules/timestamp'
+import { isPlainObject } from '#support/plain_object'
 
 export const SUPPORTED_SCHEMA_VERSIONS: ReadonlySet<number> = new Set([1, 2])
 /** Encrypted snapshots over this size are never read (bytes of ciphertext). */
@@ -496,10 +497,6 @@ export function nestingDepth(text: string): number {
     }
   }
   return deepest
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 // ---------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import { pipeline } from 'node:stream/promises'
 import busboy from 'busboy'
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
+import { isPlainObject } from '#support/plain_object'
 
 /** Parts of one body (the file, fields and files alike); one more is refused. */
 const MAX_PARTS = 20
@@ -267,9 +268,6 @@ function pathOf(name: string): { path: string[]; append: boolean } {
   return path.length > MAX_NAME_DEPTH ? flat : { path, append }
 }
 
-const isNode = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 /**
  * Adds a text field to the body. Every object is null-prototype, so any name
  * (`__proto__`, `constructor`) is an own key and nothing else. A name whose shape
@@ -285,7 +283,7 @@ function addField(fields: Record<string, unknown>, name: string, value: string) 
       const child: Record<string, unknown> = Object.create(null)
       node[key] = child
       node = child
-    } else if (isNode(next)) {
+    } else if (isPlainObject(next)) {
       node = next
     } else {
       return

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import ApiError from '#exceptions/api_error'
-import { isPlainObject } from '#validators/rules/input'
+import { isPlainObject } from '#support/plain_object'
 
 /*
 | The merchant scope of a Portal call comes from the PAT. A merchant selector that

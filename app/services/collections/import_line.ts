@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto'
 import { ENVIRONMENTS, type Environment } from '#validators/rules/environment'
 import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
 import { characters } from '#validators/rules/text_length'
+import { isPlainObject } from '#support/plain_object'
 import { eventBodyTextsOf } from '#services/collections/event_body_text'
 import { REPLY_BODY_CAPTURE_STATUSES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
 import {
@@ -132,10 +133,6 @@ type Fail = (reason: string) => never
 
 const describe = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 const LONE_SURROGATE = /\p{Cs}/u
 const NOT_TEXT = 'must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair)'

@@ -13,6 +13,7 @@
 import OAuthError from '#exceptions/oauth_error'
 import OauthClient from '#models/oauth_client'
 import { directQuery } from '#support/direct_query'
+import { isPlainObject } from '#support/plain_object'
 import { clientSecretMatches } from '#auth/oauth_client_secrets'
 import { machineTokenLifetimeSeconds } from '#auth/machine_access_tokens'
 import oauthConfig from '#config/oauth'
@@ -91,10 +92,7 @@ export async function grantMachineToken(request: TokenRequest): Promise<TokenRes
   if (mediaType !== 'application/x-www-form-urlencoded') {
     throw OAuthError.invalidRequest('The request must be application/x-www-form-urlencoded.')
   }
-  const body =
-    request.body && typeof request.body === 'object' && !Array.isArray(request.body)
-      ? (request.body as Record<string, unknown>)
-      : {}
+  const body = isPlainObject(request.body) ? request.body : {}
 
   const grantType = singleParameter(body, 'grant_type')
   const scope = singleParameter(body, 'scope')

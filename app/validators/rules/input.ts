@@ -13,6 +13,7 @@ import { errors as vineErrors } from '@vinejs/vine'
 import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { ensureBodyDepth } from '#http/body_depth'
+import { isPlainObject } from '#support/plain_object'
 import { createValidator } from '#validators/rules/messages'
 
 export const UNTRIMMED_FIELDS = new Set([
@@ -59,10 +60,6 @@ export function fieldsWithInvalidText(value: unknown, path = ''): string[] {
     )
   }
   return []
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 export interface InputSchema<Properties extends Record<string, SchemaTypes>> {
