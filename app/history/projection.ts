@@ -31,6 +31,7 @@ import {
 } from '#services/collections/evidence_kinds'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import { isPlainObject } from '#support/plain_object'
+import { DELIVERY_STATES, type DeliveryState } from '#models/collections_vocabulary'
 
 export const SUPPORTED_SCHEMA_VERSIONS: ReadonlySet<number> = new Set([1, 2])
 /** Encrypted snapshots over this size are never read (bytes of ciphertext). */
@@ -104,14 +105,6 @@ export const REASON_CODES = [
 ] as const
 export type ReasonCode = (typeof REASON_CODES)[number]
 
-export const DELIVERY_STATES = [
-  'pending',
-  'delivering',
-  'delivered',
-  'failed',
-  'exhausted',
-] as const
-
 export const COVERAGE_EVENT_TYPES: readonly HistoryEventType[] = [
   'merchant_request',
   'dlt_response',
@@ -140,7 +133,7 @@ export interface HistoryItem {
   attempt_number: number | null
   http_status: number | null
   delivery: {
-    state?: (typeof DELIVERY_STATES)[number]
+    state?: DeliveryState
     duration_ms?: number
     body_capture_status?: BodyCaptureStatus | null
   } | null
@@ -734,7 +727,7 @@ function deliveryOf(record: EvidenceFacts, body: BodyProjection): HistoryItem['d
   const delivery: NonNullable<HistoryItem['delivery']> = {}
   const state = record.deliveryState
   if (state !== null && (DELIVERY_STATES as readonly string[]).includes(state)) {
-    delivery.state = state as (typeof DELIVERY_STATES)[number]
+    delivery.state = state as DeliveryState
   }
   const duration = integerIn(record.durationMs, 0, 86_400_000)
   if (duration !== null) delivery.duration_ms = duration

@@ -23,6 +23,7 @@ import { ENVIRONMENTS, type Environment } from '#validators/rules/environment'
 import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
 import { characters } from '#validators/rules/text_length'
 import { isPlainObject } from '#support/plain_object'
+import { DELIVERY_STATES } from '#models/collections_vocabulary'
 import { eventBodyTextsOf } from '#services/collections/event_body_text'
 import { REPLY_BODY_CAPTURE_STATUSES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
 import {
@@ -41,8 +42,6 @@ export class ImportLineError extends Error {
     this.name = 'ImportLineError'
   }
 }
-
-export const DELIVERY_STATES = ['pending', 'delivering', 'delivered', 'failed', 'exhausted']
 
 /** Events on one line: a bound so that one line cannot hold a whole history. */
 export const MAX_EVENTS_PER_LINE = 10_000

@@ -9,7 +9,6 @@
 import { schema, type JsonSchema } from '#openapi/json_schema'
 import {
   CAPTURE_STATUSES,
-  DELIVERY_STATES,
   REASON_CODES,
   REPLY_BODY_CAPTURE_STATUSES,
   REPLY_BOOLEANS,
@@ -18,6 +17,7 @@ import {
   SYNC_BODY_CAPTURE_STATUSES,
   SYNC_ERROR_CODE_VALUES,
 } from '#history/projection'
+import { DELIVERY_STATES } from '#models/collections_vocabulary'
 
 const ENVIRONMENT = schema.enum(['test', 'live'])
 
