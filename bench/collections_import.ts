@@ -7,11 +7,13 @@
 |
 | Two fresh merchants get the same synthetic year (bench/collections_synthetic.ts):
 | - bare COPY: the final rows of `transactions` and `exchange_evidence` are prepared
-|   beforehand (checked, snapshots sealed, ids reserved) into two files, untimed; the
-|   timed part is only `COPY ... FROM STDIN` of those files into the final tables;
+|   beforehand (checked, snapshots sealed, their projections made and sealed, ids
+|   reserved: bench/collections_dataset.ts › finalRows) into two files, untimed; the
+|   timed part is only `COPY ... FROM STDIN` of those files into the final tables,
+|   the stored projection column included;
 | - import: the JSON Lines file through importJsonLines, timed end to end (read,
-|   parse, check, seal, COPY straight in or through staging and merge, commit per
-|   batch); `import_steps_ms` says where the batch writes spent their time.
+|   parse, check, seal, project, COPY straight in or through staging and merge, commit
+|   per batch); `import_steps_ms` says where the batch writes spent their time.
 | Rows = transactions + evidence rows. The database is migrated first and keeps what
 | it loads; use a scratch database.
 */
@@ -39,6 +41,8 @@ const seed = Number(flag('seed', '7'))
 // Lines per batch of the import; its default when not given.
 const batchLines = flag('batch-lines', '') ? Number(flag('batch-lines', '')) : undefined
 
+const startedAt = new Date()
+const loadAtStart = loadavg()
 execFileSync('node', ['ace', 'migration:run', '--force'], { stdio: 'ignore', env: process.env })
 const { shutdown } = await bootApp()
 const folder = await mkdtemp(join(tmpdir(), 'collections-import-bench-'))
@@ -138,7 +142,10 @@ try {
       import_steps_ms: Object.fromEntries(
         Object.entries(timings).map(([step, ms]) => [step, Math.round(ms)])
       ),
-      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()[0].toFixed(1)}`,
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`,
+      date: startedAt.toISOString(),
+      load_average_start: loadAtStart.map((load) => +load.toFixed(2)),
+      load_average_end: loadavg().map((load) => +load.toFixed(2)),
     })
   )
 } finally {

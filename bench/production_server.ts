@@ -1,14 +1,20 @@
 /*
 | The server under test of the bench scripts: the production build (`npm run build`),
-| as deployed, with the limiter on but scaled out of the way. BENCH_NODE_ARGS adds node
-| flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+| as deployed, with the limiter on but scaled out of the way unless `env` says
+| otherwise (`env` is added last: `RATE_LIMIT_MULTIPLIER: '1'` enforces the limits).
+| BENCH_NODE_ARGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
+| profile it).
 */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 
 /** Starts the build on 127.0.0.1:`port` and resolves once `/health/live` answers. */
-export async function startProductionServer(options: { port: number; appKey: string }) {
+export async function startProductionServer(options: {
+  port: number
+  appKey: string
+  env?: Record<string, string>
+}) {
   if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
   const server = spawn(
     'node',
@@ -23,6 +29,7 @@ export async function startProductionServer(options: { port: number; appKey: str
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         RATE_LIMIT_MULTIPLIER: '100000',
+        ...options.env,
       },
       stdio: 'inherit',
     }
