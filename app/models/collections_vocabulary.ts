@@ -4,6 +4,10 @@
 | that need one of them import it from here.
 */
 
+/** portal-api.md › Transaction, Collections: `test` or `live`, case-sensitive. */
+export const ENVIRONMENTS = ['test', 'live'] as const
+export type Environment = (typeof ENVIRONMENTS)[number]
+
 /** portal-api.md › States and transitions › Merchant webhook delivery state. */
 export const DELIVERY_STATES = [
   'pending',

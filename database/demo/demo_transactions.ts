@@ -22,6 +22,7 @@
 */
 import { DateTime } from 'luxon'
 import type { TransactionStatus } from '#models/transaction_status'
+import type { Environment } from '#models/collections_vocabulary'
 
 /**
  * Asia/Manila, which has kept UTC+8 all year since 1978: as a fixed offset, luxon's
@@ -94,7 +95,7 @@ const MAX_AMOUNT_PESOS = 250_000
 export interface DemoTransaction {
   createdAt: DateTime
   updatedAt: DateTime
-  environment: 'live' | 'test'
+  environment: Environment
   paymentBrand: DemoBrand
   /** The normalized status (transaction_status.ts) of what is recorded below. */
   status: TransactionStatus

@@ -19,11 +19,10 @@
 |   (control characters in identifiers) is rejected.
 */
 import { createHash } from 'node:crypto'
-import { ENVIRONMENTS, type Environment } from '#validators/rules/environment'
 import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
 import { characters } from '#validators/rules/text_length'
 import { isPlainObject } from '#support/plain_object'
-import { DELIVERY_STATES } from '#models/collections_vocabulary'
+import { DELIVERY_STATES, ENVIRONMENTS, type Environment } from '#models/collections_vocabulary'
 import { eventBodyTextsOf } from '#services/collections/event_body_text'
 import { REPLY_BODY_CAPTURE_STATUSES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
 import {

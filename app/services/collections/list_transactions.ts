@@ -15,6 +15,7 @@
 |   page skips index entries instead of heap rows. Figures: bench/README.md.
 */
 import type { UserActor } from '#auth/actor'
+import type { Environment } from '#models/collections_vocabulary'
 import type { Timestamp } from '#validators/rules/timestamp'
 import type { TransactionStatus } from '#models/transaction_status'
 import { readConnection } from '#support/read_connection'
@@ -24,7 +25,7 @@ import { sqlInstant } from '#reporting/calendar'
 import { planReads, type BucketRange } from '#reporting/query_plan'
 
 export interface TransactionFilters {
-  environment: 'test' | 'live'
+  environment: Environment
   from?: Timestamp
   to?: Timestamp
   status?: TransactionStatus

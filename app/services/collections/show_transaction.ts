@@ -4,6 +4,7 @@
 | merchant's, the other environment's, or an unknown id are all 404 NOT_FOUND.
 */
 import type { UserActor } from '#auth/actor'
+import type { Environment } from '#models/collections_vocabulary'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
@@ -12,7 +13,7 @@ import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/
 export function showTransactionQuery(
   merchantId: number,
   transactionId: string,
-  environment: 'test' | 'live'
+  environment: Environment
 ) {
   return {
     sql: `SELECT ${TRANSACTION_COLUMNS} FROM transactions t
@@ -24,7 +25,7 @@ export function showTransactionQuery(
 export async function showTransaction(
   actor: UserActor,
   transactionId: string,
-  environment: 'test' | 'live'
+  environment: Environment
 ): Promise<TransactionRow> {
   const [row] = await statementQuery<TransactionRow>(
     readConnection(),

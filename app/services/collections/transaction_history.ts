@@ -20,6 +20,7 @@
 | - A GET never purges, extends retention or writes anything but the audit record.
 */
 import type { UserActor } from '#auth/actor'
+import type { Environment } from '#models/collections_vocabulary'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import db from '@adonisjs/lucid/services/db'
@@ -37,8 +38,6 @@ import {
   type EvidenceRecord,
   type HistoryItem,
 } from '#history/projection'
-
-type Environment = 'test' | 'live'
 
 const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
   ${isoUtc('e.captured_at')} AS captured_at, e.capture_format, e.schema_version,

@@ -7,7 +7,7 @@
 | months and days, raw rows the rest (app/reporting/query_plan.ts).
 */
 import ApiError from '#exceptions/api_error'
-import type { Environment } from '#validators/rules/environment'
+import type { Environment } from '#models/collections_vocabulary'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
 import { aggregateStatement, type AggregateScope } from '#reporting/aggregate_statement'

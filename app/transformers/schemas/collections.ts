@@ -17,9 +17,9 @@ import {
   SYNC_BODY_CAPTURE_STATUSES,
   SYNC_ERROR_CODE_VALUES,
 } from '#history/projection'
-import { DELIVERY_STATES } from '#models/collections_vocabulary'
+import { DELIVERY_STATES, ENVIRONMENTS } from '#models/collections_vocabulary'
 
-const ENVIRONMENT = schema.enum(['test', 'live'])
+const ENVIRONMENT = schema.enum(ENVIRONMENTS)
 
 const MERCHANT_REPLY_CAPTURE = REPLY_BODY_CAPTURE_STATUSES
 const SYNCHRONOUS_CAPTURE = SYNC_BODY_CAPTURE_STATUSES

@@ -5,6 +5,7 @@
 | every response against these, so a difference fails a test).
 */
 import { schema } from '#openapi/json_schema'
+import { ENVIRONMENTS } from '#models/collections_vocabulary'
 
 /** Reporting-timezone offset and six fractional digits (decisions.md §2). */
 const reportingInstant = () =>
@@ -29,7 +30,7 @@ const metricFields = {
 }
 
 const scope = {
-  environment: schema.enum(['test', 'live']),
+  environment: schema.enum(ENVIRONMENTS),
   currency: schema.string({ pattern: '^[A-Z]{3}$' }),
   timezone: schema.string({ description: 'IANA identifier.' }),
 }

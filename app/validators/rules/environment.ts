@@ -1,7 +1,5 @@
-/* Collections and reporting scope (portal-api.md › Collections): `test` or `live`, case-sensitive. */
+/* The `environment` field of collections and reporting (portal-api.md › Collections). */
 import vine from '@vinejs/vine'
-
-export const ENVIRONMENTS = ['test', 'live'] as const
-export type Environment = (typeof ENVIRONMENTS)[number]
+import { ENVIRONMENTS } from '#models/collections_vocabulary'
 
 export const environmentField = () => vine.enum(ENVIRONMENTS)
