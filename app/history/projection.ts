@@ -31,7 +31,11 @@ import {
 } from '#services/collections/evidence_kinds'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import { isPlainObject } from '#support/plain_object'
-import { DELIVERY_STATES, type DeliveryState } from '#models/collections_vocabulary'
+import {
+  DELIVERY_STATES,
+  TRANSACTION_STATUSES,
+  type DeliveryState,
+} from '#models/collections_vocabulary'
 
 export const SUPPORTED_SCHEMA_VERSIONS: ReadonlySet<number> = new Set([1, 2])
 /** Encrypted snapshots over this size are never read (bytes of ciphertext). */
@@ -392,7 +396,7 @@ const BRAND = /^[A-Za-z0-9_-]{1,20}$/
 const CURRENCY = /^[A-Z]{3}$/
 /** Nonnegative, two fractional digits, at most 12 integer digits. */
 const AMOUNT = /^(?:0|[1-9][0-9]{0,11})\.[0-9]{2}$/
-const PAYMENT_STATUSES = new Set(['PAID', 'PENDING', 'REJECTED'])
+const PAYMENT_STATUSES = new Set<string>(TRANSACTION_STATUSES)
 
 const isString =
   (pattern: RegExp): FieldRule =>

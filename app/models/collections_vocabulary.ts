@@ -8,6 +8,24 @@
 export const ENVIRONMENTS = ['test', 'live'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
 
+/** portal-api.md › Transaction, States and transitions › Transaction status. */
+export const TRANSACTION_STATUSES = ['PAID', 'PENDING', 'REJECTED'] as const
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
+
+/**
+ * portal-api.md › Transaction, status normalization: a recognized payment_status wins,
+ * case-insensitively; otherwise legacy `S` is PAID, `R` REJECTED, anything else
+ * (absent included) PENDING. Defined only here, as the expression of the generated
+ * `transactions.status` column (migration 0500): lists, detail, filters and reporting
+ * read that column, and the import writes the two raw values it is computed from.
+ */
+export const NORMALIZED_STATUS_SQL = `CASE
+  WHEN upper(payment_status) IN (${TRANSACTION_STATUSES.map((status) => `'${status}'`).join(', ')}) THEN upper(payment_status)
+  WHEN upper(legacy_status) = 'S' THEN 'PAID'
+  WHEN upper(legacy_status) = 'R' THEN 'REJECTED'
+  ELSE 'PENDING'
+END`
+
 /** portal-api.md › States and transitions › Merchant webhook delivery state. */
 export const DELIVERY_STATES = [
   'pending',

@@ -13,7 +13,7 @@ import { paginationFields } from '#validators/rules/pagination'
 import { environmentField } from '#validators/rules/environment'
 import { timestampField, type Timestamp } from '#validators/rules/timestamp'
 import { currencyField } from '#validators/rules/currency'
-import { TRANSACTION_STATUSES } from '#models/transaction_status'
+import { TRANSACTION_STATUSES } from '#models/collections_vocabulary'
 import type { FieldErrors } from '#exceptions/api_error'
 
 const text100 = () => textOfLength(1, 100)

@@ -21,8 +21,7 @@
 |   and the oldest pending checkout, which has no amount.
 */
 import { DateTime } from 'luxon'
-import type { TransactionStatus } from '#models/transaction_status'
-import type { Environment } from '#models/collections_vocabulary'
+import type { Environment, TransactionStatus } from '#models/collections_vocabulary'
 
 /**
  * Asia/Manila, which has kept UTC+8 all year since 1978: as a fixed offset, luxon's
@@ -97,7 +96,7 @@ export interface DemoTransaction {
   updatedAt: DateTime
   environment: Environment
   paymentBrand: DemoBrand
-  /** The normalized status (transaction_status.ts) of what is recorded below. */
+  /** The normalized status (collections_vocabulary.ts) of what is recorded below. */
   status: TransactionStatus
   paymentStatus: string | null
   legacyStatus: string | null

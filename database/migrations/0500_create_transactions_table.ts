@@ -1,10 +1,10 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
-import { NORMALIZED_STATUS_SQL } from '#models/transaction_status'
+import { NORMALIZED_STATUS_SQL } from '#models/collections_vocabulary'
 
 /**
  * Collection transactions (portal-api.md › Transaction), read-only for the Portal and
  * loaded by `collections:import`. `status` is the normalized status, generated from
- * payment_status and legacy_status by the one rule of transaction_status.ts, so
+ * payment_status and legacy_status by the one rule of collections_vocabulary.ts, so
  * filters and reporting never re-derive it. Money is numeric(14,2), never a float.
  */
 export default class extends BaseSchema {

@@ -15,9 +15,8 @@
 |   page skips index entries instead of heap rows. Figures: bench/README.md.
 */
 import type { UserActor } from '#auth/actor'
-import type { Environment } from '#models/collections_vocabulary'
 import type { Timestamp } from '#validators/rules/timestamp'
-import type { TransactionStatus } from '#models/transaction_status'
+import type { Environment, TransactionStatus } from '#models/collections_vocabulary'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
 import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/transaction_rows'

@@ -17,7 +17,7 @@ import {
   SYNC_BODY_CAPTURE_STATUSES,
   SYNC_ERROR_CODE_VALUES,
 } from '#history/projection'
-import { DELIVERY_STATES, ENVIRONMENTS } from '#models/collections_vocabulary'
+import { DELIVERY_STATES, ENVIRONMENTS, TRANSACTION_STATUSES } from '#models/collections_vocabulary'
 
 const ENVIRONMENT = schema.enum(ENVIRONMENTS)
 
@@ -25,7 +25,7 @@ const MERCHANT_REPLY_CAPTURE = REPLY_BODY_CAPTURE_STATUSES
 const SYNCHRONOUS_CAPTURE = SYNC_BODY_CAPTURE_STATUSES
 const OMISSION_REASONS = REASON_CODES
 
-const PAYMENT_STATUS = schema.enum(['PAID', 'PENDING', 'REJECTED'])
+const PAYMENT_STATUS = schema.enum(TRANSACTION_STATUSES)
 const REFERENCE = schema.string({ pattern: '^[A-Za-z0-9_-]{1,100}$' })
 const AMOUNT = schema.string({ pattern: '^[0-9]{1,12}\\.[0-9]{2}$' })
 
@@ -99,7 +99,7 @@ export const collectionsSchemas = {
     environment: ENVIRONMENT,
     amount: schema.nullable(schema.decimal()),
     currency: schema.string({ pattern: '^[A-Z]{3}$' }),
-    status: schema.enum(['PAID', 'PENDING', 'REJECTED']),
+    status: schema.enum(TRANSACTION_STATUSES),
     payment_brand: schema.string(),
     payment_method: { type: 'null', description: 'Always null.' },
     created_at: schema.nullable(schema.timestamp()),
