@@ -185,8 +185,13 @@ export interface EvidenceRecord extends EvidenceFacts {
   retainUntil: string
 }
 
-/** The opened snapshot: tagged JSON text (`body`) or raw text (`body_text`). */
-export type OpenedSnapshot = { kind: 'json'; text: string } | { kind: 'text'; text: string }
+/**
+ * The opened snapshot: tagged JSON text (`body`) or raw text (`body_text`). The import
+ * passes the body it already parsed from its line as `parsed` (what JSON.parse of
+ * `text` gives), so the text is not parsed twice; the bounds are still checked on it.
+ */
+export type OpenedSnapshot =
+  { kind: 'json'; text: string; parsed?: { value: unknown } } | { kind: 'text'; text: string }
 
 /** The part of a history item that depends on the snapshot: projected once, stored. */
 export type StoredProjection = Pick<
@@ -463,9 +468,14 @@ type Decoded = { ok: true; value: unknown } | { ok: false; why: 'oversize' | 'de
  * JSON text to a value within the bounds. The nesting depth is measured on the text
  * before parsing, so a hostile body never builds a deep structure.
  */
-export function decodeJson(text: string, maxBytes: number | null): Decoded {
+export function decodeJson(
+  text: string,
+  maxBytes: number | null,
+  parsed?: { value: unknown }
+): Decoded {
   if (maxBytes !== null && Buffer.byteLength(text) > maxBytes) return { ok: false, why: 'oversize' }
   if (nestingDepth(text) > DECODE_DEPTH_BOUND) return { ok: false, why: 'deep' }
+  if (parsed) return { ok: true, value: parsed.value }
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch {
@@ -564,7 +574,7 @@ function projectRequest(
   rules: Record<string, FieldRule>
 ): BodyProjection {
   if (snapshot.kind !== 'json') return withheld('unavailable', 'snapshot_unreadable', null)
-  const decoded = decodeJson(snapshot.text, null)
+  const decoded = decodeJson(snapshot.text, null, snapshot.parsed)
   if (!decoded.ok) {
     return decoded.why === 'deep'
       ? withheld('unavailable', 'snapshot_limit_exceeded', null)
@@ -580,7 +590,7 @@ function projectRequest(
 /** The service's synchronous response: `success`, `error_code`, and five `data` fields. */
 function projectSynchronousResponse(snapshot: OpenedSnapshot): BodyProjection {
   if (snapshot.kind !== 'json') return withheld('omitted', 'omitted_non_json', 'omitted_non_json')
-  const decoded = decodeJson(snapshot.text, RESPONSE_DECODE_BOUND_BYTES)
+  const decoded = decodeJson(snapshot.text, RESPONSE_DECODE_BOUND_BYTES, snapshot.parsed)
   if (!decoded.ok) {
     if (decoded.why === 'oversize')
       return withheld('omitted', 'omitted_oversize', 'omitted_oversize')
@@ -657,7 +667,7 @@ function projectReply(snapshot: OpenedSnapshot, contentType: string | null): Bod
     const invalidJson = contentType !== null && JSON_CONTENT_TYPE.test(contentType)
     return projectReplyText(snapshot.text, invalidJson)
   }
-  const decoded = decodeJson(snapshot.text, RESPONSE_DECODE_BOUND_BYTES)
+  const decoded = decodeJson(snapshot.text, RESPONSE_DECODE_BOUND_BYTES, snapshot.parsed)
   if (!decoded.ok) {
     if (decoded.why === 'invalid') return withheld('unavailable', 'snapshot_unreadable', null)
     return withheld('omitted', 'omitted_oversize', 'omitted_oversize')

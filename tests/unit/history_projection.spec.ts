@@ -775,6 +775,32 @@ test.group('History projection › stored at write time, served at read time', (
     ])
   })
 
+  test('a body the import already parsed projects as its text does, bounds included', ({
+    assert,
+  }) => {
+    const nest = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1)
+    const cases: Array<[EvidenceKind, string]> = [
+      [REQUEST, JSON.stringify({ ...FULL_REQUEST, customer: {} })],
+      [REQUEST, `{"x":${nest(70)}}`],
+      [
+        SYNC,
+        JSON.stringify({ success: true, data: { amount: '1.00' }, blob: 'x'.repeat(300_000) }),
+      ],
+      [REPLY, '{"__proto__":{"ok":false},"ok":true}'],
+    ]
+    for (const [kind, body] of cases) {
+      const evidence = record(kind)
+      assert.deepEqual(
+        projectSnapshot(evidence, {
+          kind: 'json',
+          text: body,
+          parsed: { value: JSON.parse(body) },
+        }),
+        projectSnapshot(evidence, { kind: 'json', text: body })
+      )
+    }
+  })
+
   test('PROJECTION_VERSION changes whenever what a snapshot projects to changes', ({ assert }) => {
     // What the rules make of a fixed corpus. When this fingerprint changes, bump
     // PROJECTION_VERSION (history:reproject then re-projects stored rows) and record the

@@ -13,6 +13,7 @@
 */
 import {
   createCipheriv,
+  createDecipheriv,
   createHash,
   createSecretKey,
   hkdfSync,
@@ -25,6 +26,7 @@ import {
   PROJECTION_VERSION,
   projectSnapshot,
   type EvidenceFacts,
+  type OpenedSnapshot,
   type StoredProjection,
 } from '#history/projection'
 
@@ -45,9 +47,9 @@ export function sealSnapshot(
   return { ciphertext, size: Buffer.byteLength(ciphertext) }
 }
 
-function seal(value: string | StoredProjection, purpose: string): string {
-  const sealer = fastSeal()
-  return sealer ? sealer(value, purpose) : encryption.encrypt(value, undefined, purpose)
+function seal(value: Sealable, purpose: string): string {
+  const cipher = fastCipher()
+  return cipher ? cipher.seal(value, purpose) : encryption.encrypt(value, undefined, purpose)
 }
 
 /** The evidence columns written for one event: its sealed snapshot and projection. */
@@ -66,7 +68,7 @@ export interface SealedEvidence {
 export function sealEvidence(
   evidenceId: string,
   facts: Omit<EvidenceFacts, 'hasSnapshot' | 'snapshotSize'>,
-  snapshot: Snapshot | null
+  snapshot: OpenedSnapshot | null
 ): SealedEvidence {
   const sealed = snapshot ? sealSnapshot(evidenceId, snapshot) : null
   const projection = projectSnapshot(
@@ -88,12 +90,7 @@ export function sealProjection(evidenceId: string, projection: StoredProjection)
 
 /** The stored projection, or null when it does not open under this row's purpose. */
 export function openProjection(evidenceId: string, ciphertext: string): StoredProjection | null {
-  let opened: unknown
-  try {
-    opened = encryption.decrypt(ciphertext, projectionPurposeOf(evidenceId))
-  } catch {
-    return null
-  }
+  const opened = openSealed(ciphertext, projectionPurposeOf(evidenceId))
   if (opened === null || typeof opened !== 'object' || Array.isArray(opened)) return null
   const projection = opened as StoredProjection
   return typeof projection.capture_status === 'string' && Array.isArray(projection.omissions)
@@ -102,17 +99,24 @@ export function openProjection(evidenceId: string, ciphertext: string): StoredPr
 }
 
 /*
-| The import seals every event with a body, and most of the encrypter's time per seal
-| went into turning its raw key into a key object again (createCipheriv with a Buffer
-| key; bench/README.md). The fast sealer writes the encrypter's own AES-256-GCM format
-| (`<id>.v1:<ciphertext>.<iv>.<tag>`, base64url, the purpose as additional data, the
-| payload as `{"message": ...}`) with a key object made once. It is used only after a
-| probe it sealed has been opened by the encrypter itself, so what it stores is always
-| readable by openSnapshot; otherwise every seal goes through the encrypter. The key is
-| read on first use (never when this module loads: a command module importing config
-| while ace loads it would freeze an empty key, tests/functional/foundation).
+| The import seals every event with a body and its projection, and a history page
+| opens up to 100 projections; most of the encrypter's time per call went into
+| turning its raw key into a key object again (createCipheriv with a Buffer key;
+| bench/README.md). The fast cipher writes and reads the encrypter's own AES-256-GCM
+| format (`<id>.v1:<ciphertext>.<iv>.<tag>`, base64url, the purpose as additional
+| data, the payload as `{"message": ...}`, no expiry) with a key object made once. It
+| is used only after the encrypter has opened what it sealed and it has opened what
+| the encrypter sealed, so both always read each other; otherwise every call goes
+| through the encrypter. The key is read on first use (never when this module loads:
+| a command module importing config while ace loads it would freeze an empty key,
+| tests/functional/foundation).
 */
-type Seal = (value: string | StoredProjection, purpose: string) => string
+type Sealable = string | StoredProjection
+interface FastCipher {
+  seal(value: Sealable, purpose: string): string
+  /** The sealed value, or undefined when it does not open under `purpose`. */
+  open(sealed: string, purpose: string): unknown
+}
 
 /** Random IVs drawn 4 KiB at a time (one call per 341 seals); no byte is used twice. */
 let ivPool = Buffer.alloc(0)
@@ -125,11 +129,50 @@ function nextIv() {
   ivAt += 12
   return ivPool.subarray(ivAt - 12, ivAt)
 }
-let fastSealer: Seal | null | undefined
+let fastCipherInstance: FastCipher | null | undefined
 
-function fastSeal(): Seal | null {
-  if (fastSealer !== undefined) return fastSealer
-  fastSealer = null
+function cipherWithKey(id: string, key: KeyObject): FastCipher {
+  return {
+    seal(value, purpose) {
+      const iv = nextIv()
+      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
+      cipher.setAAD(Buffer.from(purpose), { plaintextLength: Buffer.byteLength(purpose) })
+      const body = Buffer.concat([
+        cipher.update(JSON.stringify({ message: value })),
+        cipher.final(),
+      ])
+      return `${id}.v1:${body.toString('base64url')}.${iv.toString('base64url')}.${cipher
+        .getAuthTag()
+        .toString('base64url')}`
+    },
+    open(sealed, purpose) {
+      const parts = sealed.split('.')
+      if (parts.length !== 4 || parts[0] !== id || !parts[1].startsWith('v1:')) return undefined
+      const iv = Buffer.from(parts[2], 'base64url')
+      const tag = Buffer.from(parts[3], 'base64url')
+      if (iv.length !== 12 || tag.length !== 16) return undefined
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
+        decipher.setAAD(Buffer.from(purpose), { plaintextLength: Buffer.byteLength(purpose) })
+        decipher.setAuthTag(tag)
+        const plain = Buffer.concat([
+          decipher.update(Buffer.from(parts[1].slice(3), 'base64url')),
+          decipher.final(),
+        ])
+        const payload = JSON.parse(plain.toString('utf8'))
+        return payload !== null && typeof payload === 'object' && !('expiryDate' in payload)
+          ? payload.message
+          : undefined
+      } catch {
+        return undefined
+      }
+    },
+  }
+}
+
+function fastCipher(): FastCipher | null {
+  if (fastCipherInstance !== undefined) return fastCipherInstance
+  fastCipherInstance = null
   try {
     const id = encryption.encrypt('probe', undefined, 'probe').split('.')[0]
     const key: KeyObject = createSecretKey(
@@ -145,36 +188,32 @@ function fastSeal(): Seal | null {
         )
       )
     )
-    const sealWithKey: Seal = (value, purpose) => {
-      const iv = nextIv()
-      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
-      cipher.setAAD(Buffer.from(purpose), { plaintextLength: Buffer.byteLength(purpose) })
-      const body = Buffer.concat([
-        cipher.update(JSON.stringify({ message: value })),
-        cipher.final(),
-      ])
-      return `${id}.v1:${body.toString('base64url')}.${iv.toString('base64url')}.${cipher
-        .getAuthTag()
-        .toString('base64url')}`
-    }
+    const candidate = cipherWithKey(id, key)
     const probe = 'tprobe \u2028 "quoted" \\ é'
-    if (encryption.decrypt(sealWithKey(probe, purposeOf('probe')), purposeOf('probe')) === probe) {
-      fastSealer = sealWithKey
-    }
+    const purpose = purposeOf('probe')
+    const theyRead = encryption.decrypt(candidate.seal(probe, purpose), purpose) === probe
+    const weRead = candidate.open(encryption.encrypt(probe, undefined, purpose), purpose) === probe
+    if (theyRead && weRead) fastCipherInstance = candidate
   } catch {
-    fastSealer = null
+    fastCipherInstance = null
   }
-  return fastSealer
+  return fastCipherInstance
+}
+
+/** The sealed value, or null when it does not open under `purpose`. */
+function openSealed(sealed: string, purpose: string): unknown {
+  const cipher = fastCipher()
+  if (cipher) return cipher.open(sealed, purpose) ?? null
+  try {
+    return encryption.decrypt(sealed, purpose)
+  } catch {
+    return null
+  }
 }
 
 /** The stored snapshot, or null when it cannot be decrypted or is malformed. */
 export function openSnapshot(evidenceId: string, ciphertext: string): Snapshot | null {
-  let plaintext: unknown
-  try {
-    plaintext = encryption.decrypt(ciphertext, purposeOf(evidenceId))
-  } catch {
-    return null
-  }
+  const plaintext = openSealed(ciphertext, purposeOf(evidenceId))
   if (typeof plaintext !== 'string' || plaintext.length === 0) return null
   const tag = plaintext[0]
   if (tag === 'j') return { kind: 'json', text: plaintext.slice(1) }

@@ -24,7 +24,11 @@ import { characters } from '#validators/rules/text_length'
 import { isPlainObject } from '#support/plain_object'
 import { DELIVERY_STATES, ENVIRONMENTS, type Environment } from '#models/collections_vocabulary'
 import { eventBodyTextsOf } from '#services/collections/event_body_text'
-import { REPLY_BODY_CAPTURE_STATUSES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
+import {
+  REPLY_BODY_CAPTURE_STATUSES,
+  SYNC_BODY_CAPTURE_STATUSES,
+  type OpenedSnapshot,
+} from '#history/projection'
 import {
   isEvidenceKind,
   KIND_DEFINITIONS,
@@ -95,8 +99,8 @@ export interface ImportedEvent {
   capturedAt: Timestamp
   captureFormat: string
   schemaVersion: number
-  /** The snapshot to seal, or null when the event carries no body. */
-  snapshot: { kind: 'json' | 'text'; text: string } | null
+  /** The snapshot to seal (and project), or null when the event carries no body. */
+  snapshot: OpenedSnapshot | null
   contentType: string | null
   bodyCaptureStatus: string | null
   eventId: string | null
@@ -315,7 +319,7 @@ function parseEvent(
   if (hasBody && hasText) fail(`${at} must not carry both body and body_text`)
   if ((hasBody || hasText) && purgedAt) fail(`${at} is purged (purged_at) and must carry no body`)
   // Stored exactly as given (decisions.md §5): the characters of the line.
-  if (hasBody) snapshot = { kind: 'json', text: bodyText()! }
+  if (hasBody) snapshot = { kind: 'json', text: bodyText()!, parsed: { value: raw.body } }
   if (hasText) {
     if (typeof raw.body_text !== 'string') fail(`${at}.body_text must be a string or null`)
     if (LONE_SURROGATE.test(raw.body_text)) fail(`${at}.body_text ${NOT_TEXT}`)
