@@ -32,6 +32,7 @@ import {
 import { parseTimestamp } from '#validators/rules/timestamp'
 import { isPlainObject } from '#support/plain_object'
 import {
+  CURRENCY_CODE_PATTERN,
   DELIVERY_STATES,
   TRANSACTION_STATUSES,
   type DeliveryState,
@@ -398,7 +399,6 @@ type FieldRule = (value: unknown) => boolean
 
 const REFERENCE = /^[A-Za-z0-9_-]{1,100}$/
 const BRAND = /^[A-Za-z0-9_-]{1,20}$/
-const CURRENCY = /^[A-Z]{3}$/
 /** Nonnegative, two fractional digits, at most 12 integer digits. */
 const AMOUNT = /^(?:0|[1-9][0-9]{0,11})\.[0-9]{2}$/
 const PAYMENT_STATUSES = new Set<string>(TRANSACTION_STATUSES)
@@ -412,7 +412,7 @@ const isBoolean: FieldRule = (value) => typeof value === 'boolean'
 const WEBHOOK_FIELDS: Record<string, FieldRule> = {
   merchant_transaction_id: isString(REFERENCE),
   payment_brand: isString(BRAND),
-  currency: isString(CURRENCY),
+  currency: isString(CURRENCY_CODE_PATTERN),
   amount: isString(AMOUNT),
   payment_status: (value) => typeof value === 'string' && PAYMENT_STATUSES.has(value),
 }

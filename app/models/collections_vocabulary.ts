@@ -8,6 +8,12 @@
 export const ENVIRONMENTS = ['test', 'live'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
 
+/**
+ * portal-api.md › Transaction, Payload projection: a currency is three upper-case
+ * letters (an ISO 4217 code); which codes are supported is the currency catalogue's.
+ */
+export const CURRENCY_CODE_PATTERN = /^[A-Z]{3}$/
+
 /** portal-api.md › Transaction, States and transitions › Transaction status. */
 export const TRANSACTION_STATUSES = ['PAID', 'PENDING', 'REJECTED'] as const
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]

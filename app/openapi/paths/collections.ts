@@ -19,11 +19,10 @@ const { ref } = schema
 export const TIMESTAMP_PATTERN =
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$'
 
-/** Corrections of fields whose VineJS rule carries no JSON Schema (timestamp grammar, catalogue). */
+/** Corrections of fields whose VineJS rule carries no JSON Schema (the timestamp grammar). */
 export const COLLECTIONS_OVERRIDES: FieldOverrides = {
   from: { format: 'date-time', pattern: TIMESTAMP_PATTERN },
   to: { format: 'date-time', pattern: TIMESTAMP_PATTERN },
-  currency: { pattern: '^[A-Z]{3}$' },
 }
 
 export const COLLECTIONS_DESCRIPTIONS: Record<string, string> = {

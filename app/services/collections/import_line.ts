@@ -22,7 +22,12 @@ import { createHash } from 'node:crypto'
 import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
 import { characters } from '#validators/rules/text_length'
 import { isPlainObject } from '#support/plain_object'
-import { DELIVERY_STATES, ENVIRONMENTS, type Environment } from '#models/collections_vocabulary'
+import {
+  CURRENCY_CODE_PATTERN,
+  DELIVERY_STATES,
+  ENVIRONMENTS,
+  type Environment,
+} from '#models/collections_vocabulary'
 import { eventBodyTextsOf } from '#services/collections/event_body_text'
 import {
   REPLY_BODY_CAPTURE_STATUSES,
@@ -84,7 +89,6 @@ const EVENT_KEYS = new Set([
 ])
 
 const AMOUNT = /^(?:0|[1-9]\d{0,11})\.\d{2}$/
-const CURRENCY = /^[A-Z]{3}$/
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/
 const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/
 const CAPTURE_FORMAT = /^[a-z0-9_]{1,64}$/
@@ -423,7 +427,7 @@ export function parseImportLine(
     }
     amount = raw.amount
   }
-  if (typeof raw.currency !== 'string' || !CURRENCY.test(raw.currency)) {
+  if (typeof raw.currency !== 'string' || !CURRENCY_CODE_PATTERN.test(raw.currency)) {
     fail('currency must be three uppercase letters')
   }
   if (!currencies.has(raw.currency)) fail(`currency ${raw.currency} is not in the catalogue`)

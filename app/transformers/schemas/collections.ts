@@ -17,7 +17,12 @@ import {
   SYNC_BODY_CAPTURE_STATUSES,
   SYNC_ERROR_CODE_VALUES,
 } from '#history/projection'
-import { DELIVERY_STATES, ENVIRONMENTS, TRANSACTION_STATUSES } from '#models/collections_vocabulary'
+import {
+  CURRENCY_CODE_PATTERN,
+  DELIVERY_STATES,
+  ENVIRONMENTS,
+  TRANSACTION_STATUSES,
+} from '#models/collections_vocabulary'
 
 const ENVIRONMENT = schema.enum(ENVIRONMENTS)
 
@@ -26,6 +31,7 @@ const SYNCHRONOUS_CAPTURE = SYNC_BODY_CAPTURE_STATUSES
 const OMISSION_REASONS = REASON_CODES
 
 const PAYMENT_STATUS = schema.enum(TRANSACTION_STATUSES)
+const CURRENCY = schema.string({ pattern: CURRENCY_CODE_PATTERN.source })
 const REFERENCE = schema.string({ pattern: '^[A-Za-z0-9_-]{1,100}$' })
 const AMOUNT = schema.string({ pattern: '^[0-9]{1,12}\\.[0-9]{2}$' })
 
@@ -48,7 +54,7 @@ const PAYLOAD: JsonSchema = {
       {
         merchant_transaction_id: REFERENCE,
         payment_brand: schema.string({ pattern: '^[A-Za-z0-9_-]{1,20}$' }),
-        currency: schema.string({ pattern: '^[A-Z]{3}$' }),
+        currency: CURRENCY,
         amount: AMOUNT,
         payment_status: PAYMENT_STATUS,
         channel: schema.integer({ minimum: 1, maximum: 4 }),
@@ -98,7 +104,7 @@ export const collectionsSchemas = {
     merchant_transaction_id: schema.string(),
     environment: ENVIRONMENT,
     amount: schema.nullable(schema.decimal()),
-    currency: schema.string({ pattern: '^[A-Z]{3}$' }),
+    currency: CURRENCY,
     status: schema.enum(TRANSACTION_STATUSES),
     payment_brand: schema.string(),
     payment_method: { type: 'null', description: 'Always null.' },

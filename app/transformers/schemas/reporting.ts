@@ -5,7 +5,7 @@
 | every response against these, so a difference fails a test).
 */
 import { schema } from '#openapi/json_schema'
-import { ENVIRONMENTS } from '#models/collections_vocabulary'
+import { CURRENCY_CODE_PATTERN, ENVIRONMENTS } from '#models/collections_vocabulary'
 
 /** Reporting-timezone offset and six fractional digits (decisions.md §2). */
 const reportingInstant = () =>
@@ -31,7 +31,7 @@ const metricFields = {
 
 const scope = {
   environment: schema.enum(ENVIRONMENTS),
-  currency: schema.string({ pattern: '^[A-Z]{3}$' }),
+  currency: schema.string({ pattern: CURRENCY_CODE_PATTERN.source }),
   timezone: schema.string({ description: 'IANA identifier.' }),
 }
 

@@ -17,11 +17,12 @@ import vine from '@vinejs/vine'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
+import { CURRENCY_CODE_PATTERN } from '#models/collections_vocabulary'
 import { matches, type Pattern } from '#validators/rules/pattern'
 import { validateQuery, type InputSchema } from '#validators/rules/input'
 
 export const CURRENCY_CODE: Pattern = {
-  regex: /^[A-Z]{3}$/,
+  regex: CURRENCY_CODE_PATTERN,
   must: 'be three upper-case letters (an ISO 4217 code such as PHP)',
 }
 
