@@ -13,11 +13,9 @@ import { queryParameters, type FieldOverrides, schema } from '#openapi/json_sche
 import { ok, page } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
 import { PAGINATION_DESCRIPTIONS } from '#openapi/paths/shared'
+import { TIMESTAMP_PATTERN } from '#validators/rules/timestamp'
 
 const { ref } = schema
-
-export const TIMESTAMP_PATTERN =
-  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$'
 
 /** Corrections of fields whose VineJS rule carries no JSON Schema (the timestamp grammar). */
 export const COLLECTIONS_OVERRIDES: FieldOverrides = {

@@ -3,13 +3,29 @@
 | Collections): `YYYY-MM-DDTHH:mm:ss[.ffffff]` then `Z` or `±HH:MM` (offset up to
 | 14:00), a real calendar date and a nonzero year. Microseconds are kept exactly
 | (`epochMicros`, `sql`), since PostgreSQL compares timestamptz to the microsecond and
-| a JavaScript Date would round them away.
+| a JavaScript Date would round them away. The OpenAPI pattern of these fields is
+| derived from the same grammar (TIMESTAMP_PATTERN).
 */
 import vine from '@vinejs/vine'
 import { DateTime } from 'luxon'
 
-const GRAMMAR =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:Z|([+-])(\d{2}):(\d{2}))$/
+/**
+ * The grammar, written once for its two readers: `field` wraps each part the parser
+ * reads (a capture for the parser, bare in the document) and `group` opens a group.
+ */
+function grammar(field: (part: string) => string, group: string): string {
+  const digits = (count: string) => field(`[0-9]{${count}}`)
+  const date = `${digits('4')}-${digits('2')}-${digits('2')}`
+  const time = `${digits('2')}:${digits('2')}:${digits('2')}`
+  const fraction = `${group}\\.${digits('1,6')})?`
+  const offset = `${group}Z|${field('[+-]')}${digits('2')}:${digits('2')})`
+  return `^${date}T${time}${fraction}${offset}$`
+}
+
+const GRAMMAR = new RegExp(grammar((part) => `(${part})`, '(?:'))
+
+/** The same grammar as the JSON Schema pattern of the OpenAPI document. */
+export const TIMESTAMP_PATTERN = grammar((part) => part, '(')
 
 export interface Timestamp {
   /** The instant with the caller's offset, to the millisecond. */
