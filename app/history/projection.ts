@@ -32,6 +32,7 @@ import {
 import { parseTimestamp } from '#validators/rules/timestamp'
 import { isPlainObject } from '#support/plain_object'
 import {
+  AMOUNT_PATTERN,
   CURRENCY_CODE_PATTERN,
   DELIVERY_STATES,
   TRANSACTION_STATUSES,
@@ -399,8 +400,6 @@ type FieldRule = (value: unknown) => boolean
 
 const REFERENCE = /^[A-Za-z0-9_-]{1,100}$/
 const BRAND = /^[A-Za-z0-9_-]{1,20}$/
-/** Nonnegative, two fractional digits, at most 12 integer digits. */
-const AMOUNT = /^(?:0|[1-9][0-9]{0,11})\.[0-9]{2}$/
 const PAYMENT_STATUSES = new Set<string>(TRANSACTION_STATUSES)
 
 const isString =
@@ -413,7 +412,7 @@ const WEBHOOK_FIELDS: Record<string, FieldRule> = {
   merchant_transaction_id: isString(REFERENCE),
   payment_brand: isString(BRAND),
   currency: isString(CURRENCY_CODE_PATTERN),
-  amount: isString(AMOUNT),
+  amount: isString(AMOUNT_PATTERN),
   payment_status: (value) => typeof value === 'string' && PAYMENT_STATUSES.has(value),
 }
 
@@ -450,7 +449,7 @@ const isOffsetTimestamp: FieldRule = (value) => parseTimestamp(value) !== null
 
 const SYNC_DATA_FIELDS: Record<string, FieldRule> = {
   merchant_transaction_id: isString(REFERENCE),
-  amount: isString(AMOUNT),
+  amount: isString(AMOUNT_PATTERN),
   payment_status: WEBHOOK_FIELDS.payment_status,
   is_card_payment: isBoolean,
   timestamp: isOffsetTimestamp,

@@ -14,6 +14,14 @@ export type Environment = (typeof ENVIRONMENTS)[number]
  */
 export const CURRENCY_CODE_PATTERN = /^[A-Z]{3}$/
 
+/**
+ * A transaction amount as the import accepts it and a payload shows it (portal-api.md ›
+ * Payload projection; decisions.md §2, §5): nonnegative, two places, at most 12 integer
+ * digits (numeric(14,2)), no leading zero. The response schemas are looser: `decimal`
+ * for amounts and sums, and the payload schema's pattern, which allows leading zeros.
+ */
+export const AMOUNT_PATTERN = /^(?:0|[1-9][0-9]{0,11})\.[0-9]{2}$/
+
 /** portal-api.md › Transaction, States and transitions › Transaction status. */
 export const TRANSACTION_STATUSES = ['PAID', 'PENDING', 'REJECTED'] as const
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]

@@ -23,6 +23,7 @@ import { parseTimestamp, type Timestamp } from '#validators/rules/timestamp'
 import { characters } from '#validators/rules/text_length'
 import { isPlainObject } from '#support/plain_object'
 import {
+  AMOUNT_PATTERN,
   CURRENCY_CODE_PATTERN,
   DELIVERY_STATES,
   ENVIRONMENTS,
@@ -88,7 +89,6 @@ const EVENT_KEYS = new Set([
   'purged_at',
 ])
 
-const AMOUNT = /^(?:0|[1-9]\d{0,11})\.\d{2}$/
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/
 const EVENT_ID = /^[A-Za-z0-9_-]{1,128}$/
 const CAPTURE_FORMAT = /^[a-z0-9_]{1,64}$/
@@ -419,7 +419,7 @@ export function parseImportLine(
   })!
   let amount: string | null = null
   if (raw.amount !== null) {
-    if (typeof raw.amount !== 'string' || !AMOUNT.test(raw.amount)) {
+    if (typeof raw.amount !== 'string' || !AMOUNT_PATTERN.test(raw.amount)) {
       fail(
         'amount must be a decimal string with two fractional digits and at most 12 integer ' +
           'digits, such as "1500.00", or null'

@@ -33,6 +33,7 @@ const OMISSION_REASONS = REASON_CODES
 const PAYMENT_STATUS = schema.enum(TRANSACTION_STATUSES)
 const CURRENCY = schema.string({ pattern: CURRENCY_CODE_PATTERN.source })
 const REFERENCE = schema.string({ pattern: '^[A-Za-z0-9_-]{1,100}$' })
+/** Looser than the projection's AMOUNT_PATTERN (leading zeros), as published so far. */
 const AMOUNT = schema.string({ pattern: '^[0-9]{1,12}\\.[0-9]{2}$' })
 
 /** Every field optional: a projection keeps only the allowed fields that were present. */
