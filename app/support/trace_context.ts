@@ -47,7 +47,10 @@ export function requestTraceFields(traceparent: string | string[] | undefined): 
 
 const untracedRequests = new WeakMap<HttpContext, TraceFields>()
 
-/** `trace_id` and `span_id` for a log line written now; none outside a request or trace. */
+/**
+ * `trace_id` and `span_id` for a log line written now; none outside a request or trace.
+ * A new object every time: pino merges the line's own fields into it.
+ */
 export function currentTraceFields(): TraceFields | Record<string, never> {
   const spanContext = trace.getActiveSpan()?.spanContext()
   if (spanContext && isSpanContextValid(spanContext)) {
@@ -60,7 +63,7 @@ export function currentTraceFields(): TraceFields | Record<string, never> {
     fields = requestTraceFields(ctx.request.request.headers.traceparent)
     untracedRequests.set(ctx, fields)
   }
-  return fields
+  return { ...fields }
 }
 
 /**
