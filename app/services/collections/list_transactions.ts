@@ -161,17 +161,14 @@ function partArrays(parts: BucketRange[]) {
 /**
  * The exact count of [from, to) under `conditions` (columns shared by `transactions`
  * and `transaction_totals`), read as the reporting aggregate reads its buckets
- * (app/reporting/query_plan.ts): whole UTC months from the month rows, whole UTC days
- * from the day rows, the rest (at most a day at each edge) from the rows themselves,
- * each part added or subtracted. Every part is exact and the statement reads one
- * snapshot, so the sum is what `count(*)` would give: a one-month range sums ~100
- * rollup rows and counts two edges of hours instead of ~70,000 index entries
- * (bench/README.md).
+ * (app/reporting/query_plan.ts): whole UTC months and days from the rollup, the rest
+ * (at most a day at each edge) from the rows, each part added or subtracted. Every
+ * part is exact and the statement reads one snapshot, so the sum is what `count(*)`
+ * would give, from a few rollup rows instead of every index entry of the range.
  *
  * The rollup's key starts with (merchant, environment, currency): without a currency
- * filter, the merchant's currencies (from the counts of migration 0503, which hold a
- * row for every currency the merchant ever had) are joined in, so each part is one
- * index range per currency instead of a scan of the merchant's whole rollup.
+ * filter, the merchant's currencies (the counts of migration 0503 keep a row for every
+ * currency it ever had) are joined in, so each part is one index range per currency.
  */
 function rangeCountQuery(
   conditions: string[],
@@ -183,9 +180,7 @@ function rangeCountQuery(
   const scope = (alias: string) =>
     conditions.map((condition) => `${alias}.${condition}`).join(' AND ')
   const parts = `unnest(?::int[], ?::timestamptz[], ?::timestamptz[]) AS r (sign, lo, hi)`
-  // Without a currency filter, one scan per currency the merchant has: a join with
-  // its currencies makes `currency` an equality of the key. (As `= ANY (array)` the
-  // planner kept it as a filter and scanned every currency's rows.)
+  // A join, not `currency = ANY (array)`, which the planner kept as a filter.
   const currencies = byCurrency
     ? ` CROSS JOIN (SELECT DISTINCT c.currency FROM transaction_counts c
           WHERE c.merchant_id = ? AND c.environment = ?) AS cur`
@@ -193,12 +188,10 @@ function rangeCountQuery(
   const sameCurrency = (alias: string) =>
     byCurrency ? ` AND ${alias}.currency = cur.currency` : ''
   const currencyBindings = byCurrency ? values.slice(0, 2) : []
-  // Each part (and currency) its own range scan (LATERAL, kept apart by OFFSET 0, as
-  // in app/reporting/aggregate_statement.ts) of the rollup's key, or of the reporting
-  // index (currency, created_at, status and brand included) for the raw edges. As
-  // plain joins PostgreSQL read all of the scope's month rows for one month (545), and
-  // chose a parallel scan of the merchant's transactions for the edges of a year with
-  // a status filter (218 ms).
+  // Each part (and currency) its own range scan of the rollup's key, or of the
+  // reporting index for the raw edges: LATERAL, fenced by OFFSET 0 as in
+  // app/reporting/aggregate_statement.ts, since as plain joins PostgreSQL read every
+  // rollup row of the scope, or scanned the merchant's transactions, for every part.
   const rollup = (grain: 'day' | 'month') => `
     (SELECT coalesce(sum(r.sign * s.transaction_count), 0) FROM ${parts}${currencies}
        CROSS JOIN LATERAL (
@@ -207,8 +200,7 @@ function rangeCountQuery(
             AND s.grain = '${grain}' AND s.period_start >= r.lo AND s.period_start < r.hi
          OFFSET 0) AS s)`
   return {
-    // Prepared: with every part its own index range, the generic plan measured as
-    // fast as the custom one or faster (one month 0.73 ms against 1.04 ms).
+    // Prepared: with every part its own index range, the generic plan is as good.
     prepare: true,
     sql: `SELECT
       (SELECT coalesce(sum(r.sign), 0) FROM ${parts}${currencies}
