@@ -67,8 +67,7 @@ export default class PortalAuthMiddleware {
       )
     }
 
-    // Models are built on first use (hydrating both cost ~7 % of a collections read
-    // in the profile, and most routes need only the actor).
+    // Models are built on first use: most routes need only the actor.
     const rows = { user: resolved.user, merchant: resolved.merchant }
     let user: User | undefined
     let merchant: Merchant | undefined

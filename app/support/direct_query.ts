@@ -2,8 +2,7 @@
 | One SQL statement on a connection's pool, below the query builder, rows as plain
 | objects. Named statements are prepared once per pooled connection and then only
 | bound and executed: no knex query building, no parse, and (after PostgreSQL's
-| five custom plans) no planning. The profile showed query building at 13 % of a
-| Portal read, and planning at over half of a one-row collections read
+| five custom plans) no planning, which were large shares of a Portal read
 | (bench/README.md). Errors are the driver's, so a database outage still answers 503.
 |
 | Name only statements whose plan does not depend on the values: a generic plan is

@@ -2,9 +2,9 @@
 | The base of this service's transformers: BaseTransformer, with `transform` building
 | its Item or Collection without the framework's per-call `new RuntimeException()`.
 | That error only serves to report an undefined resource with the caller's stack, and
-| capturing a stack on every response was 4-5 % of a collections read's CPU in the
-| profile. An undefined or Maybe-wrapped resource still goes through the framework's
-| own `transform`, error included.
+| capturing a stack on every response was a visible share of a read's CPU. An
+| undefined or Maybe-wrapped resource still goes through the framework's own
+| `transform`, error included.
 */
 import { RuntimeException } from '@adonisjs/core/exceptions'
 import { BaseTransformer, Collection, Item, Maybe } from '@adonisjs/core/transformers'
