@@ -11,8 +11,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 | Every session runs in UTC and statements are bounded so that a sick database
 | yields 503s instead of hung requests. JIT compilation is off: it pays only for long
 | analytical queries, and PostgreSQL cannot estimate joins on parameter ranges (the
-| metrics and chart statement looks like millions of rows), so it spent ~2 s
-| compiling a 100 ms chart query (docs/reporting.md).
+| metrics and chart statement looks like millions of rows), so a chart spent most of
+| its time compiling (docs/reporting.md › JIT is off).
 */
 const statementTimeout = env.get('DATABASE_STATEMENT_TIMEOUT_MS') ?? 15_000
 

@@ -44,9 +44,9 @@ const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/
 const IANA_NAMES = new Set(IANA_ZONE_NAMES.map((name) => name.toLowerCase()))
 
 /*
-| Verdicts by name: luxon's isValidZone builds an Intl formatter per call (~0.1 ms,
-| on every reporting request). Bounded like the offset formatters below, since the
-| names are the client's.
+| Verdicts by name: luxon's isValidZone builds an Intl formatter per call, on every
+| reporting request. Bounded like the offset formatters below, since the names are
+| the client's.
 */
 const zoneVerdicts = new Map<string, boolean>()
 
@@ -88,9 +88,9 @@ const LONG_OFFSET = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/
 | Offsets already read, per zone and instant. The tz data does not change while the
 | process runs, and requests share instants: every chart of a zone reads the same
 | period starts (and the same probes around them), whatever its range or merchant, so
-| after the first chart of a month or a day the lookups are map reads (~1 µs saved
-| each, 700 per daily chart). Bounded: past OFFSET_CACHE_LIMIT entries in all, the
-| cache starts over.
+| after the first chart of a month or a day the lookups are map reads (about 700 per
+| daily chart). Bounded: past OFFSET_CACHE_LIMIT entries in all, the cache starts
+| over.
 */
 interface ZoneOffsets {
   formatter: Intl.DateTimeFormat
