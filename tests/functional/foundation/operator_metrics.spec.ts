@@ -245,6 +245,9 @@ test.group('Operator metrics', (group) => {
       }
     }
     await scrape()
+    // A scrape resets the delay histogram, and its first tick after a reset only restarts
+    // the measurement: let it tick before blocking (a block right after a reset is lost).
+    await new Promise((resolve) => setTimeout(resolve, 30))
     // The server runs in this process: block its event loop as a CPU-bound request would.
     const until = performance.now() + 300
     while (performance.now() < until) {}
