@@ -4,8 +4,8 @@
 | hashed when only compared"). One rule for both: only HMAC-SHA256(APP_KEY, secret)
 | is stored, prefixed `hmac-sha256$`. A keyed fast hash is the right rule for a
 | random secret — there is no dictionary for a slow hash to slow down, a stolen
-| table is useless without APP_KEY, and authenticating costs microseconds instead of
-| a 16 MiB, ~45 ms scrypt. Comparison is constant-time, and an unknown client is
+| table is useless without APP_KEY, and authenticating costs a keyed hash instead of
+| a 16 MiB scrypt. Comparison is constant-time, and an unknown client is
 | compared against a decoy so that it costs the same as a known one.
 |
 | Passwords are NOT high-entropy: they stay on the scrypt hash service.

@@ -1,8 +1,8 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * The exact `total` of the transaction list without counting rows (bench/README.md:
- * at a million transactions the `count(*)` of the unfiltered list is ~300x its page).
+ * The exact `total` of the transaction list without counting rows: at a million
+ * transactions, `count(*)` of the unfiltered list costs far more than its page.
  * One row per merchant, environment, normalized status, currency and brand (a few
  * dozen per merchant), kept by statement-level
  * triggers in the same transaction as every write to `transactions` (the import's

@@ -2,10 +2,9 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
  * The list's `query` filter (substring of merchant_transaction_id, `LIKE '%...%'
- * ESCAPE '!'`). Measured at 1,000,000 transactions of one merchant (bench/README.md):
- * a selective substring cost a full scan of the merchant's rows for the page and again
- * for the count (~220 ms + ~350 ms); with this trigram index both are bitmap scans of
- * the matching rows (~10-15 ms). Substrings under three characters, or matching most
+ * ESCAPE '!'`). Without this trigram index, a selective substring cost a full scan of
+ * the merchant's rows for the page and again for the count; with it, both are bitmap
+ * scans of the matching rows. Substrings under three characters, or matching most
  * rows, still scan: the planner chooses, and the count stays exact.
  *
  * pg_trgm is a trusted extension (PostgreSQL 13+): a database owner may create it. On

@@ -4,8 +4,8 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * The exact rollup behind long-range metrics and charts (docs/reporting.md): per
  * merchant, environment, currency, payment brand, normalized status, and UTC day and
  * UTC month (`grain`), the transaction count, the sum of amounts (numeric) and how
- * many amounts are null. A 10-year summary over a million transactions scanned
- * 300-440 ms raw; it now sums about two thousand month rows, and reads day rows and
+ * many amounts are null. A 10-year summary over a million transactions scanned every
+ * row; it now sums about two thousand month rows, and reads day rows and
  * raw transactions only where a range or bucket bound cuts a UTC month or day
  * (app/reporting/query_plan.ts, bench/README.md).
  *

@@ -3,7 +3,6 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
 /**
  * The limiter's counters are unlogged: no WAL for the upsert every limited request
  * makes, so no WAL flush on its commit and nothing shipped to replicas.
- * bench/README.md measured 1,800-1,900 -> 2,150-2,200 req/s for `GET /portal/me`.
  * The price, accepted because every window is one minute: after a crash of
  * PostgreSQL (not a clean restart) or a failover to a replica, the counters start
  * from zero. Operators who cannot accept that use Redis (`REDIS_URL`) or roll this
