@@ -15,7 +15,7 @@ const redisConfig = defineConfig({
       db: Number(redisUrl.pathname.replace('/', '') || 0),
       keyPrefix: '',
       lazyConnect: true,
-      // An outage (issue 9 › 5): reconnect for ever, backing off to at most one attempt
+      // An outage: reconnect for ever, backing off to at most one attempt
       // a second; meanwhile a command fails within a second (503 SERVICE_UNAVAILABLE)
       // instead of hanging, and traffic resumes by itself when Redis is back.
       maxRetriesPerRequest: 1,

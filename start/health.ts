@@ -35,7 +35,7 @@ export class MigrationsAppliedCheck extends BaseCheck {
   }
 }
 
-/** The limiter store (issue 9 › 5): a PING answered within a second. */
+/** The limiter store: a PING answered within a second. */
 class RedisReachableCheck extends BaseCheck {
   name = 'Redis reachable'
 

@@ -17,7 +17,7 @@ type RouteLimit = ReturnType<typeof middleware.limit>
 
 /**
  * Portal application credentials (HTTP Basic + X-Service-Application); API limit per
- * IP, counted BEFORE the client secret is hashed (issue 9 › 4): every verification is
+ * IP, counted BEFORE the client secret is hashed: every verification is
  * a scrypt, so failed application authentication is throttled too.
  */
 export const appClientStack = (...routeLimits: RouteLimit[]) => [

@@ -43,7 +43,7 @@ export async function prepareRuntime(
     if (missing.length > 0) {
       throw new Error(`Refusing to start in production without ${missing.join(' and ')}`)
     }
-    // The key signs links and keys the HMACs of client secrets and OTPs (issue 9 › 10).
+    // The key signs links and keys the HMACs of client secrets and OTPs.
     if (env.get('APP_KEY')!.length < 32) {
       throw new Error('Refusing to start in production: APP_KEY must be at least 32 characters')
     }

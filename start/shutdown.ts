@@ -1,5 +1,5 @@
 /*
-| Shutdown order (issue 9 › 9). Terminating hooks run in reverse order of
+| Shutdown order. Terminating hooks run in reverse order of
 | registration: the HTTP server's (registered when it starts listening) runs first and
 | stops new requests; this one (a preload, registered before) then waits for the work
 | started after responses — reset-link lookups, proof writes and mails — and only then

@@ -16,8 +16,8 @@ const OAUTH_TOKEN_ROUTE = 'oauth.token'
 
 /**
  * Whether the request is for the token endpoint: its route, or its path when no route
- * matched (another method: 405), so that every failure there is in OAuth form
- * (issue 9 › 11), limiter and database outages included.
+ * matched (another method: 405), so that every failure there is in OAuth form,
+ * limiter and database outages included.
  */
 function isTokenEndpoint(ctx: HttpContext) {
   return ctx.route?.name === OAUTH_TOKEN_ROUTE || OAUTH_TOKEN_PATH.test(ctx.request.url())

@@ -64,7 +64,7 @@ export default class OAuthError extends Error {
   }
 
   /**
-   * The OAuth form of a failure the Portal handler has classified (issue 9 › 11):
+   * The OAuth form of a failure the Portal handler has classified:
    * 429 and 4xx as above, 405 (another method) as `invalid_request` with its Allow
    * header, 503 (limiter store or database unreachable) as `temporarily_unavailable`,
    * anything else as `server_error`. Status and headers are kept.

@@ -1,6 +1,6 @@
 /*
 | Which failures mean "the Redis limiter store is not there right now" (503
-| SERVICE_UNAVAILABLE, issue 9 › 5) rather than a bug. ioredis reports an outage as a
+| SERVICE_UNAVAILABLE) rather than a bug. ioredis reports an outage as a
 | command timeout (config/redis.ts `commandTimeout`), a flushed offline queue
 | (MaxRetriesPerRequestError), a closed connection or a socket error. Pure.
 */

@@ -2,7 +2,7 @@
 | A request whose path is not valid percent-encoding (`/%zz`, `/%C0%AF`, `/%`) never
 | reaches the router: the framework rejects it before an HttpContext exists, and its
 | default answer is a text/plain 400. Such a path names no resource, so it is answered
-| like any unknown route (issue 9 › 12, decisions.md §1): 404 NOT_FOUND in the JSON
+| like any unknown route (decisions.md §1): 404 NOT_FOUND in the JSON
 | envelope, `Cache-Control: no-store`, with a generated request id.
 */
 import { randomUUID } from 'node:crypto'

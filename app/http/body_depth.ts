@@ -1,5 +1,5 @@
 /*
-| Nesting depth of a parsed body (issue 9 › 1). Walkers of request input (trimming,
+| Nesting depth of a parsed body. Walkers of request input (trimming,
 | the invalid-text check, validators) recurse, so a body nested a few thousand levels
 | deep would overflow the stack: the depth is measured first, without recursion, and
 | a body deeper than MAX_BODY_DEPTH is a 422 on `body`. No Portal body comes close.

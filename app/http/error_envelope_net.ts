@@ -1,5 +1,5 @@
 /*
-| A safety net for decisions.md §1 (issue 9 › fuzz): every Portal error is the JSON
+| A safety net for decisions.md §1: every Portal error is the JSON
 | envelope, including refusals that third-party route handlers write themselves as
 | plain text (the drive file server answers a bad `signature` with a text/plain 401
 | "Access denied"). Errors thrown anywhere go through the exception handler; this only

@@ -31,7 +31,7 @@ export default class BodyMiddleware {
       ctx.request.setInitialBody({})
       return next()
     }
-    // The depth of a parsed body is bounded before anything walks it (issue 9 › 1):
+    // The depth of a parsed body is bounded before anything walks it:
     // the framework deep-clones the body as soon as it is set, recursively, so the
     // check runs on the way in (iteratively), and a deeper body is a 422 on `body`.
     guardBodyDepth(ctx)

@@ -26,7 +26,7 @@ export default class MerchantScopeMiddleware {
       const isObject = isPlainObject(value)
       const candidate = isObject ? value.id : value
       // Only a string or a number can name a merchant; anything else (an object, an
-      // array, a repeated query parameter) is a field error, never compared (issue 9 › 3).
+      // array, a repeated query parameter) is a field error, never compared.
       if (typeof candidate !== 'string' && typeof candidate !== 'number') {
         throw ApiError.field(isObject ? `${field}.id` : field, 'The merchant selector is invalid.')
       }

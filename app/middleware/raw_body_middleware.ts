@@ -6,7 +6,7 @@ import { guardBodyDepth } from '#http/body_depth'
 
 /**
  * The framework's body parser as it is (the token endpoint's form body, whose errors
- * are OAuth ones), with the nesting bound of every body (issue 9 › 1): a JSON body
+ * are OAuth ones), with the nesting bound of every body: a JSON body
  * sent there nested thousands deep must not overflow the stack in the parser.
  */
 export default class RawBodyMiddleware {

@@ -48,7 +48,7 @@ export default class User extends UserSchema {
 
   /**
    * Sets a password hashed beforehand, so that the save does not hash: a caller hashes
-   * before opening its transaction, never while holding locks (issue 9 › 4).
+   * before opening its transaction, never while holding locks.
    */
   withPasswordHash(passwordHash: string) {
     this.password = passwordHash

@@ -1,5 +1,5 @@
 /*
-| The OpenAPI 3.1 document of the whole service (issue 10), assembled from the
+| The OpenAPI 3.1 document of the whole service, assembled from the
 | per-area operation lists in app/openapi/paths/ and the response schemas declared
 | beside the transformers (app/transformers/schemas/). `node ace openapi:generate`
 | writes it to docs/openapi.json; GET /openapi.json serves it; the test suite

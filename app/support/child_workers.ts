@@ -1,6 +1,6 @@
 /*
-| Forked Node processes for native work that must not share this process's threads
-| (issue 21 › Password hashing keeps its own capacity under any image load).
+| Forked Node processes for native work that must not share this process's threads,
+| so that password hashing keeps its own capacity under any image load.
 |
 | The libuv thread pool is one per process (worker threads share it), and password
 | hashing (scrypt), file and DNS work queue on it. libvips work (sharp) queued there

@@ -1,5 +1,5 @@
 /*
-| Prometheus metrics for operators (issue 14 › Metrics for operators; decisions.md §3
+| Prometheus metrics for operators (decisions.md §3
 | and §6: GET /metrics on METRICS_PORT/METRICS_HOST, never on the API port).
 |
 | Built on prom-client, the de facto Node client for the Prometheus text format: one
@@ -25,7 +25,7 @@ import {
 import type { LimitName } from '#limits/limits'
 
 export const registry = new Registry()
-// Node and process metrics, among them the event-loop delay (issue 21): prom-client's
+// Node and process metrics, among them the event-loop delay: prom-client's
 // perf_hooks.monitorEventLoopDelay sampled every 10 ms, whose p50/p90/p99, min, max,
 // mean and stddev (nodejs_eventloop_lag_*_seconds) cover the time since the previous
 // scrape: each scrape reads them and starts a new window.

@@ -1,5 +1,5 @@
 /*
-| A bounded lane for heavy work (issue 21 › Heavy work in bounded lanes).
+| A bounded lane for heavy work.
 |
 | At most `concurrency` tasks run at once; the others wait in arrival order (FIFO).
 | The waiting is bounded too, so that a burst costs a quick refusal instead of minutes

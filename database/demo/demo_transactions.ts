@@ -1,5 +1,5 @@
 /*
-| The demo merchant's year of transactions as plain values (issue 22 › 5): an online
+| The demo merchant's year of transactions as plain values: an online
 | shop in the Philippines whose charts look like one. demo_collections.ts turns them
 | into import lines with evidence. Seeded, with no Math.random: the same `end` gives
 | the same rows.

@@ -1,8 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Throttled refusals are recorded once per limit key and minute, with a count
- * (issue 9 › 6): a flood of refused requests updates one row instead of adding one
+ * Throttled refusals are recorded once per limit key and minute, with a count: a flood of refused requests updates one row instead of adding one
  * row each. `throttle_key` identifies the key and window (a SHA-256, hex); NULL on
  * every other record.
  */

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Reset-link mails sent per account (issue 21 › 3): the cooldown and the hourly cap
+ * Reset-link mails sent per account: the cooldown and the hourly cap
  * of POST /auth/reset-password/reset-link read them, in PostgreSQL so that they hold
  * across instances. One row per mail sent; a suppressed request writes none.
  * `expires_at` is when a mail stops counting (one hour after `sent_at`); auth:prune

@@ -150,7 +150,7 @@ export interface ThrottledRecord {
 const THROTTLE_WINDOW = { minutes: 1 } as const
 
 /**
- * Records a refused (throttled) request once per key and window (issue 9 › 6). The
+ * Records a refused (throttled) request once per key and window. The
  * key is what the refusal is about (action, actor, merchant, target, IP); the first
  * refusal in a window inserts the record (`refused_count` 1, its request id and
  * time), every further one only increments `refused_count`. A flood of refused

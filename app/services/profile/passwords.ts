@@ -6,7 +6,7 @@
 | - A reset proof is 32 random bytes (64 hex), stored only as SHA-256, valid 60
 |   minutes, single use; a new mail replaces the user's previous proof.
 | - Per account, at most one reset mail per RESET_LINK_COOLDOWN_MINUTES and at most
-|   RESET_LINK_MAILS_PER_HOUR in any hour (issue 21 › 3): a request inside either
+|   RESET_LINK_MAILS_PER_HOUR in any hour: a request inside either
 |   bound sends nothing and leaves the mailed proof as it is, so nobody can flood a
 |   mailbox or keep invalidating its owner's link.
 | - The reset-link answer must not reveal whether the account exists nor whether a
@@ -151,7 +151,7 @@ export async function resetPassword(
   requester: Actor,
   input: { email: string; token: string; password: string }
 ) {
-  // One query whether or not the email is known (issue 9 › 8): the account and its
+  // One query whether or not the email is known: the account and its
   // proof are read together, so an unknown email costs the same work as a known one.
   const user = await User.query()
     .leftJoin('password_reset_tokens', 'password_reset_tokens.user_id', 'users.id')
@@ -200,8 +200,8 @@ export async function changePassword(
 ) {
   const user = { id: actor.userId, merchantId: actor.merchantId }
   const passwordHash = await hash.make(input.password)
-  // Verified before any lock or transaction (issue 9 › 4: never hash while holding
-  // one), then re-checked under the row lock: the hash must still be the one verified.
+  // Verified before any lock or transaction (never hash while holding one), then
+  // re-checked under the row lock: the hash must still be the one verified.
   const current = await db.from('users').where('id', user.id).select('password').first()
   if (!current || !(await hash.verify(current.password, input.current_password))) {
     throw wrongCurrentPassword()

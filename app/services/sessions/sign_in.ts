@@ -55,7 +55,7 @@ export async function signIn(input: {
   // may have committed since, revoking every token: the PAT is issued by one statement
   // that re-reads the user row FOR SHARE and inserts only if the verified hash is still
   // in place, so a change either commits first (and this login fails) or waits for
-  // this statement (and then revokes the PAT issued here). Issue 9 › 7. Removal and
+  // this statement (and then revokes the PAT issued here). Removal and
   // role changes are judged on the same locked row, the merchant in the same statement.
   const issued = await User.accessTokens.issueOnLogin(
     { id: user.id, merchantId: user.merchantId, role: user.role, verifiedHash: user.password },

@@ -19,7 +19,7 @@ export async function removeMember(actor: UserActor, memberId: string) {
     await ensureAnotherActiveAdministrator(trx, actor.merchantId, target)
 
     target.useTransaction(trx)
-    // Outstanding proofs go with the membership (issue 9 › 13): a password-reset
+    // Outstanding proofs go with the membership: a password-reset
     // proof or a pending email change requested before removal is no longer usable.
     target.merge({
       merchantId: null,

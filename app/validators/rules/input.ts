@@ -119,7 +119,7 @@ export async function validateInput<Properties extends Record<string, SchemaType
   if (!isPlainObject(raw)) {
     throw ApiError.field('body', 'The request body must be a JSON object.')
   }
-  // Bounded before any recursive walk below (issue 9 › 1).
+  // Bounded before any recursive walk below.
   ensureBodyDepth(raw)
   const input = trimStrings(raw) as Record<string, unknown>
   // No prototype: field names such as `constructor` or `__proto__` are plain keys here.

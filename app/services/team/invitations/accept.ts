@@ -150,7 +150,7 @@ export async function acceptAsNewAccount(
   seen: TeamInvitation,
   input: { first_name: string; last_name: string; password: string }
 ) {
-  // Hashed before the transaction and its locks (issue 9 › 4).
+  // Hashed before the transaction and its locks: never hash while holding a lock.
   const passwordHash = await hash.make(input.password)
   // Another account may take this email or username between the check and the insert.
   return onUniqueViolation(
