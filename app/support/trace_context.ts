@@ -13,6 +13,7 @@
 |   pays nothing.
 */
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
 import { isSpanContextValid, trace } from '@opentelemetry/api'
 import { HttpContext } from '@adonisjs/core/http'
 
@@ -38,24 +39,21 @@ export function continuedTraceId(header: string | string[] | undefined): string 
 }
 
 /**
- * 32 random hex digits: a version-4 UUID without its dashes. Node draws UUIDs from a
- * cached pool of random bytes; randomBytes() per request cost a measurable share of a
- * request's CPU (bench/tracing_overhead.ts).
+ * A request's own ids when tracing is off: the caller's trace continued, or a new one.
+ * The random digits are version-4 UUIDs' (Node draws them from a cached pool; a
+ * randomBytes() call per id was a measurable share of a request's CPU): a trace id is
+ * one without its dashes, a span id the last 8 bytes of one (62 random bits).
  */
-function randomHex() {
-  return randomUUID().replaceAll('-', '')
-}
-
-/** A request's own ids when tracing is off: the caller's trace continued, or a new one. */
 export function requestTraceFields(traceparent: string | string[] | undefined): TraceFields {
+  const uuid = randomUUID()
   return {
-    trace_id: continuedTraceId(traceparent) ?? randomHex(),
-    // The UUID's last 8 bytes: 62 random bits, never all zero.
-    span_id: randomHex().slice(16),
+    trace_id: continuedTraceId(traceparent) ?? randomUUID().replaceAll('-', ''),
+    span_id: uuid.slice(19, 23) + uuid.slice(24),
   }
 }
 
-const untracedRequests = new WeakMap<HttpContext, TraceFields>()
+// Kept on the Node request: made once per request, gone with it.
+const FIELDS = Symbol('traceFields')
 
 /**
  * `trace_id` and `span_id` for a log line written now; none outside a request or trace.
@@ -68,12 +66,9 @@ export function currentTraceFields(): TraceFields | Record<string, never> {
   }
   const ctx = HttpContext.get()
   if (!ctx) return {}
-  let fields = untracedRequests.get(ctx)
-  if (!fields) {
-    fields = requestTraceFields(ctx.request.request.headers.traceparent)
-    untracedRequests.set(ctx, fields)
-  }
-  return { ...fields }
+  const request = ctx.request.request as IncomingMessage & { [FIELDS]?: TraceFields }
+  request[FIELDS] ??= requestTraceFields(request.headers.traceparent)
+  return { ...request[FIELDS] }
 }
 
 /**
