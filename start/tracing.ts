@@ -37,6 +37,10 @@ function serviceNamed(environment: NodeJS.ProcessEnv): boolean {
 
 /** Starts the OpenTelemetry SDK if tracingRequested(); otherwise does nothing. */
 export async function startTracing(environment: NodeJS.ProcessEnv = process.env) {
+  // OTEL_* may come from .env like every other variable: loading it puts its values
+  // into process.env (the process's own environment wins). An invalid variable is
+  // reported by the boot that follows, as without tracing.
+  await import('#start/env').catch(() => {})
   if (shutdown || !tracingRequested(environment)) return
   const [api, { NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }] = await Promise.all([
     import('@opentelemetry/api'),
