@@ -19,6 +19,45 @@ async function commandIsRegistered(name: string) {
   return listed.stdout.includes(`"${name}"`)
 }
 
+/**
+ * One live transaction of a new merchant; returns a maker of its evidence rows (a
+ * validated request whose snapshot is not a real ciphertext), by index and retention.
+ */
+async function evidenceOfOneTransaction(reference: string) {
+  const { merchant } = await createMerchantWithUser()
+  const [transaction] = await db
+    .table('transactions')
+    .insert({
+      merchant_id: merchant.id,
+      environment: 'live',
+      merchant_transaction_id: reference,
+      amount: '1.00',
+      currency: 'PHP',
+      payment_status: 'PAID',
+      payment_brand: 'gcash',
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    .returning('id')
+  return (index: number, retainUntil: DateTime) => ({
+    id: `01J${String(index).padStart(23, '0')}`,
+    merchant_id: merchant.id,
+    transaction_id: transaction.id ?? transaction,
+    environment: 'live',
+    kind: 'merchant_request.validated',
+    source: 'merchant_api',
+    direction: 'inbound',
+    captured_at: new Date(),
+    capture_format: 'sanitized_snapshot',
+    schema_version: 2,
+    snapshot_ciphertext: 'not-really-ciphertext',
+    snapshot_size: 21,
+    retain_until: retainUntil.toJSDate(),
+    legal_hold: false,
+    created_at: new Date(),
+  })
+}
+
 test.group('Operator jobs on several hosts', (group) => {
   group.each.setup(() => resetCluster())
 
@@ -84,38 +123,7 @@ test.group('Operator jobs on several hosts', (group) => {
       console.log('history:purge is not registered in this build: nothing to prove yet')
       return
     }
-    const { merchant } = await createMerchantWithUser()
-    const [transaction] = await db
-      .table('transactions')
-      .insert({
-        merchant_id: merchant.id,
-        environment: 'live',
-        merchant_transaction_id: 'PURGE-1',
-        amount: '1.00',
-        currency: 'PHP',
-        payment_status: 'PAID',
-        payment_brand: 'gcash',
-        created_at: new Date(),
-        updated_at: new Date(),
-      })
-      .returning('id')
-    const evidence = (index: number, retainUntil: DateTime) => ({
-      id: `01J${String(index).padStart(23, '0')}`,
-      merchant_id: merchant.id,
-      transaction_id: transaction.id ?? transaction,
-      environment: 'live',
-      kind: 'merchant_request.validated',
-      source: 'merchant_api',
-      direction: 'inbound',
-      captured_at: new Date(),
-      capture_format: 'sanitized_snapshot',
-      schema_version: 2,
-      snapshot_ciphertext: 'not-really-ciphertext',
-      snapshot_size: 21,
-      retain_until: retainUntil.toJSDate(),
-      legal_hold: false,
-      created_at: new Date(),
-    })
+    const evidence = await evidenceOfOneTransaction('PURGE-1')
     const expiredRows = Array.from({ length: 40 }, (_, index) =>
       evidence(index, DateTime.now().minus({ days: 1 }))
     )
@@ -153,39 +161,11 @@ test.group('Operator jobs on several hosts', (group) => {
   test('history:reproject started on two hosts at once re-projects each row once and errs nowhere', async ({
     assert,
   }) => {
-    const { merchant } = await createMerchantWithUser()
-    const [transaction] = await db
-      .table('transactions')
-      .insert({
-        merchant_id: merchant.id,
-        environment: 'live',
-        merchant_transaction_id: 'REPROJECT-1',
-        amount: '1.00',
-        currency: 'PHP',
-        payment_status: 'PAID',
-        payment_brand: 'gcash',
-        created_at: new Date(),
-        updated_at: new Date(),
-      })
-      .returning('id')
+    const evidence = await evidenceOfOneTransaction('REPROJECT-1')
     // Never projected (as rows written before stored projections existed).
-    const rows = Array.from({ length: 60 }, (_, index) => ({
-      id: `01J${String(index).padStart(23, '0')}`,
-      merchant_id: merchant.id,
-      transaction_id: transaction.id ?? transaction,
-      environment: 'live',
-      kind: 'merchant_request.validated',
-      source: 'merchant_api',
-      direction: 'inbound',
-      captured_at: new Date(),
-      capture_format: 'sanitized_snapshot',
-      schema_version: 2,
-      snapshot_ciphertext: 'not-really-ciphertext',
-      snapshot_size: 21,
-      retain_until: DateTime.now().plus({ days: 30 }).toJSDate(),
-      legal_hold: false,
-      created_at: new Date(),
-    }))
+    const rows = Array.from({ length: 60 }, (_, index) =>
+      evidence(index, DateTime.now().plus({ days: 30 }))
+    )
     await db.table('exchange_evidence').multiInsert(rows)
 
     const runs = await Promise.all([

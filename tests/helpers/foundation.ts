@@ -2,6 +2,7 @@
 | Helpers of the foundation's tests: the error envelope's allowed keys, PAT parts,
 | and in-process operator commands (env overrides: tests/helpers/env.ts).
 */
+import { Writable } from 'node:stream'
 import app from '@adonisjs/core/services/app'
 import type { BaseCommand } from '@adonisjs/core/ace'
 
@@ -51,4 +52,19 @@ export async function countRows(table: string) {
   const { default: db } = await import('@adonisjs/lucid/services/db')
   const row = await db.from(table).count('* as total').first()
   return Number(row?.total ?? 0)
+}
+
+/** A stream that says it is a terminal and keeps what is written to it (progress lines). */
+export function terminalOutput() {
+  const drawn: string[] = []
+  const stream = Object.assign(
+    new Writable({
+      write: (chunk, _encoding, done) => {
+        drawn.push(String(chunk))
+        done()
+      },
+    }),
+    { isTTY: true }
+  ) as unknown as NodeJS.WriteStream
+  return { stream, text: () => drawn.join('') }
 }

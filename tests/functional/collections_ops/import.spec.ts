@@ -3,7 +3,7 @@
 | checks of every line (an error naming the line, nothing of it written, the lines
 | before it kept), idempotent re-imports, standard input, and constant memory.
 */
-import { Readable, Writable } from 'node:stream'
+import { Readable } from 'node:stream'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { writeFile, mkdtemp, rm } from 'node:fs/promises'
@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
-import { runCommand } from '#tests/helpers/foundation'
+import { runCommand, terminalOutput } from '#tests/helpers/foundation'
 import { overrideEnv } from '#tests/helpers/env'
 import {
   eventOf,
@@ -767,23 +767,14 @@ test.group('collections:import › the command', (group) => {
     assert,
   }) => {
     const merchant = await MerchantFactory.create()
-    const drawn: string[] = []
-    const terminal = Object.assign(
-      new Writable({
-        write: (chunk, _encoding, done) => {
-          drawn.push(String(chunk))
-          done()
-        },
-      }),
-      { isTTY: true }
-    ) as unknown as NodeJS.WriteStream
+    const terminal = terminalOutput()
     const result = await runCommand(CollectionsImport, ['-'], (command) => {
       command.stdin = Readable.from([Buffer.from(jsonLinesOf([transactionLine(merchant.id)]))])
-      command.progressOutput = terminal
+      command.progressOutput = terminal.stream
     })
     assert.equal(result.exitCode, 0, result.stderr.join('\n'))
     assert.lengthOf(result.stdout, 1)
-    assert.match(drawn.join(''), /1 lines {2}\d[\d,]* rows\/s {2}[\d.]+ (B|KiB) read/)
+    assert.match(terminal.text(), /1 lines {2}\d[\d,]* rows\/s {2}[\d.]+ (B|KiB) read/)
   })
 
   test('an input that fails while being read stops the import with its error', async ({

@@ -4,11 +4,10 @@
 | PROJECTION_VERSION; batched, resumable, shared between runs on several hosts; a dry
 | run changes nothing.
 */
-import { Writable } from 'node:stream'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
-import { runCommand } from '#tests/helpers/foundation'
+import { runCommand, terminalOutput } from '#tests/helpers/foundation'
 import { eventOf, importLines, transactionLine } from '#tests/helpers/collections_import'
 import { MerchantFactory } from '#database/factories/merchant_factory'
 import { PROJECTION_VERSION } from '#history/projection'
@@ -187,21 +186,12 @@ test.group('history:reproject', (group) => {
     const merchant = await MerchantFactory.create()
     await importBodies(merchant.id, [{ ok: true }])
     await db.from('exchange_evidence').update({ projection_version: null })
-    const drawn: string[] = []
-    const terminal = Object.assign(
-      new Writable({
-        write: (chunk, _encoding, done) => {
-          drawn.push(String(chunk))
-          done()
-        },
-      }),
-      { isTTY: true }
-    ) as unknown as NodeJS.WriteStream
+    const terminal = terminalOutput()
     const result = await runCommand(HistoryReproject, [], (command) => {
-      command.progressOutput = terminal
+      command.progressOutput = terminal.stream
     })
     assert.equal(result.exitCode, 0, result.stderr.join('\n'))
     assert.lengthOf(result.stdout, 1)
-    assert.match(drawn.join(''), /1 of 1 rows \(100\.0 %\)/)
+    assert.match(terminal.text(), /1 of 1 rows \(100\.0 %\)/)
   })
 })
