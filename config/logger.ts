@@ -2,32 +2,18 @@ import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig, targets } from '@adonisjs/core/logger'
 import { currentTraceFields } from '#support/trace_context'
+import { CENSOR, SECRET_KEYS, redactSecrets } from '#support/log_redaction'
 
 /*
 | Structured JSON logs (pino). Every request logger carries `request_id`, and every
 | line written during a request its `trace_id` and `span_id` (app/support/trace_context.ts).
-| Credentials are redacted wherever they could appear in a logged object.
+| Credentials are censored wherever they could appear in a logged object or a child
+| logger's bindings (app/support/log_redaction.ts).
 |
 | In development the same lines are printed human-readable by pino-pretty (issue 22 › 6).
 | It is a dev dependency, absent from production installs: production, tests and a
 | development run without it write JSON.
 */
-const SECRET_KEYS = [
-  'password',
-  'password_confirmation',
-  'current_password',
-  'token',
-  'access_token',
-  'client_secret',
-  'secret',
-  'otp',
-  'value',
-  'proof',
-  'signature',
-  'authorization',
-  'cookie',
-]
-
 function prettyPrinterInstalled() {
   try {
     import.meta.resolve('pino-pretty')
@@ -55,14 +41,10 @@ const loggerConfig = defineConfig({
       name: 'merchant-portal',
       level: env.get('LOG_LEVEL') ?? (app.inTest ? 'silent' : 'info'),
       mixin: currentTraceFields,
-      redact: {
-        paths: [
-          ...SECRET_KEYS,
-          ...SECRET_KEYS.map((key) => `*.${key}`),
-          'req.headers.authorization',
-        ],
-        censor: '[redacted]',
-      },
+      formatters: { log: redactSecrets },
+      // A child logger's bindings do not pass the formatter: pino censors these keys
+      // there itself (literal paths only, so other values skip its redactor).
+      redact: { paths: SECRET_KEYS, censor: CENSOR },
       transport: {
         targets: [destination],
       },
