@@ -10,7 +10,7 @@ import { CENSOR, SECRET_KEYS, redactSecrets } from '#support/log_redaction'
 | Credentials are censored wherever they could appear in a logged object or a child
 | logger's bindings (app/support/log_redaction.ts).
 |
-| In development the same lines are printed human-readable by pino-pretty (issue 22 › 6).
+| In development the same lines are printed human-readable by pino-pretty.
 | It is a dev dependency, absent from production installs: production, tests and a
 | development run without it write JSON.
 */

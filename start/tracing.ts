@@ -1,8 +1,9 @@
 /*
-| Distributed tracing (issue 22): with OTEL_EXPORTER_OTLP_ENDPOINT (or
-| OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) set, the server exports OpenTelemetry spans over
-| OTLP: one server span per request, continuing the caller's W3C `traceparent`, with
-| its SQL statements (pg) and its mails (app/services/mailer.ts) as children.
+| Distributed tracing, so operators follow one user action from the Portal backend into
+| this service. With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+| set, the server exports OpenTelemetry spans over OTLP: one server span per request,
+| continuing the caller's W3C `traceparent`, with its SQL statements (pg) and its mails
+| (app/services/mailer.ts) as children.
 | Everything else follows the SDK's own OTEL_* variables: OTEL_SERVICE_NAME,
 | OTEL_TRACES_SAMPLER(_ARG), OTEL_EXPORTER_OTLP_PROTOCOL, _HEADERS, _TIMEOUT,
 | OTEL_PROPAGATORS, OTEL_BSP_*, OTEL_SDK_DISABLED, OTEL_LOG_LEVEL (docs/operations.md › Tracing).

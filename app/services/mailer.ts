@@ -23,7 +23,7 @@ const inFlight = new Set<Promise<boolean>>()
 const tracer = trace.getTracer('merchant-portal')
 
 /**
- * The send as a span of the request's trace (issue 22; a no-op unless tracing is on):
+ * The send as a span of the request's trace (a no-op unless tracing is on):
  * which mail and transport, and whether it failed; never recipients or content.
  */
 function sendInSpan(message: BaseMail, transport: MailerName, send: () => Promise<unknown>) {

@@ -1,8 +1,8 @@
 /*
-| Credentials never reach a log line (issue 2 › Operating it): a key named like a
-| credential is censored in the object of every log line, at the top and two levels
-| down (`{ body: { password } }`, `req.headers.authorization`), in objects and arrays
-| alike; config/logger.ts has pino censor the same keys in a child logger's bindings.
+| Credentials never reach a log line: a key named like a credential is censored in the
+| object of every log line, at the top and two levels down (`{ body: { password } }`,
+| `req.headers.authorization`), in objects and arrays alike; config/logger.ts has pino
+| censor the same keys in a child logger's bindings.
 |
 | config/logger.ts runs this as a pino formatter rather than as pino's `redact` paths:
 | with wildcard paths pino runs its redactor over every value of every line, strings

@@ -1,6 +1,7 @@
 /*
-| W3C Trace Context in the logs (issue 22): every log line written while a request is
-| handled carries `trace_id` and `span_id` (config/logger.ts adds them to each line).
+| W3C Trace Context in the logs, so a request's lines are found from the caller's trace:
+| every log line written while a request is handled carries `trace_id` and `span_id`
+| (config/logger.ts adds them to each line).
 |
 | - Tracing on (start/tracing.ts): the ids of the active OpenTelemetry span, which is
 |   the request's server span (continuing the caller's `traceparent`) or a span within
