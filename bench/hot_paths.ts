@@ -29,8 +29,9 @@ import { existsSync } from 'node:fs'
 import os from 'node:os'
 import { isDeepStrictEqual } from 'node:util'
 import { setTimeout as delay } from 'node:timers/promises'
-import autocannon from 'autocannon'
+import type autocannon from 'autocannon'
 import pg from 'pg'
+import { cannon, type CannonRound as Round } from './load_tools.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
@@ -103,30 +104,7 @@ async function waitLive(base: string) {
   throw new Error(`${base} did not start`)
 }
 
-interface Round {
-  requests: number
-  seconds: number
-  non2xx: number
-  latencies: number[]
-}
 type Target = 'ours' | 'peer'
-
-function cannon(options: autocannon.Options): Promise<Round> {
-  const latencies: number[] = []
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error, result) =>
-      error
-        ? reject(error)
-        : resolve({
-            requests: result.requests.total,
-            seconds: result.duration,
-            non2xx: result.non2xx,
-            latencies,
-          })
-    )
-    instance.on('response', (_client, _status, _bytes, time) => latencies.push(time))
-  })
-}
 
 function summary(rounds: Round[]) {
   const latencies = rounds.flatMap((round) => round.latencies).sort((a, b) => a - b)
