@@ -40,6 +40,8 @@ const events = Number(flag('events', String(transactions * 3)))
 const seed = Number(flag('seed', '7'))
 // Lines per batch of the import; its default when not given.
 const batchLines = flag('batch-lines', '') ? Number(flag('batch-lines', '')) : undefined
+// Where the import prepares lines: `thread` (its default) or `here` (the import's thread).
+const preparation = flag('prepare', 'thread') as 'thread' | 'here'
 
 const startedAt = new Date()
 const loadAtStart = loadavg()
@@ -120,6 +122,7 @@ try {
   const result = await importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }), {
     timings,
     batchLines,
+    preparation,
   })
   const importSeconds = (performance.now() - started) / 1000
 
@@ -138,6 +141,7 @@ try {
       import_rows_per_second: Math.round(importRate),
       ratio: Number((importRate / copyRate).toFixed(2)),
       batch_lines: batchLines ?? 'default',
+      preparation,
       // Wall time of each step of the import's batch writes (they overlap parsing).
       import_steps_ms: Object.fromEntries(
         Object.entries(timings).map(([step, ms]) => [step, Math.round(ms)])

@@ -3,8 +3,9 @@
 | seed and the benchmarks call it). JSON Lines in, one transaction per line with its
 | exchange evidence.
 |
-| - Streams: lines are read, checked (import_line.ts) and sealed one at a time, and
-|   written in batches through PostgreSQL COPY (pg-copy-streams: the fastest way into
+| - Streams: lines are read, checked (import_line.ts) and sealed on a preparation
+|   thread (prepared_lines.ts), a few chunks of input ahead, and written in batches
+|   through PostgreSQL COPY (pg-copy-streams: the fastest way into
 |   PostgreSQL, one round trip per batch instead of one per row). New rows go straight
 |   into the final tables (a first import writes each row once); whatever may already
 |   be stored goes into two session temporary staging tables, then is merged with
@@ -24,18 +25,16 @@
 */
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { setImmediate } from 'node:timers/promises'
 import { from as copyFrom } from 'pg-copy-streams'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
-import { sealEvidence } from '#services/collections/evidence_snapshot'
-import { retainUntilDefault } from '#services/collections/import_retention'
+import { ImportLineError } from '#services/collections/import_line'
 import {
-  ImportLineError,
-  parseImportLine,
-  type ImportedTransaction,
-} from '#services/collections/import_line'
-import { jsonLines } from '#services/collections/json_lines'
+  copyValue,
+  type PreparedEvent,
+  type PreparedLine,
+} from '#services/collections/import_preparation'
+import { preparedLines } from '#services/collections/prepared_lines'
 import { audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR } from '#auth/actor'
 
@@ -50,6 +49,8 @@ export interface ImportOptions {
   batchLines?: number
   /** When given, milliseconds spent in each step of the batch writes are added here (bench). */
   timings?: Record<string, number>
+  /** Where lines are prepared (prepared_lines.ts): on the thread by default. */
+  preparation?: 'thread' | 'here'
 }
 
 export interface ImportResult {
@@ -82,22 +83,6 @@ export function retentionMonths(): number {
   }
   return months
 }
-
-/** COPY text format: \N for null; backslash, tab, newline and carriage return escaped. */
-function copyValue(value: string | number | boolean | null): string {
-  if (value === null) return '\\N'
-  if (typeof value !== 'string') return String(value)
-  return /[\\\t\n\r]/.test(value)
-    ? value
-        .replaceAll('\\', '\\\\')
-        .replaceAll('\t', '\\t')
-        .replaceAll('\n', '\\n')
-        .replaceAll('\r', '\\r')
-    : value
-}
-
-export const copyRow = (values: Array<string | number | boolean | null>) =>
-  values.map(copyValue).join('\t') + '\n'
 
 const STAGE_TRANSACTIONS = 'collections_import_transactions'
 const STAGE_EVENTS = 'collections_import_events'
@@ -262,18 +247,10 @@ WHERE (t.merchant_id, t.environment, t.merchant_transaction_id)
 ORDER BY s.line, s.position
 LIMIT 1`
 
-/** One event of a batch, ready for either path (staging or direct). */
-interface StagedEvent {
-  line: number
-  position: number
+/** One event of a batch: its line's prepared event and its transaction in the batch. */
+interface StagedEvent extends PreparedEvent {
   /** Index of its line's transaction in the batch. */
   transaction: number
-  /** COPY text of EVENT_CORE_COLUMNS, without a newline. */
-  core: string
-  /** retain_until as given, or null for the default. */
-  retainGiven: string | null
-  /** The default computed here, or null when PostgreSQL must compute it (staging). */
-  retainDefault: string | null
 }
 
 interface Batch {
@@ -594,73 +571,17 @@ function keepBefore(batch: Batch, line: number): Batch {
   return kept
 }
 
-function stage(batch: Batch, line: number, transaction: ImportedTransaction, months: number) {
-  const t = transaction
-  if (batch.lines === 0) batch.firstLine = line
+function stage(batch: Batch, prepared: PreparedLine) {
+  if (batch.lines === 0) batch.firstLine = prepared.line
   const index = batch.lines++
-  const row = copyRow([
-    line,
-    t.merchantId,
-    t.environment,
-    t.merchantTransactionId,
-    t.amount,
-    t.currency,
-    t.paymentStatus,
-    t.legacyStatus,
-    t.paymentBrand,
-    t.archived,
-    t.credited,
-    t.createdAt?.sql ?? null,
-    t.updatedAt?.sql ?? null,
-  ])
-  const reference = copyValue(t.merchantTransactionId)
-  batch.transactions.push(row)
-  batch.keys.push(`${t.merchantId}\t${t.environment}\t${reference}`)
-  batch.references.push(reference)
-  batch.bytes += row.length
-  for (const [position, event] of t.events.entries()) {
-    const sealed = sealEvidence(
-      event.id,
-      { ...event, purgedAt: event.purgedAt?.sql ?? null },
-      event.snapshot
-    )
-    const core = [
-      event.id,
-      t.merchantId,
-      t.environment,
-      event.kind,
-      event.source,
-      event.direction,
-      event.capturedAt.sql,
-      event.captureFormat,
-      event.schemaVersion,
-      sealed.snapshotCiphertext,
-      sealed.snapshotSize,
-      sealed.projectionCiphertext,
-      sealed.projectionVersion,
-      event.contentType,
-      event.bodyCaptureStatus,
-      event.eventId,
-      event.attemptNumber,
-      event.httpStatus,
-      event.deliveryState,
-      event.durationMs,
-      event.isRepeatedRequest,
-      event.legalHold,
-      event.purgedAt?.sql ?? null,
-    ]
-      .map(copyValue)
-      .join('\t')
-    const retainGiven = event.retainUntil ? copyValue(event.retainUntil.sql) : null
-    batch.events.push({
-      line,
-      position,
-      transaction: index,
-      core,
-      retainGiven,
-      retainDefault: retainGiven === null ? retainUntilDefault(event.capturedAt, months) : null,
-    })
-    batch.bytes += core.length + 64
+  batch.transactions.push(prepared.transaction)
+  batch.keys.push(prepared.key)
+  batch.references.push(prepared.reference)
+  batch.bytes += prepared.bytes
+  for (const event of prepared.events) {
+    const staged = event as StagedEvent
+    staged.transaction = index
+    batch.events.push(staged)
     batch.eventCount++
   }
 }
@@ -732,38 +653,32 @@ export async function importJsonLines(
 
   let batch = newBatch()
   let lastProgressAt = 0
-  let lastYieldAt = 0
   try {
     let badLine: ImportLineError | null = null
     try {
-      for await (const line of jsonLines(input)) {
-        result.lines = line.number
-        result.bytes = line.bytesRead
-        if (line.text.trim() === '') continue
-        // Parsing and sealing are synchronous: let the batch being written get its
-        // replies from the database now and then, or each round trip of the write
-        // waits for a whole chunk of input to be parsed.
-        if (writing && performance.now() - lastYieldAt > 2) {
-          await setImmediate()
-          lastYieldAt = performance.now()
+      for await (const prepared of preparedLines(
+        input,
+        { currencies, months },
+        options.preparation
+      )) {
+        for (const line of prepared.lines) {
+          if (!(await merchants.exists(line.merchantId))) {
+            result.lines = line.line
+            throw new ImportLineError(line.line, `merchant ${line.merchantId} does not exist`)
+          }
+          stage(batch, line)
+          if (batch.lines >= batchLines || batch.bytes >= BATCH_BYTES) {
+            await settle()
+            writing = session.writeUpTo(batch, months)
+            writing.catch(() => {}) // observed by settle()
+            batch = newBatch()
+          }
         }
-        const transaction = parseImportLine(line.number, line.text, currencies)
-        if (!(await merchants.exists(transaction.merchantId))) {
-          throw new ImportLineError(
-            line.number,
-            `merchant ${transaction.merchantId} does not exist`
-          )
-        }
-        stage(batch, line.number, transaction, months)
-        if (batch.lines >= batchLines || batch.bytes >= BATCH_BYTES) {
-          await settle()
-          writing = session.writeUpTo(batch, months)
-          writing.catch(() => {}) // observed by settle()
-          batch = newBatch()
-        }
-        if (options.onProgress && line.number - lastProgressAt >= PROGRESS_EVERY_LINES) {
-          lastProgressAt = line.number
-          options.onProgress({ lines: line.number, bytes: line.bytesRead })
+        result.lines = prepared.bad?.line ?? prepared.lastLine
+        result.bytes = prepared.bytesRead
+        if (options.onProgress && result.lines - lastProgressAt >= PROGRESS_EVERY_LINES) {
+          lastProgressAt = result.lines
+          options.onProgress({ lines: result.lines, bytes: result.bytes })
         }
       }
     } catch (error) {

@@ -4,7 +4,6 @@
 | 1. Memory is bounded by the longest line, which is itself bounded: a stream of any
 | size is read in constant memory, and a line over the bound is an error naming it.
 */
-import type { Readable } from 'node:stream'
 import { ImportLineError } from '#services/collections/import_line'
 
 /** A line longer than this is refused (a 2 MiB snapshot fits with room to spare). */
@@ -29,7 +28,10 @@ function decode(number: number, bytes: Buffer): string {
   }
 }
 
-export async function* jsonLines(input: Readable, maxLineBytes = MAX_LINE_BYTES) {
+export async function* jsonLines(
+  input: AsyncIterable<Buffer | string>,
+  maxLineBytes = MAX_LINE_BYTES
+) {
   let number = 0
   let bytesRead = 0
   let pending: Buffer[] = []

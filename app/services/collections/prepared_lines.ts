@@ -1,0 +1,220 @@
+/*
+| The lines of an import, checked, sealed and made COPY text (import_preparation.ts),
+| in order, ahead of the batch writes.
+|
+| Preparing is most of an import's CPU. On the import's own thread it also held back
+| the database's replies to the batch being written, so the two took turns. It runs on
+| a worker thread instead (import_preparation_worker.ts), beside the writes: the thread
+| is sent the input in chunks, at most PREPARED_AHEAD_CHUNKS ahead of what the import
+| has taken, so memory stays bounded by a few chunks whatever the file's size. One
+| thread is kept idle between imports (never keeping the process alive); a thread that
+| failed, or whose import stopped for another reason than its input, is ended.
+|
+| The thread seals with the application key proven by evidence_snapshot.ts. Without
+| that proof (an encrypter whose format is not the one evidence_cipher.ts writes), or
+| when asked, the lines are prepared here, on this thread.
+*/
+import { Worker } from 'node:worker_threads'
+import { extname } from 'node:path'
+import { setImmediate } from 'node:timers/promises'
+import { evidenceCipherKey, seal } from '#services/collections/evidence_snapshot'
+import type { CipherKey } from '#services/collections/evidence_cipher'
+import { ImportLineError } from '#services/collections/import_line'
+import { prepareLine, type PreparedLine } from '#services/collections/import_preparation'
+import { jsonLines } from '#services/collections/json_lines'
+
+/** Input chunks the preparation thread may be sent beyond what the import has taken. */
+const PREPARED_AHEAD_CHUNKS = 4
+
+export type PreparerMessage =
+  | { type: 'start'; currencies: string[]; months: number; key: CipherKey }
+  | { type: 'chunk'; bytes: Uint8Array }
+  | { type: 'end' }
+
+/** Prepared lines in input order, and how far the input has been read. */
+export interface PreparedReply {
+  /** Input chunks the thread has taken so far. */
+  chunksRead: number
+  lines: PreparedLine[]
+  /** The last line number read (blank lines count) and the bytes read up to it. */
+  lastLine: number
+  bytesRead: number
+  /** The input ended: nothing follows. */
+  done?: true
+  /** The first bad line: nothing from it on is prepared. */
+  bad?: { line: number; reason: string }
+}
+type ThreadReply = PreparedReply | { failed: string }
+
+export interface PreparationInput {
+  currencies: ReadonlySet<string>
+  months: number
+}
+
+/**
+ * The input's lines, prepared, in order; a bad line ends it with an ImportLineError
+ * after the lines before it. `where` is for tests: both ways give the same lines.
+ */
+export async function* preparedLines(
+  input: AsyncIterable<Buffer | string>,
+  context: PreparationInput,
+  where: 'thread' | 'here' = 'thread'
+): AsyncGenerator<PreparedReply> {
+  const key = where === 'thread' ? evidenceCipherKey() : null
+  const replies = key ? preparedOnThread(input, context, key) : preparedHere(input, context)
+  for await (const reply of replies) {
+    yield reply
+    if (reply.bad) throw new ImportLineError(reply.bad.line, reply.bad.reason)
+  }
+}
+
+async function* preparedHere(
+  input: AsyncIterable<Buffer | string>,
+  { currencies, months }: PreparationInput
+): AsyncGenerator<PreparedReply> {
+  const context = { currencies, months, seal }
+  let reply: PreparedReply = { chunksRead: 0, lines: [], lastLine: 0, bytesRead: 0 }
+  let sliceStartedAt = performance.now()
+  try {
+    for await (const line of jsonLines(input)) {
+      reply.lastLine = line.number
+      reply.bytesRead = line.bytesRead
+      if (line.text.trim() !== '') reply.lines.push(prepareLine(line.number, line.text, context))
+      // Preparing is synchronous: the batch being written gets its replies from the
+      // database every 2 ms, not once per chunk of input.
+      if (performance.now() - sliceStartedAt > 2) {
+        yield reply
+        reply = { chunksRead: 0, lines: [], lastLine: reply.lastLine, bytesRead: reply.bytesRead }
+        await setImmediate()
+        sliceStartedAt = performance.now()
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof ImportLineError)) throw error
+    yield { ...reply, bad: { line: error.line, reason: error.reason } }
+    return
+  }
+  yield { ...reply, done: true }
+}
+
+let idleThread: Worker | null = null
+
+function takeThread(): Worker {
+  const thread = idleThread
+  idleThread = null
+  if (thread) {
+    thread.ref()
+    return thread
+  }
+  const here = new URL(import.meta.url)
+  const typescript = extname(here.pathname) === '.ts'
+  const created = new Worker(new URL(`import_preparation_worker${extname(here.pathname)}`, here), {
+    // Under the development loader the thread needs it too, for the `#` imports.
+    execArgv: typescript
+      ? [...process.execArgv, `--import=${import.meta.resolve('@poppinss/ts-exec')}`]
+      : process.execArgv,
+  })
+  created.on('exit', () => {
+    if (idleThread === created) idleThread = null
+  })
+  return created
+}
+
+function releaseThread(thread: Worker, reusable: boolean) {
+  if (reusable && idleThread === null) {
+    thread.unref()
+    idleThread = thread
+  } else {
+    void thread.terminate()
+  }
+}
+
+async function* preparedOnThread(
+  input: AsyncIterable<Buffer | string>,
+  { currencies, months }: PreparationInput,
+  key: CipherKey
+): AsyncGenerator<PreparedReply> {
+  const thread = takeThread()
+  const replies: ThreadReply[] = []
+  let failure: Error | null = null
+  let wake: (() => void) | null = null
+  const notify = () => {
+    wake?.()
+    wake = null
+  }
+  const onMessage = (reply: ThreadReply) => {
+    replies.push(reply)
+    notify()
+  }
+  const onError = (error: Error) => {
+    failure ??= error
+    notify()
+  }
+  const onExit = (code: number) => {
+    failure ??= new Error(`the import's preparation thread exited (code ${code})`)
+    notify()
+  }
+  thread.on('message', onMessage).on('error', onError).on('exit', onExit)
+
+  const reader = input[Symbol.asyncIterator]()
+  let sent = 0
+  let taken = 0
+  let reading = false
+  let inputEnded = false
+  const feed = () => {
+    if (reading || inputEnded || sent - taken >= PREPARED_AHEAD_CHUNKS) return
+    reading = true
+    reader.next().then(
+      (next) => {
+        reading = false
+        if (closed) return
+        if (next.done) {
+          inputEnded = true
+          thread.postMessage({ type: 'end' } satisfies PreparerMessage)
+          return
+        }
+        const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value
+        thread.postMessage({ type: 'chunk', bytes } satisfies PreparerMessage)
+        sent++
+        feed()
+      },
+      (error: Error) => {
+        reading = false
+        inputEnded = true
+        onError(error)
+      }
+    )
+  }
+
+  let finished = false
+  let closed = false
+  try {
+    thread.postMessage({
+      type: 'start',
+      currencies: [...currencies],
+      months,
+      key,
+    } satisfies PreparerMessage)
+    feed()
+    for (;;) {
+      while (replies.length === 0) {
+        if (failure) throw failure
+        await new Promise<void>((resolve) => (wake = resolve))
+      }
+      const reply = replies.shift()!
+      if ('failed' in reply) throw new Error(reply.failed)
+      taken = reply.chunksRead
+      feed()
+      // The thread's part of this import is over: it can take the next one.
+      if (reply.done || reply.bad) finished = true
+      yield reply
+      if (finished) return
+    }
+  } finally {
+    closed = true
+    thread.off('message', onMessage).off('error', onError).off('exit', onExit)
+    releaseThread(thread, finished && failure === null)
+    // Stopped early (a bad line, a failure): the input is closed as a loop over it would.
+    if (!inputEnded) void Promise.resolve(reader.return?.()).catch(() => {})
+  }
+}
