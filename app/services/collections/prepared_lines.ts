@@ -109,10 +109,10 @@ function takeThread(): Worker {
   const here = new URL(import.meta.url)
   const typescript = extname(here.pathname) === '.ts'
   const created = new Worker(new URL(`import_preparation_worker${extname(here.pathname)}`, here), {
-    // Under the development loader the thread needs it too, for the `#` imports.
-    execArgv: typescript
-      ? [...process.execArgv, `--import=${import.meta.resolve('@poppinss/ts-exec')}`]
-      : process.execArgv,
+    // Only the TypeScript loader (for the `#` imports) under the development loader:
+    // never this process's other flags, such as the development server's hot-reload
+    // hooks, which fail on a worker.
+    execArgv: typescript ? [`--import=${import.meta.resolve('@poppinss/ts-exec')}`] : [],
   })
   created.on('exit', () => {
     if (idleThread === created) idleThread = null
