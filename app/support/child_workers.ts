@@ -16,7 +16,7 @@
 | Children never keep this process alive, and exit when it ends (their IPC channel
 | closes).
 */
-import { fork, type ChildProcess } from 'node:child_process'
+import { execFileSync, fork, type ChildProcess } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { constants, setPriority } from 'node:os'
 import { extname } from 'node:path'
@@ -125,9 +125,19 @@ export function answerRequests<Request, Response>(
 /**
  * In the child: a lower CPU priority for every thread. Linux keeps a priority per
  * thread and a new thread inherits its creator's, so the threads that exist now are
- * set one by one, and those libvips starts later inherit it.
+ * set one by one, and those libvips starts later inherit it. Where util-linux's `chrt`
+ * is installed, the threads also move to SCHED_IDLE: they then run only on a core
+ * nothing else wants (a nice level still took a share of a contended core from the
+ * server's thread); any process may lower its own policy so.
  */
 export function lowerPriority() {
+  try {
+    execFileSync('chrt', ['--idle', '--all-tasks', '--pid', '0', String(process.pid)], {
+      stdio: 'ignore',
+    })
+  } catch {
+    // No chrt, or not Linux: the nice level below is what there is.
+  }
   let threads = [0]
   try {
     threads = readdirSync('/proc/self/task').map(Number)

@@ -8,6 +8,7 @@
 | until it lets them go.
 */
 import { test } from '@japa/runner'
+import { readdirSync, readFileSync } from 'node:fs'
 import type { ApiResponse } from '@japa/api-client'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
@@ -66,6 +67,9 @@ function untilQueued(count: number) {
     every: 5,
   })
 }
+
+/** The Linux scheduling policy number of SCHED_IDLE (sched.h). */
+const SCHED_IDLE = 5
 
 async function administrators(count: number) {
   return Promise.all(Array.from({ length: count }, () => signedInMember('administrator')))
@@ -157,5 +161,39 @@ test.group('Logo images go through a bounded lane', (group) => {
     // Once the queue drained, the latecomer is admitted.
     const retried = await uploadLogo(client, latecomer, image)
     retried.assertStatus(200)
+  })
+
+  test('the encoder runs at SCHED_IDLE and nice 10 on every thread, so it never takes a core the server wants', async ({
+    client,
+    assert,
+  }) => {
+    const [admin] = await administrators(1)
+    const uploaded = await uploadLogo(client, admin, await tinyWebp())
+    uploaded.assertStatus(200)
+    const encoders = readdirSync('/proc')
+      .filter((entry) => /^[0-9]+$/.test(entry))
+      .filter((pid) => {
+        try {
+          const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+          return (
+            status.match(/^PPid:\s+(\d+)$/m)?.[1] === String(process.pid) &&
+            readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('logo_encoder_process')
+          )
+        } catch {
+          return false // a process that ended meanwhile
+        }
+      })
+    assert.isAbove(encoders.length, 0)
+    for (const pid of encoders) {
+      const threads = readdirSync(`/proc/${pid}/task`)
+      assert.isAbove(threads.length, 1)
+      for (const thread of threads) {
+        // Fields after the command name: nice is the 19th of stat, the policy the 41st.
+        const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8')
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        assert.equal(fields[19 - 3], '10', `nice of thread ${thread}`)
+        assert.equal(fields[41 - 3], String(SCHED_IDLE), `policy of thread ${thread}`)
+      }
+    }
   })
 })
