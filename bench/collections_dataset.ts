@@ -9,7 +9,7 @@
 | transactions and their evidence straight into `transactions` and
 | `exchange_evidence` with COPY (pg-copy-streams), plus noise merchants with their own
 | transactions (3 events each) so that queries must scope by merchant. Every line
-| goes through the import's own check (parseImportLine) and snapshot sealing, so the
+| goes through the import's own preparation (prepareLine: check, seal, project), so the
 | rows are exactly what `collections:import` would store. Prints one JSON object
 | (merchant ids, counts, seconds). Uses DATABASE_URL and APP_KEY like the app (the
 | server must share APP_KEY to open the snapshots).
@@ -23,6 +23,10 @@ import { pipeline } from 'node:stream/promises'
 import { DateTime } from 'luxon'
 import { syntheticLines } from './collections_synthetic.js'
 import { bootApp } from './boot_app.js'
+import {
+  DIRECT_EVENT_COLUMNS,
+  DIRECT_TRANSACTION_COLUMNS,
+} from '#services/collections/import_preparation'
 
 export function flag(name: string, fallback?: string): string | undefined {
   const prefix = `--${name}=`
@@ -36,125 +40,42 @@ const numberFlag = (name: string, fallback: number) => {
   return value
 }
 
-export const TRANSACTION_COLUMNS = [
-  'id',
-  'merchant_id',
-  'environment',
-  'merchant_transaction_id',
-  'amount',
-  'currency',
-  'payment_status',
-  'legacy_status',
-  'payment_brand',
-  'is_archived',
-  'is_credited',
-  'created_at',
-  'updated_at',
-]
-
-export const EVIDENCE_COLUMNS = [
-  'id',
-  'merchant_id',
-  'transaction_id',
-  'environment',
-  'kind',
-  'source',
-  'direction',
-  'captured_at',
-  'capture_format',
-  'schema_version',
-  'snapshot_ciphertext',
-  'snapshot_size',
-  'projection_ciphertext',
-  'projection_version',
-  'content_type',
-  'body_capture_status',
-  'event_id',
-  'attempt_number',
-  'http_status',
-  'delivery_state',
-  'duration_ms',
-  'is_repeated_request',
-  'retain_until',
-  'legal_hold',
-  'purged_at',
-  'created_at',
-]
+/** The columns of the rows finalRows makes: the import's direct COPY columns. */
+export const TRANSACTION_COLUMNS = DIRECT_TRANSACTION_COLUMNS
+export const EVIDENCE_COLUMNS = DIRECT_EVENT_COLUMNS
 
 /**
  * The app's pieces, loaded after boot (services resolve only once the app is booted).
  */
 export async function appPieces() {
   const { default: db } = await import('@adonisjs/lucid/services/db')
-  const { parseImportLine } = await import('#services/collections/import_line')
-  const { sealEvidence } = await import('#services/collections/evidence_snapshot')
+  const { seal } = await import('#services/collections/evidence_snapshot')
   const { retentionMonths } = await import('#services/collections/import_transactions')
-  const { copyRow } = await import('#services/collections/import_preparation')
-  const { retainUntilDefault } = await import('#services/collections/import_retention')
+  const { prepareLine, directTransactionRow, directEventRow } =
+    await import('#services/collections/import_preparation')
   const catalogue = await db.from('currencies').select('code')
-  const currencies = new Set(catalogue.map((row: { code: string }) => row.code))
-  const months = retentionMonths()
+  const context = {
+    currencies: new Set(catalogue.map((row: { code: string }) => row.code)),
+    months: retentionMonths(),
+    seal,
+  }
   const loadedAt = DateTime.utc().toISO()
 
-  /** COPY rows of the final tables for one line, given the transaction's reserved id. */
+  /**
+   * COPY rows of the final tables for one line, given the transaction's reserved id:
+   * the line prepared as the import prepares it, in the rows of its direct paths.
+   */
   function finalRows(line: Record<string, unknown>, transactionId: number) {
-    const t = parseImportLine(0, JSON.stringify(line), currencies)
-    const transaction = copyRow([
-      transactionId,
-      t.merchantId,
-      t.environment,
-      t.merchantTransactionId,
-      t.amount,
-      t.currency,
-      t.paymentStatus,
-      t.legacyStatus,
-      t.paymentBrand,
-      t.archived,
-      t.credited,
-      t.createdAt?.sql ?? null,
-      t.updatedAt?.sql ?? null,
-    ])
-    const events = t.events.map((event) => {
-      const sealed = sealEvidence(
-        event.id,
-        { ...event, purgedAt: event.purgedAt?.sql ?? null },
-        event.snapshot
-      )
-      const retainUntil =
-        event.retainUntil?.sql ??
-        // What the import stores (microseconds kept); luxon outside years 1-9999.
-        retainUntilDefault(event.capturedAt, months) ??
-        event.capturedAt.dateTime.toUTC().plus({ months }).toISO()
-      return copyRow([
-        event.id,
-        t.merchantId,
-        transactionId,
-        t.environment,
-        event.kind,
-        event.source,
-        event.direction,
-        event.capturedAt.sql,
-        event.captureFormat,
-        event.schemaVersion,
-        sealed.snapshotCiphertext,
-        sealed.snapshotSize,
-        sealed.projectionCiphertext,
-        sealed.projectionVersion,
-        event.contentType,
-        event.bodyCaptureStatus,
-        event.eventId,
-        event.attemptNumber,
-        event.httpStatus,
-        event.deliveryState,
-        event.durationMs,
-        event.isRepeatedRequest,
-        retainUntil,
-        event.legalHold,
-        event.purgedAt?.sql ?? null,
-        loadedAt,
-      ])
-    })
-    return { transaction, events }
+    const prepared = prepareLine(0, JSON.stringify(line), context)
+    return {
+      transaction: directTransactionRow(prepared.transaction, transactionId),
+      events: prepared.events.map((event) => {
+        if (event.retainGiven === null && event.retainDefault === null) {
+          throw new Error('a default retain_until outside years 1-9999: not a synthetic line')
+        }
+        return directEventRow(event, loadedAt, transactionId)
+      }),
+    }
   }
 
   return { db, finalRows }

@@ -1,0 +1,77 @@
+/*
+| A batch of the import: the prepared lines (import_preparation.ts) written together in
+| one transaction (import_batch_writer.ts), bounded in lines and bytes by the import.
+*/
+import {
+  stagedEventRow,
+  type PreparedEvent,
+  type PreparedLine,
+} from '#services/collections/import_preparation'
+
+/** One event of a batch: its line's prepared event and its transaction in the batch. */
+export interface StagedEvent extends PreparedEvent {
+  /** Index of its line's transaction in the batch. */
+  transaction: number
+}
+
+export interface Batch {
+  firstLine: number
+  lines: number
+  bytes: number
+  /** Staging rows of the transactions, one per line. */
+  transactions: string[]
+  /** Key of each line's transaction: merchant, environment, reference (tab-separated). */
+  keys: string[]
+  /** merchant_transaction_id of each line, in COPY text. */
+  references: string[]
+  events: StagedEvent[]
+  eventCount: number
+}
+
+export const newBatch = (): Batch => ({
+  firstLine: 0,
+  lines: 0,
+  bytes: 0,
+  transactions: [],
+  keys: [],
+  references: [],
+  events: [],
+  eventCount: 0,
+})
+
+/** The staging row of a batch's event. */
+export const stageEventRow = (batch: Batch, event: StagedEvent) =>
+  stagedEventRow(event, batch.references[event.transaction])
+
+/** The part of a batch before `line`. */
+export function keepBefore(batch: Batch, line: number): Batch {
+  const kept = newBatch()
+  kept.firstLine = batch.firstLine
+  const count = batch.transactions.findIndex(
+    (row) => Number(row.slice(0, row.indexOf('\t'))) >= line
+  )
+  const lines = count === -1 ? batch.lines : count
+  kept.lines = lines
+  kept.transactions = batch.transactions.slice(0, lines)
+  kept.keys = batch.keys.slice(0, lines)
+  kept.references = batch.references.slice(0, lines)
+  kept.events = batch.events.filter((event) => event.line < line)
+  kept.eventCount = kept.events.length
+  return kept
+}
+
+/** Adds a prepared line to the batch. */
+export function stage(batch: Batch, prepared: PreparedLine) {
+  if (batch.lines === 0) batch.firstLine = prepared.line
+  const index = batch.lines++
+  batch.transactions.push(prepared.transaction)
+  batch.keys.push(prepared.key)
+  batch.references.push(prepared.reference)
+  batch.bytes += prepared.bytes
+  for (const event of prepared.events) {
+    const staged = event as StagedEvent
+    staged.transaction = index
+    batch.events.push(staged)
+    batch.eventCount++
+  }
+}
