@@ -39,14 +39,26 @@ export default class ApiError extends Error {
     return new ApiError(409, errorCode, message)
   }
 
-  static rateLimited(retryAfterSeconds: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterSeconds))
-    return new ApiError(429, 'RATE_LIMITED', 'Too many requests. Try again later.', undefined, {
-      'Retry-After': String(seconds),
-    })
+  /** 429 with the Retry-After every 429 carries (whole seconds, at least 1). */
+  static rateLimited(retryAfterSeconds: number, message = 'Too many requests. Try again later.') {
+    return new ApiError(429, 'RATE_LIMITED', message, undefined, retryAfter(retryAfterSeconds))
   }
 
-  static serviceUnavailable(message = 'The service is temporarily unavailable.') {
-    return new ApiError(503, 'SERVICE_UNAVAILABLE', message)
+  /** 503; with Retry-After when the caller knows when to come back. */
+  static serviceUnavailable(
+    message = 'The service is temporarily unavailable.',
+    retryAfterSeconds?: number
+  ) {
+    return new ApiError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      message,
+      undefined,
+      retryAfterSeconds === undefined ? undefined : retryAfter(retryAfterSeconds)
+    )
   }
 }
+
+const retryAfter = (seconds: number) => ({
+  'Retry-After': String(Math.max(1, Math.ceil(seconds))),
+})

@@ -92,12 +92,9 @@ export async function normalizeLogo(merchantId: number, bytes: Buffer): Promise<
     outcome = await images.run(String(merchantId), () => encoders.call({ bytes, format }))
   } catch (error) {
     if (error instanceof LaneFullError) {
-      throw new ApiError(
-        503,
-        'SERVICE_UNAVAILABLE',
+      throw ApiError.serviceUnavailable(
         'Too many images are being processed. Try again later.',
-        undefined,
-        { 'Retry-After': String(error.retryAfterSeconds) }
+        error.retryAfterSeconds
       )
     }
     // The encoder died on this image (a crash or out of memory in the native decoder):

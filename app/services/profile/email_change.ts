@@ -237,14 +237,8 @@ export async function verifyEmailOtp(actor: UserActor, input: { otp: string }) {
     })
     .catch(catchConflict)
   if (outcome.kind === 'blocked') {
-    // Blocked until a resend; Retry-After is required on every 429.
-    throw new ApiError(
-      429,
-      'RATE_LIMITED',
-      'Too many incorrect codes. Request a new code to try again.',
-      undefined,
-      { 'Retry-After': '60' }
-    )
+    // Blocked until a resend.
+    throw ApiError.rateLimited(60, 'Too many incorrect codes. Request a new code to try again.')
   }
   if (outcome.kind === 'wrong' || outcome.kind === 'invalid') {
     throw ApiError.field('otp', 'The verification code is invalid or has expired.')
