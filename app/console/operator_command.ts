@@ -6,7 +6,7 @@ import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { errors as vineErrors } from '@vinejs/vine'
 import ApiError from '#exceptions/api_error'
-import env from '#start/env'
+import settings from '#config/settings'
 import { pushJobMetrics } from '#support/operator_metrics'
 
 export class OperatorInputError extends Error {}
@@ -33,7 +33,7 @@ export abstract class OperatorCommand extends BaseCommand {
     // docs/operations.md › Metrics: batch jobs push what they counted.
     const command = (this.constructor as typeof BaseCommand).commandName
     await pushJobMetrics(
-      env.get('METRICS_PUSHGATEWAY_URL'),
+      settings.metricsPushgatewayUrl(),
       command,
       this.exitCode ? 'failure' : 'success'
     ).catch((error: Error) =>

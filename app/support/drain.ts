@@ -11,7 +11,7 @@
 | unhealthy threshold.
 */
 import server from '@adonisjs/core/services/server'
-import env from '#start/env'
+import settings from '#config/settings'
 
 let draining = false
 
@@ -27,6 +27,6 @@ export async function drain() {
   nodeServer?.prependListener('request', (_request, response) => {
     response.setHeader('Connection', 'close')
   })
-  const ms = Math.max(0, env.get('SHUTDOWN_DRAIN_MS') ?? 0)
+  const ms = settings.shutdownDrainMs()
   if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms))
 }

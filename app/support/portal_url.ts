@@ -7,7 +7,7 @@
 | A usable PORTAL_URL is an absolute http(s) URL naming an origin: no userinfo,
 | query or fragment, and no path other than "/".
 */
-import env from '#start/env'
+import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
 
 export interface PortalOrigin {
@@ -69,7 +69,7 @@ export function parsePortalOrigin(raw: string | undefined | null): PortalOrigin 
 
 /** The configured Portal origin, or null when PORTAL_URL is missing or invalid. */
 export function portalOrigin(): PortalOrigin | null {
-  return parsePortalOrigin(env.get('PORTAL_URL'))
+  return parsePortalOrigin(settings.portalUrl())
 }
 
 /** The configured Portal origin; 503 SERVICE_UNAVAILABLE when it is missing or invalid. */

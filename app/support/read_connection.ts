@@ -5,8 +5,8 @@
 | must see a write of the same request (those stay on `db`).
 */
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
+import settings from '#config/settings'
 
 export function readConnection() {
-  return env.get('DATABASE_READ_URL') ? db.connection('read') : db.connection()
+  return settings.hasReadReplica() ? db.connection('read') : db.connection()
 }

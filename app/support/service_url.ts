@@ -8,7 +8,7 @@
 | logo URLs on port 3633, not on another service's default port. A wildcard HOST
 | (0.0.0.0, ::) is reached as localhost.
 */
-import env from '#start/env'
+import settings from '#config/settings'
 
 export interface ServiceAddress {
   environment: 'development' | 'production' | 'test'
@@ -39,10 +39,10 @@ function urlHost(host: string) {
  */
 export function configuredAddress(): ServiceAddress {
   return {
-    environment: env.get('NODE_ENV'),
-    appUrl: env.get('APP_URL'),
-    host: env.get('HOST'),
-    port: env.get('PORT'),
+    environment: settings.environment(),
+    appUrl: settings.appUrl(),
+    host: settings.host(),
+    port: settings.port(),
   }
 }
 

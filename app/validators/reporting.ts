@@ -12,7 +12,7 @@
 */
 import vine from '@vinejs/vine'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
-import env from '#start/env'
+import settings from '#config/settings'
 import { environmentField } from '#validators/rules/environment'
 import type { Environment } from '#models/collections_vocabulary'
 import { timestampField, type Timestamp } from '#validators/rules/timestamp'
@@ -126,7 +126,7 @@ export interface ReportingQuery {
 
 /** The reporting timezone when the request names none: REPORTING_DEFAULT_TIMEZONE. */
 export function defaultReportingTimezone(): string {
-  const configured = env.get('REPORTING_DEFAULT_TIMEZONE') || DEFAULT_REPORTING_TIMEZONE
+  const configured = settings.reportingDefaultTimezone() || DEFAULT_REPORTING_TIMEZONE
   if (!isIanaTimezone(configured)) {
     throw ApiError.serviceUnavailable('The reporting timezone is misconfigured.')
   }

@@ -11,7 +11,7 @@
 */
 import { createHash, createSecretKey, hkdfSync } from 'node:crypto'
 import encryption from '@adonisjs/core/services/encryption'
-import env from '#start/env'
+import settings from '#config/settings'
 import type { EvidenceFacts, OpenedSnapshot, StoredProjection } from '#history/projection'
 import {
   evidenceCipher,
@@ -48,9 +48,7 @@ export function evidenceCipherKey(): CipherKey | null {
         Buffer.from(
           hkdfSync(
             'sha256',
-            createHash('sha256')
-              .update(env.get('APP_KEY') ?? '')
-              .digest(),
+            createHash('sha256').update(settings.appKeyText()).digest(),
             Buffer.alloc(0),
             Buffer.from(`aes-256-gcm:v1:${id}`),
             32

@@ -21,7 +21,7 @@
 */
 import type { Readable } from 'node:stream'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
+import settings from '#config/settings'
 import { ImportLineError } from '#services/collections/import_line'
 import { preparedLines } from '#services/collections/prepared_lines'
 import { newBatch, stage } from '#services/collections/import_batch'
@@ -66,7 +66,7 @@ const PROGRESS_EVERY_LINES = 1_000
 export class ImportError extends Error {}
 
 export function retentionMonths(): number {
-  const months = env.get('HISTORY_RETENTION_MONTHS') ?? 12
+  const months = settings.historyRetentionMonths()
   if (!Number.isInteger(months) || months < 1 || months > 1200) {
     throw new ImportError(
       'HISTORY_RETENTION_MONTHS must be a whole number of months from 1 to 1200'

@@ -19,7 +19,7 @@
 */
 import { fileTypeFromBuffer } from 'file-type'
 import logger from '@adonisjs/core/services/logger'
-import env from '#start/env'
+import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
 import { ChildWorkers, ChildWorkerExited } from '#support/child_workers'
 import { LaneFullError, WorkLane } from '#support/work_lane'
@@ -61,12 +61,12 @@ let lane: { images: WorkLane; encoders: ChildWorkers<EncodeRequest, EncodeOutcom
 /** The process's logo_image lane and its encoder processes, made on first use. */
 export function logoImageLane() {
   if (!lane) {
-    const concurrency = env.get('LOGO_IMAGE_CONCURRENCY') ?? 1
+    const concurrency = settings.logoImageConcurrency()
     lane = {
       images: new WorkLane({
         name: 'logo_image',
         concurrency,
-        maxQueued: env.get('LOGO_IMAGE_QUEUE') ?? 4,
+        maxQueued: settings.logoImageQueue(),
         maxPerKey: MAX_PER_MERCHANT,
       }),
       encoders: new ChildWorkers(import.meta.url, './logo_encoder_process', concurrency),

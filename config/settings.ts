@@ -1,0 +1,30 @@
+/*
+| The settings the application reads while it runs, from the validated environment
+| (start/env.ts, decisions.md §3), with their defaults: app/ reads configuration here,
+| never from start/. Each is read when used, not when this module loads: tests change
+| them through #start/env (tests/helpers/env.ts), and a command module that ace loads
+| before start/runtime.ts has set APP_KEY must not freeze an empty key.
+*/
+import env from '#start/env'
+
+export const settings = {
+  environment: () => env.get('NODE_ENV'),
+  /** APP_URL, HOST, PORT: where this service is reached (app/support/service_url.ts). */
+  appUrl: () => env.get('APP_URL'),
+  host: () => env.get('HOST'),
+  port: () => env.get('PORT'),
+  /** The application key as configured (the encrypter's key material). */
+  appKeyText: () => env.get('APP_KEY') ?? '',
+  portalUrl: () => env.get('PORTAL_URL'),
+  /** Whether reads may go to a replica (the `read` connection, config/database.ts). */
+  hasReadReplica: () => Boolean(env.get('DATABASE_READ_URL')),
+  historyRetentionMonths: () => env.get('HISTORY_RETENTION_MONTHS') ?? 12,
+  /** REPORTING_DEFAULT_TIMEZONE, unchecked (app/validators/reporting.ts checks it). */
+  reportingDefaultTimezone: () => env.get('REPORTING_DEFAULT_TIMEZONE'),
+  logoImageConcurrency: () => env.get('LOGO_IMAGE_CONCURRENCY') ?? 1,
+  logoImageQueue: () => env.get('LOGO_IMAGE_QUEUE') ?? 4,
+  metricsPushgatewayUrl: () => env.get('METRICS_PUSHGATEWAY_URL'),
+  shutdownDrainMs: () => Math.max(0, env.get('SHUTDOWN_DRAIN_MS') ?? 0),
+}
+
+export default settings
