@@ -59,10 +59,10 @@ export function parseTimestamp(value: unknown): Timestamp | null {
   if (wall.getUTCMonth() !== Number(mo) - 1 || wall.getUTCDate() !== Number(d)) return null
   wall.setUTCHours(Number(h), Number(mi), Number(s), 0)
   const epochMs = wall.getTime() - offsetMinutes * 60_000
-  const zone = `UTC${offsetMinutes >= 0 ? '+' : '-'}${Math.floor(Math.abs(offsetMinutes) / 60)}:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}`
   return {
     // luxon only when asked for (the instant at the caller's offset).
     get dateTime() {
+      const zone = `UTC${offsetMinutes >= 0 ? '+' : '-'}${Math.floor(Math.abs(offsetMinutes) / 60)}:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}`
       return DateTime.fromMillis(epochMs + Math.floor(micros / 1000), { zone })
     },
     epochMicros: BigInt(epochMs) * 1000n + BigInt(micros),
