@@ -25,6 +25,16 @@ export const settings = {
   logoImageQueue: () => env.get('LOGO_IMAGE_QUEUE') ?? 4,
   metricsPushgatewayUrl: () => env.get('METRICS_PUSHGATEWAY_URL'),
   shutdownDrainMs: () => Math.max(0, env.get('SHUTDOWN_DRAIN_MS') ?? 0),
+  /** PAT_TTL_MINUTES as set (app/services/sessions/sign_in.ts applies the default). */
+  patTtlMinutes: () => env.get('PAT_TTL_MINUTES'),
+  /** MACHINE_TOKEN_TTL_SECONDS and MACHINE_API_ENABLED as set (app/auth/machine_access_tokens.ts). */
+  machineTokenTtlSeconds: () => env.get('MACHINE_TOKEN_TTL_SECONDS') as unknown,
+  machineApiEnabled: () => env.get('MACHINE_API_ENABLED') as unknown,
+  resetLinkCooldownMinutes: () => env.get('RESET_LINK_COOLDOWN_MINUTES') ?? 5,
+  resetLinkMailsPerHour: () => env.get('RESET_LINK_MAILS_PER_HOUR') ?? 3,
+  /** A limit's own override (its variable in app/limits/limits.ts) and the multiplier. */
+  limitOverride: (variable: string) => env.get(variable as any) as unknown,
+  rateLimitMultiplier: () => env.get('RATE_LIMIT_MULTIPLIER') as unknown,
 }
 
 export default settings

@@ -19,7 +19,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import hash from '@adonisjs/core/services/hash'
 import { Hash } from '@adonisjs/core/hash'
 import type { HashDriverContract } from '@adonisjs/core/types/hash'
-import env from '#start/env'
+import settings from '#config/settings'
 
 export const KEYED_HASH_PREFIX = 'hmac-sha256$'
 
@@ -32,7 +32,7 @@ export function generateSecret(): string {
 export function hashSecret(secret: string): string {
   // APP_KEY read when used, not when imported: ace imports command modules (this one
   // through portal-client:create) before start/runtime.ts sets the local key.
-  const key = env.get('APP_KEY')
+  const key = settings.appKeyText()
   if (!key) throw new Error('APP_KEY is not set')
   return KEYED_HASH_PREFIX + createHmac('sha256', key).update(secret, 'utf8').digest('hex')
 }

@@ -11,7 +11,7 @@ import { DateTime } from 'luxon'
 import { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
-import env from '#start/env'
+import settings from '#config/settings'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 import { directQuery } from '#support/direct_query'
 
@@ -19,7 +19,7 @@ const DEFAULT_TTL_SECONDS = 3600
 
 /** MACHINE_TOKEN_TTL_SECONDS, read per request (default 3600). */
 export function machineTokenLifetimeSeconds(): number {
-  const configured = Number(env.get('MACHINE_TOKEN_TTL_SECONDS'))
+  const configured = Number(settings.machineTokenTtlSeconds())
   return Number.isFinite(configured) && configured >= 1
     ? Math.floor(configured)
     : DEFAULT_TTL_SECONDS
@@ -27,7 +27,7 @@ export function machineTokenLifetimeSeconds(): number {
 
 /** MACHINE_API_ENABLED, read per request (default true). */
 export function machineApiEnabled(): boolean {
-  const raw = env.get('MACHINE_API_ENABLED') as unknown
+  const raw = settings.machineApiEnabled()
   if (raw === undefined || raw === null || raw === '') return true
   if (typeof raw === 'boolean') return raw
   return !['false', '0', 'no', 'off'].includes(String(raw).trim().toLowerCase())

@@ -6,7 +6,7 @@
 */
 import limiter from '@adonisjs/limiter/services/main'
 import { errors as limiterErrors } from '@adonisjs/limiter'
-import env from '#start/env'
+import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
 import { recordRateLimitRefusal } from '#support/operator_metrics'
 
@@ -40,8 +40,8 @@ function positiveNumber(raw: unknown): number | undefined {
 /** Requests per minute in force for a limit: env override, times the multiplier, at least 1. */
 export function requestsPerMinute(name: LimitName): number {
   const limit = LIMITS[name]
-  const base = positiveNumber(env.get(limit.env as any)) ?? limit.perMinute
-  const multiplier = positiveNumber(env.get('RATE_LIMIT_MULTIPLIER')) ?? 1
+  const base = positiveNumber(settings.limitOverride(limit.env)) ?? limit.perMinute
+  const multiplier = positiveNumber(settings.rateLimitMultiplier()) ?? 1
   return Math.max(1, Math.floor(base * multiplier))
 }
 

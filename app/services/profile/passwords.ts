@@ -29,7 +29,7 @@ import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 import { constantTimeEquals, newProof, sha256Hex } from '#support/one_time_proof'
 import { deliver, runInBackground } from '#services/mailer'
 import PasswordResetMail from '#mails/password_reset_mail'
-import env from '#start/env'
+import settings from '#config/settings'
 
 export const RESET_TOKEN_MINUTES = 60
 
@@ -38,12 +38,12 @@ const MAIL_COUNTS_MINUTES = 60
 
 /** Minutes after a reset mail during which the account gets no other (default 5). */
 function resetLinkCooldownMinutes() {
-  return env.get('RESET_LINK_COOLDOWN_MINUTES') ?? 5
+  return settings.resetLinkCooldownMinutes()
 }
 
 /** Reset mails an account gets at most in any hour (default 3). */
 function resetLinkMailsPerHour() {
-  return env.get('RESET_LINK_MAILS_PER_HOUR') ?? 3
+  return settings.resetLinkMailsPerHour()
 }
 
 export function resetTokenInvalid() {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import hash from '@adonisjs/core/services/hash'
 import { hydrate } from '#auth/hydrate'
-import env from '#start/env'
+import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
 import User, { roleName } from '#models/user'
@@ -14,7 +14,7 @@ import type PortalClient from '#models/portal_client'
 import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 
 export function patLifetimeMinutes() {
-  const configured = env.get('PAT_TTL_MINUTES')
+  const configured = settings.patTtlMinutes()
   return configured && configured > 0 ? Math.floor(configured) : 60
 }
 
