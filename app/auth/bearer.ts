@@ -27,18 +27,12 @@ export function bearerCredential(authorization: string | undefined): BearerCrede
 export function bearerRefusals(realm: string) {
   return {
     unauthenticated: () =>
-      new ApiError(401, 'UNAUTHENTICATED', 'Authentication is required.', undefined, {
+      new ApiError('UNAUTHENTICATED', 'Authentication is required.', undefined, {
         'WWW-Authenticate': `Bearer realm="${realm}"`,
       }),
     invalidToken: () =>
-      new ApiError(
-        401,
-        'ACCESS_TOKEN_INVALID',
-        'The access token is invalid or expired.',
-        undefined,
-        {
-          'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"`,
-        }
-      ),
+      new ApiError('ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.', undefined, {
+        'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"`,
+      }),
   }
 }

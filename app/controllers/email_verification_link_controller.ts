@@ -22,11 +22,7 @@ export default class EmailVerificationLinkController {
       typeof expires === 'string' &&
       /^[0-9]{1,12}$/.test(expires)
     if (!signed || Number(expires) <= DateTime.now().toSeconds()) {
-      throw new ApiError(
-        403,
-        'INVALID_SIGNATURE',
-        'The verification link is invalid or has expired.'
-      )
+      throw new ApiError('INVALID_SIGNATURE', 'The verification link is invalid or has expired.')
     }
     const origin = requirePortalOrigin()
     const outcome = await verifyEmailLink(actorOf(ctx), {

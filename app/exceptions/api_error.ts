@@ -1,13 +1,15 @@
 /*
-| The one error kind of the Portal API: an HTTP status, a contract error code and a
-| sentence. The exception handler turns it into decisions.md §1's envelope.
+| The one error kind of the Portal API: a contract error code and a sentence (and the
+| fields, and when to retry). The exception handler turns it into decisions.md §1's
+| envelope, with the status of its code (error_codes.ts).
 */
+import { ERROR_STATUSES, type ConflictCode, type ErrorCode } from '#exceptions/error_codes'
+
 export type FieldErrors = Record<string, string[]>
 
 export default class ApiError extends Error {
   constructor(
-    readonly status: number,
-    readonly errorCode: string,
+    readonly errorCode: ErrorCode,
     message: string,
     readonly fieldErrors?: FieldErrors,
     readonly headers?: Record<string, string>
@@ -16,8 +18,13 @@ export default class ApiError extends Error {
     this.name = 'ApiError'
   }
 
+  /** The HTTP status of its code (error_codes.ts). */
+  get status(): number {
+    return ERROR_STATUSES[this.errorCode]
+  }
+
   static validation(fieldErrors: FieldErrors, message = 'The given data was invalid.') {
-    return new ApiError(422, 'VALIDATION_ERROR', message, fieldErrors)
+    return new ApiError('VALIDATION_ERROR', message, fieldErrors)
   }
 
   static field(field: string, message: string) {
@@ -25,23 +32,23 @@ export default class ApiError extends Error {
   }
 
   static notFound(message = 'The requested resource was not found.') {
-    return new ApiError(404, 'NOT_FOUND', message)
+    return new ApiError('NOT_FOUND', message)
   }
 
   static forbidden(message = 'You are not allowed to perform this action.') {
-    return new ApiError(403, 'FORBIDDEN', message)
+    return new ApiError('FORBIDDEN', message)
   }
 
   static conflict(
-    errorCode = 'CONFLICT',
+    errorCode: ConflictCode = 'CONFLICT',
     message = 'The request conflicts with the current state.'
   ) {
-    return new ApiError(409, errorCode, message)
+    return new ApiError(errorCode, message)
   }
 
   /** 429 with the Retry-After every 429 carries (whole seconds, at least 1). */
   static rateLimited(retryAfterSeconds: number, message = 'Too many requests. Try again later.') {
-    return new ApiError(429, 'RATE_LIMITED', message, undefined, retryAfter(retryAfterSeconds))
+    return new ApiError('RATE_LIMITED', message, undefined, retryAfter(retryAfterSeconds))
   }
 
   /** 503; with Retry-After when the caller knows when to come back. */
@@ -50,7 +57,6 @@ export default class ApiError extends Error {
     retryAfterSeconds?: number
   ) {
     return new ApiError(
-      503,
       'SERVICE_UNAVAILABLE',
       message,
       undefined,

@@ -129,17 +129,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       case 'E_ROUTE_NOT_FOUND':
         return this.routeNotFound(ctx)
       case 'E_REQUEST_ENTITY_TOO_LARGE':
-        return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.')
+        return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is too large.')
       case 'E_ENCODING_UNSUPPORTED':
-        return new ApiError(
-          415,
-          'UNSUPPORTED_MEDIA_TYPE',
-          'The request body encoding is not supported.'
-        )
+        return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.')
       case 'E_TOO_MANY_REQUESTS':
         return ApiError.rateLimited(Number((err as any).response?.availableIn ?? 60))
       case 'E_UNAUTHORIZED_ACCESS':
-        return new ApiError(401, 'ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
+        return new ApiError('ACCESS_TOKEN_INVALID', 'The access token is invalid or expired.')
       case 'E_INVALID_MULTIPART_REQUEST':
         return ApiError.field('file', 'The multipart body is malformed.')
       case 'E_INVALID_KEY':
@@ -153,11 +149,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
     if (err.status === 415 && /^Unsupported Content-Encoding/.test(err.message ?? '')) {
       // An encoding the body inflater does not know (thrown before raw-body reads it).
-      return new ApiError(
-        415,
-        'UNSUPPORTED_MEDIA_TYPE',
-        'The request body encoding is not supported.'
-      )
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.')
     }
     if (isCorruptCompressedBody(error)) {
       return ApiError.field('body', 'The request body could not be decompressed.')
@@ -178,7 +170,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) {
       return ApiError.serviceUnavailable()
     }
-    return new ApiError(500, 'SERVER_ERROR', 'An unexpected error occurred.')
+    return new ApiError('SERVER_ERROR', 'An unexpected error occurred.')
   }
 
   private routeNotFound(ctx: HttpContext): ApiError {
@@ -190,7 +182,6 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     )
     if (allowed.length > 0) {
       return new ApiError(
-        405,
         'METHOD_NOT_ALLOWED',
         'The method is not allowed for this path.',
         undefined,

@@ -31,7 +31,6 @@ export default class AppClientAuthMiddleware {
     })
     if (!client) {
       throw new ApiError(
-        401,
         'ECOSYSTEM_CLIENT_UNAUTHENTICATED',
         'The application could not be authenticated.',
         undefined,

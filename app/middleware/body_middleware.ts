@@ -21,7 +21,6 @@ export default class BodyMiddleware {
     if (!ctx.request.is(types)) {
       if (carriesBody(ctx)) {
         throw new ApiError(
-          415,
           'UNSUPPORTED_MEDIA_TYPE',
           'The request body content type is not accepted by this endpoint.'
         )

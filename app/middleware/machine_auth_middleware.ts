@@ -68,7 +68,6 @@ export default class MachineAuthMiddleware {
 
     if (!machineApiEnabled()) {
       throw new ApiError(
-        503,
         'MERCHANT_MACHINE_API_UNAVAILABLE',
         'The merchant machine API is not available.'
       )
@@ -79,13 +78,12 @@ export default class MachineAuthMiddleware {
     const merchant = ownership ? await Merchant.find(ownership.merchantId) : null
     if (!ownership || !merchant || !merchant.isActive || !ownership.isUsableAt(client, now)) {
       throw new ApiError(
-        403,
         'CLIENT_MERCHANT_NOT_AUTHORIZED',
         'The machine client is not authorized for its merchant.'
       )
     }
     if (!token.allows(options.scope)) {
-      throw new ApiError(403, 'INSUFFICIENT_SCOPE', 'The access token lacks the required scope.')
+      throw new ApiError('INSUFFICIENT_SCOPE', 'The access token lacks the required scope.')
     }
 
     await MachineAuthMiddleware.touch(ownership, now)

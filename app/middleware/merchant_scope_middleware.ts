@@ -32,7 +32,6 @@ export default class MerchantScopeMiddleware {
       }
       if (!own.has(String(candidate))) {
         throw new ApiError(
-          403,
           'MERCHANT_SCOPE_MISMATCH',
           'The merchant does not match the authenticated merchant.'
         )

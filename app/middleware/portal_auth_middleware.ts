@@ -42,15 +42,13 @@ export default class PortalAuthMiddleware {
     const role = roleName(resolved.user.role)
     if (!resolved.user.is_active || !role || !resolved.merchant || !resolved.merchant.is_active) {
       return refuse(
-        () =>
-          new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+        () => new ApiError('MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
       )
     }
     if (!token.portalClientId || !resolved.applicationActive) {
       return refuse(
         () =>
           new ApiError(
-            403,
             'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
             'The issuing application is not authorized.'
           )
@@ -60,7 +58,6 @@ export default class PortalAuthMiddleware {
       return refuse(
         () =>
           new ApiError(
-            403,
             'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
             'The access token lacks the required scope.'
           )

@@ -123,7 +123,7 @@ async function withAuditRecord<Reads extends unknown[]>(
   ])
   for (const read of settled) if (read.status === 'rejected') throw read.reason
   if (written.status === 'rejected') {
-    throw new ApiError(500, 'SERVER_ERROR', 'An unexpected error occurred.')
+    throw new ApiError('SERVER_ERROR', 'An unexpected error occurred.')
   }
   return {
     audited: written.value.length > 0,

@@ -23,4 +23,4 @@ export function openSecret(encryptedSecret: string, deliveryId: string): string 
 }
 
 export const deliveryGone = () =>
-  new ApiError(410, 'GONE', 'The credential delivery is no longer available.')
+  new ApiError('GONE', 'The credential delivery is no longer available.')

@@ -47,11 +47,7 @@ function resetLinkMailsPerHour() {
 }
 
 export function resetTokenInvalid() {
-  return new ApiError(
-    400,
-    'RESET_TOKEN_INVALID',
-    'The password reset link is invalid or has expired.'
-  )
+  return new ApiError('RESET_TOKEN_INVALID', 'The password reset link is invalid or has expired.')
 }
 
 /** The mailed link: reset_url with `token` and `email` appended as query values. */

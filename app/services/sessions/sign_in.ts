@@ -40,15 +40,15 @@ export async function signIn(input: {
   if (!user) {
     decoyHash ??= hash.make(randomBytes(16).toString('hex'))
     await hash.verify(await decoyHash, input.password)
-    throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
+    throw new ApiError('INVALID_CREDENTIALS', 'The username or password is incorrect.')
   }
   if (!(await hash.verify(user.password, input.password))) {
-    throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
+    throw new ApiError('INVALID_CREDENTIALS', 'The username or password is incorrect.')
   }
 
   const role = roleName(user.role)
   if (!user.isActive || !role || !user.merchantId) {
-    throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+    throw new ApiError('MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
   }
 
   // The password was verified without any lock (a scrypt). A password change or reset
@@ -68,16 +68,16 @@ export async function signIn(input: {
   )
   // A user row gone since the lookup is a failed sign-in, as before.
   if (!issued.current) {
-    throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
+    throw new ApiError('INVALID_CREDENTIALS', 'The username or password is incorrect.')
   }
   if (!issued.merchant || !issued.merchant.is_active) {
-    throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+    throw new ApiError('MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
   }
   if (!issued.current.passwordUnchanged) {
-    throw new ApiError(401, 'INVALID_CREDENTIALS', 'The username or password is incorrect.')
+    throw new ApiError('INVALID_CREDENTIALS', 'The username or password is incorrect.')
   }
   if (!issued.token) {
-    throw new ApiError(403, 'MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
+    throw new ApiError('MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
   }
   const token = issued.token
   const merchant = hydrate(Merchant, issued.merchant)

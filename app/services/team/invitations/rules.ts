@@ -127,7 +127,7 @@ export function lockInvitationOf(
 }
 
 export function invitationUnavailable() {
-  return new ApiError(410, 'INVITATION_UNAVAILABLE', 'The invitation is no longer available.')
+  return new ApiError('INVITATION_UNAVAILABLE', 'The invitation is no longer available.')
 }
 
 /**
