@@ -41,13 +41,24 @@ export interface PartUse {
   sign: 1 | -1
 }
 
-export interface ScopePart {
-  /** A grain of the rollup, or `raw`: the transactions themselves. */
-  grain: ScopeGrain | 'raw'
-  /** Half-open [from, to), epoch microseconds. */
+/** Whole periods of one grain: half-open [from, to), epoch milliseconds. */
+export interface PeriodPart {
+  grain: ScopeGrain
+  from: number
+  to: number
+  uses: PartUse[]
+}
+
+/** A span read from the transactions themselves: half-open [from, to), epoch microseconds. */
+export interface RawPart {
   from: bigint
   to: bigint
   uses: PartUse[]
+}
+
+export interface ScopePlan {
+  periods: PeriodPart[]
+  raw: RawPart[]
 }
 
 /*
@@ -151,29 +162,77 @@ function reachOf(bound: Bound): Reach {
   return { bound, anchors, cost, next }
 }
 
-/** A signed span I(from, to) of one grain: +[from, to) or −[to, from). */
-interface Span {
-  grain: ScopeGrain | 'raw'
-  from: bigint
-  to: bigint
+/**
+ * Signed spans I(from, to) of one bucket, collected into the plan: +[from, to) or
+ * −[to, from), periods in epoch milliseconds, raw spans in microseconds.
+ */
+class PlanBuilder {
+  private periods: PeriodPart[] = []
+  /** Per grain, the parts by their start (a few share one: a day and its overhang). */
+  private byStart = new Map<ScopeGrain, Map<number, PeriodPart[]>>(
+    SCOPE_GRAINS.map((grain) => [grain, new Map()])
+  )
+  private raw = new Map<string, RawPart>()
+
+  period(bucket: number, grain: ScopeGrain, from: number, to: number) {
+    const forward = from < to
+    const [lo, hi] = forward ? [from, to] : [to, from]
+    const starting = this.byStart.get(grain)!
+    let sameStart = starting.get(lo)
+    if (!sameStart) {
+      sameStart = []
+      starting.set(lo, sameStart)
+    }
+    let part = sameStart.find((candidate) => candidate.to === hi)
+    if (!part) {
+      part = { grain, from: lo, to: hi, uses: [] }
+      sameStart.push(part)
+      this.periods.push(part)
+    }
+    part.uses.push({ bucket, sign: forward ? 1 : -1 })
+  }
+
+  rawSpan(bucket: number, from: bigint, to: bigint) {
+    const forward = from < to
+    const [lo, hi] = forward ? [from, to] : [to, from]
+    const key = `${lo}/${hi}`
+    let part = this.raw.get(key)
+    if (!part) {
+      part = { from: lo, to: hi, uses: [] }
+      this.raw.set(key, part)
+    }
+    part.uses.push({ bucket, sign: forward ? 1 : -1 })
+  }
+
+  plan(): ScopePlan {
+    return { periods: this.periods, raw: [...this.raw.values()] }
+  }
 }
 
-const microsOfMs = (ms: number) => BigInt(ms) * 1000n
-
-/** The spans of I(anchor, x), the anchor being the reach's at `level` and `side`. */
-function reachSpans(reach: Reach, level: number, side: number, spans: Span[], reversed: boolean) {
-  const push = (grain: Span['grain'], from: bigint, to: bigint) =>
-    spans.push(reversed ? { grain, from: to, to: from } : { grain, from, to })
+/**
+ * The spans of I(anchor, x), the anchor being the reach's at `level` and `side`,
+ * or of I(x, anchor) when `reversed`.
+ */
+function addReach(
+  plan: PlanBuilder,
+  bucket: number,
+  reach: Reach,
+  level: number,
+  side: number,
+  reversed: boolean
+) {
   for (; level < LAST; level++) {
     const anchor = reach.anchors[level * 2 + side]
     side = reach.next[level * 2 + side]
-    const nextAnchor = reach.anchors[(level + 1) * 2 + side]
-    if (anchor !== nextAnchor) {
-      push(SCOPE_GRAINS[level + 1], microsOfMs(anchor), microsOfMs(nextAnchor))
-    }
+    const next = reach.anchors[(level + 1) * 2 + side]
+    if (anchor === next) continue
+    if (reversed) plan.period(bucket, SCOPE_GRAINS[level + 1], next, anchor)
+    else plan.period(bucket, SCOPE_GRAINS[level + 1], anchor, next)
   }
-  const anchor = microsOfMs(reach.anchors[LAST * 2 + side])
-  if (anchor !== reach.bound.micros) push('raw', anchor, reach.bound.micros)
+  const anchor = BigInt(reach.anchors[LAST * 2 + side]) * 1000n
+  if (anchor === reach.bound.micros) return
+  if (reversed) plan.rawSpan(bucket, reach.bound.micros, anchor)
+  else plan.rawSpan(bucket, anchor, reach.bound.micros)
 }
 
 function rawCost(fromMicros: bigint, toMicros: bigint): number {
@@ -181,8 +240,8 @@ function rawCost(fromMicros: bigint, toMicros: bigint): number {
   return RAW_PROBE_COST + RAW_COST_PER_MINUTE * Number((micros + 59_999_999n) / 60_000_000n)
 }
 
-/** The signed spans of one bucket [from, to). */
-function bucketSpans(low: Reach, high: Reach): Span[] {
+/** The cheapest signed spans of one bucket [from, to), added to the plan. */
+function addBucket(plan: PlanBuilder, bucket: number, low: Reach, high: Reach) {
   let bestCost = rawCost(low.bound.micros, high.bound.micros)
   let best: [number, number, number] | undefined
   for (let level = 0; level <= LAST; level++) {
@@ -202,23 +261,21 @@ function bucketSpans(low: Reach, high: Reach): Span[] {
       }
     }
   }
-  if (!best) return [{ grain: 'raw', from: low.bound.micros, to: high.bound.micros }]
+  if (!best) {
+    plan.rawSpan(bucket, low.bound.micros, high.bound.micros)
+    return
+  }
   const [level, lowSide, highSide] = best
   // I(from, a) = −I(a, from): the low bound's spans reversed.
-  const spans: Span[] = []
-  reachSpans(low, level, lowSide, spans, true)
-  spans.push({
-    grain: SCOPE_GRAINS[level],
-    from: microsOfMs(low.anchors[level * 2 + lowSide]),
-    to: microsOfMs(high.anchors[level * 2 + highSide]),
-  })
-  reachSpans(high, level, highSide, spans, false)
-  return spans
+  addReach(plan, bucket, low, level, lowSide, true)
+  const [a, b] = [low.anchors[level * 2 + lowSide], high.anchors[level * 2 + highSide]]
+  plan.period(bucket, SCOPE_GRAINS[level], a, b)
+  addReach(plan, bucket, high, level, highSide, false)
 }
 
-/** The parts of every bucket (half-open, epoch microseconds, in order), each read once. */
-export function planScopeReads(buckets: ReadonlyArray<{ from: bigint; to: bigint }>): ScopePart[] {
-  const parts = new Map<string, ScopePart>()
+/** The parts of every bucket (half-open, epoch microseconds, in order), each once. */
+export function planScopeReads(buckets: ReadonlyArray<{ from: bigint; to: bigint }>): ScopePlan {
+  const plan = new PlanBuilder()
   let previous: Reach | undefined
   for (const [index, bucket] of buckets.entries()) {
     // Buckets tile their range: a bucket's start is usually the previous one's end.
@@ -226,18 +283,7 @@ export function planScopeReads(buckets: ReadonlyArray<{ from: bigint; to: bigint
       previous?.bound.micros === bucket.from ? previous : reachOf(boundOf(bucket.from))
     const high = reachOf(boundOf(bucket.to))
     previous = high
-    for (const span of bucketSpans(low, high)) {
-      const forward = span.from < span.to
-      const from = forward ? span.from : span.to
-      const to = forward ? span.to : span.from
-      const key = `${span.grain} ${from} ${to}`
-      let part = parts.get(key)
-      if (!part) {
-        part = { grain: span.grain, from, to, uses: [] }
-        parts.set(key, part)
-      }
-      part.uses.push({ bucket: index, sign: forward ? 1 : -1 })
-    }
+    addBucket(plan, index, low, high)
   }
-  return [...parts.values()]
+  return plan.plan()
 }

@@ -11,8 +11,14 @@
 | by the slot mask: a daily chart in Asia/Manila reads its 8-hour edges as one scan of
 | the year's hour rows rather than 367 probes. Slots far apart are a probe each.
 */
-import { sqlInstant } from '#reporting/calendar'
-import { SCOPE_GRAINS, type PartUse, type ScopeGrain, type ScopePart } from '#reporting/scope_plan'
+import { sqlInstant, sqlInstantOfMs } from '#reporting/calendar'
+import {
+  SCOPE_GRAINS,
+  type PartUse,
+  type PeriodPart,
+  type ScopeGrain,
+  type ScopePlan,
+} from '#reporting/scope_plan'
 
 export interface ScopeKey {
   merchantId: number
@@ -29,25 +35,30 @@ const PERIOD_MS: Record<Exclude<ScopeGrain, 'month'>, number> = {
   quarter: 900_000,
 }
 // Month gaps are counted at their shortest, 28 days.
-const periodsIn = (grain: ScopeGrain, micros: bigint) =>
-  Number(micros / 1000n) / (grain === 'month' ? 28 * PERIOD_MS.day : PERIOD_MS[grain])
+const periodsIn = (grain: ScopeGrain, ms: number) =>
+  ms / (grain === 'month' ? 28 * PERIOD_MS.day : PERIOD_MS[grain])
 
-const instants = (values: bigint[]) =>
-  `{${values.map((value) => `"${sqlInstant(value)}"`).join(',')}}`
+const timestamps = (values: number[]) =>
+  `{${values.map((value) => `"${sqlInstantOfMs(value)}"`).join(',')}}`
 
 interface GrainReads {
-  /** Range scans, half-open. */
-  scans: Array<{ from: bigint; to: bigint }>
+  /** Range scans, half-open, epoch milliseconds. */
+  scans: { from: number[]; to: number[] }
   /** Sorted bounds of the grain's parts; slot i is [thresholds[i - 1], thresholds[i]). */
-  thresholds: bigint[]
+  thresholds: number[]
   /** Uses of each slot (index 0 unused: slots start at 1, as width_bucket counts). */
   slots: PartUse[][]
 }
 
-function grainReads(grain: ScopeGrain, parts: ScopePart[]): GrainReads {
-  const thresholds = [...new Set(parts.flatMap((part) => [part.from, part.to]))].sort((a, b) =>
-    a < b ? -1 : a > b ? 1 : 0
-  )
+function grainReads(grain: ScopeGrain, parts: PeriodPart[]): GrainReads {
+  const bounds = new Float64Array(parts.length * 2)
+  parts.forEach((part, index) => {
+    bounds[2 * index] = part.from
+    bounds[2 * index + 1] = part.to
+  })
+  bounds.sort()
+  const thresholds: number[] = []
+  for (const bound of bounds) if (thresholds.at(-1) !== bound) thresholds.push(bound)
   const indexOf = new Map(thresholds.map((value, index) => [value, index]))
   const slots: PartUse[][] = thresholds.map(() => [])
   for (const part of parts) {
@@ -55,13 +66,17 @@ function grainReads(grain: ScopeGrain, parts: ScopePart[]): GrainReads {
       slots[slot].push(...part.uses)
     }
   }
-  const scans: GrainReads['scans'] = []
+  const scans: GrainReads['scans'] = { from: [], to: [] }
   for (let slot = 1; slot < thresholds.length; slot++) {
     if (slots[slot].length === 0) continue
-    const last = scans[scans.length - 1]
+    const last = scans.to.length - 1
     const from = thresholds[slot - 1]
-    if (last && periodsIn(grain, from - last.to) < SCAN_THROUGH_PERIODS) last.to = thresholds[slot]
-    else scans.push({ from, to: thresholds[slot] })
+    if (last >= 0 && periodsIn(grain, from - scans.to[last]) < SCAN_THROUGH_PERIODS) {
+      scans.to[last] = thresholds[slot]
+    } else {
+      scans.from.push(from)
+      scans.to.push(thresholds[slot])
+    }
   }
   return { scans, thresholds, slots }
 }
@@ -116,20 +131,20 @@ const RAW_SECTION = `
 
 const SQL = [...SCOPE_GRAINS.map(rollupSection), RAW_SECTION].join('\n  UNION ALL')
 
-export function scopeAggregateStatement(key: ScopeKey, parts: ScopePart[]): ScopeStatement {
+export function scopeAggregateStatement(key: ScopeKey, plan: ScopePlan): ScopeStatement {
   const keyBindings = [key.merchantId, key.environment, key.currency]
   const bindings: unknown[] = []
   const slots = {} as ScopeStatement['slots']
   for (const grain of SCOPE_GRAINS) {
     const reads = grainReads(
       grain,
-      parts.filter((part) => part.grain === grain)
+      plan.periods.filter((part) => part.grain === grain)
     )
     slots[grain] = reads.slots
     bindings.push(
-      instants(reads.scans.map((scan) => scan.from)),
-      instants(reads.scans.map((scan) => scan.to)),
-      instants(reads.thresholds),
+      timestamps(reads.scans.from),
+      timestamps(reads.scans.to),
+      timestamps(reads.thresholds),
       ...keyBindings,
       `{${reads.slots
         .slice(1)
@@ -137,11 +152,10 @@ export function scopeAggregateStatement(key: ScopeKey, parts: ScopePart[]): Scop
         .join(',')}}`
     )
   }
-  const raw = parts.filter((part) => part.grain === 'raw')
-  slots.raw = [[], ...raw.map((part) => part.uses)]
+  slots.raw = [[], ...plan.raw.map((part) => part.uses)]
   bindings.push(
-    instants(raw.map((part) => part.from)),
-    instants(raw.map((part) => part.to)),
+    `{${plan.raw.map((part) => `"${sqlInstant(part.from)}"`).join(',')}}`,
+    `{${plan.raw.map((part) => `"${sqlInstant(part.to)}"`).join(',')}}`,
     ...keyBindings
   )
   return { sql: SQL, bindings, slots }
