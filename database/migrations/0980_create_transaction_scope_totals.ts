@@ -20,22 +20,15 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * transactions under a SHARE lock, and `reporting_rebuild_transaction_totals(merchant)`
  * now rebuilds this rollup too.
  */
-const GRAINS = `(VALUES ('quarter'), ('hour'), ('day'), ('month')) AS grain (name)`
-
-/** The period of `created_at` at each grain, in UTC (quarters counted from a UTC midnight). */
-const PERIOD_START = `CASE grain.name
-  WHEN 'quarter' THEN date_bin('15 minutes', created_at, timestamptz '2000-01-01 00:00:00+00')
-  ELSE date_trunc(grain.name, created_at, 'UTC') END`
-
-/** The signed figures of rows from `rows`, one line per row and grain. */
+/** The signed figures of each row of `rows` that has a creation time. */
 const signedFigures = (rows: string, sign: '' | '-') => `
-  SELECT merchant_id, environment, currency, grain.name AS grain, ${PERIOD_START} AS period_start,
+  SELECT merchant_id, environment, currency, created_at,
          ${sign}(status = 'PAID')::int AS paid_count,
          ${sign}(status = 'PENDING')::int AS pending_count,
          ${sign}(status = 'REJECTED')::int AS rejected_count,
          CASE WHEN status = 'PAID' THEN ${sign}coalesce(amount, 0) ELSE 0 END AS paid_amount_total,
          ${sign}(status = 'PAID' AND amount IS NULL)::int AS paid_null_amount_count
-    FROM ${rows} CROSS JOIN ${GRAINS}
+    FROM ${rows}
    WHERE created_at IS NOT NULL`
 
 /*
@@ -49,19 +42,40 @@ const ofRemainingMerchants = (figures: string) => `
 const COLUMNS = `merchant_id, environment, currency, grain, period_start, paid_count, pending_count,
                  rejected_count, paid_amount_total, paid_null_amount_count`
 
-/** The per-period sums of `figures`, without the periods they leave unchanged. */
+const SUMS = `sum(paid_count) AS paid_count, sum(pending_count) AS pending_count,
+  sum(rejected_count) AS rejected_count, sum(paid_amount_total) AS paid_amount_total,
+  sum(paid_null_amount_count) AS paid_null_amount_count`
+
+const CHANGED = `sum(paid_count) <> 0 OR sum(pending_count) <> 0 OR sum(rejected_count) <> 0
+  OR sum(paid_amount_total) <> 0 OR sum(paid_null_amount_count) <> 0`
+
+/*
+| The per-period sums of `figures`, without the periods they leave unchanged: rows
+| summed into UTC quarter-hours (from a UTC midnight) once, and the quarter sums into
+| hours, days and months, rather than every row four times.
+*/
 const periodSums = (figures: string) => `
-  SELECT merchant_id, environment, currency, grain, period_start,
-         sum(paid_count), sum(pending_count), sum(rejected_count),
-         sum(paid_amount_total), sum(paid_null_amount_count)
-    FROM (${figures}) AS figures
-   GROUP BY 1, 2, 3, 4, 5
-  HAVING sum(paid_count) <> 0 OR sum(pending_count) <> 0 OR sum(rejected_count) <> 0
-      OR sum(paid_amount_total) <> 0 OR sum(paid_null_amount_count) <> 0`
+  WITH quarters AS (
+    SELECT merchant_id, environment, currency,
+           date_bin('15 minutes', created_at, timestamptz '2000-01-01 00:00:00+00') AS period_start,
+           ${SUMS}
+      FROM (${figures}) AS figures
+     GROUP BY 1, 2, 3, 4
+  )
+  SELECT merchant_id, environment, currency, 'quarter' AS grain, period_start, paid_count,
+         pending_count, rejected_count, paid_amount_total, paid_null_amount_count
+    FROM quarters
+   WHERE paid_count <> 0 OR pending_count <> 0 OR rejected_count <> 0
+      OR paid_amount_total <> 0 OR paid_null_amount_count <> 0
+  UNION ALL
+  SELECT merchant_id, environment, currency, grain.name, date_trunc(grain.name, period_start, 'UTC'),
+         ${SUMS}
+    FROM quarters CROSS JOIN (VALUES ('hour'), ('day'), ('month')) AS grain (name)
+   GROUP BY 1, 2, 3, 4, 5 HAVING ${CHANGED}`
 
 const upsert = (figures: string) => `
   INSERT INTO transaction_scope_totals AS total (${COLUMNS})
-  ${periodSums(figures)}
+  SELECT * FROM (${periodSums(figures)}) AS sums
    ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (merchant_id, environment, currency, grain, period_start) DO UPDATE SET
     paid_count = total.paid_count + excluded.paid_count,
