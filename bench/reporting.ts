@@ -8,7 +8,8 @@
 | - endpoint latency p50/p95 over BENCH_REQUESTS sequential requests (one at a time,
 |   so latency is not queueing; an autocannon pass of as many first warms up and checks
 |   for non-2xx), each preceded by a GET /portal/me whose p50 is the row's floor;
-| - the same statement the endpoint runs (app/reporting/aggregate_statement.ts), timed
+| - the same statement the endpoint runs (app/reporting/scope_statement.ts without a brand
+|   filter, app/reporting/aggregate_statement.ts with one), timed
 |   as bare SQL on one connection right after each endpoint request, and its plan's
 |   scan nodes;
 | - for the ten-year scenarios, the statement with the rollup switched off (every
@@ -29,6 +30,8 @@ import pg from 'pg'
 import { buildBuckets, type Interval } from '../app/reporting/calendar.ts'
 import { planReads, type ReadPlan } from '../app/reporting/query_plan.ts'
 import { aggregateStatement } from '../app/reporting/aggregate_statement.ts'
+import { planScopeReads } from '../app/reporting/scope_plan.ts'
+import { scopeAggregateStatement } from '../app/reporting/scope_statement.ts'
 import { parseTimestamp } from '../app/validators/rules/timestamp.ts'
 import { DATASETS, loadReportingDataset, type DatasetName } from './reporting_dataset.ts'
 
@@ -98,6 +101,7 @@ for (const name of Object.keys(DATASETS) as DatasetName[]) {
 }
 await sql.query('VACUUM ANALYZE transactions')
 await sql.query('VACUUM ANALYZE transaction_totals')
+await sql.query('VACUUM ANALYZE transaction_scope_totals')
 await sql.query("SET TIME ZONE 'UTC'; SET jit = off")
 
 const percentile = (sorted: number[], p: number) =>
@@ -125,8 +129,7 @@ function statementOf(
     currency: 'PHP',
     paymentBrand,
   }
-  const numbered = (plan: ReadPlan) => {
-    const { sql: text, bindings } = aggregateStatement(scope, plan)
+  const numbered = ({ sql: text, bindings }: { sql: string; bindings: unknown[] }) => {
     let index = 0
     return { text: text.replace(/\?/g, () => `$${++index}`), values: bindings }
   }
@@ -140,7 +143,13 @@ function statementOf(
     day: [],
     month: [],
   }
-  return { planned: numbered(planReads(buckets)), rawOnly: numbered(rawPlan) }
+  // As the service chooses (app/services/reporting/collection_aggregate.ts): the
+  // scope rollup without a brand filter, the brand rollup with one.
+  const planned =
+    paymentBrand === undefined
+      ? scopeAggregateStatement(scope, planScopeReads(buckets))
+      : aggregateStatement(scope, planReads(buckets))
+  return { planned: numbered(planned), rawOnly: numbered(aggregateStatement(scope, rawPlan)) }
 }
 
 /**

@@ -439,6 +439,31 @@ export class TransactionCountSchema extends BaseModel {
   declare total: number
 }
 
+export class TransactionScopeTotalSchema extends BaseModel {
+  static $columns = ['currency', 'environment', 'grain', 'merchantId', 'paidAmountTotal', 'paidCount', 'paidNullAmountCount', 'pendingCount', 'periodStart', 'rejectedCount'] as const
+  $columns = TransactionScopeTotalSchema.$columns
+  @column()
+  declare currency: string
+  @column()
+  declare environment: string
+  @column()
+  declare grain: string
+  @column()
+  declare merchantId: number
+  @column()
+  declare paidAmountTotal: string
+  @column()
+  declare paidCount: number
+  @column()
+  declare paidNullAmountCount: number
+  @column()
+  declare pendingCount: number
+  @column.dateTime()
+  declare periodStart: DateTime
+  @column()
+  declare rejectedCount: number
+}
+
 export class TransactionTotalSchema extends BaseModel {
   static $columns = ['amountTotal', 'currency', 'environment', 'grain', 'merchantId', 'nullAmountCount', 'paymentBrand', 'periodStart', 'status', 'transactionCount'] as const
   $columns = TransactionTotalSchema.$columns

@@ -230,6 +230,11 @@ export function daysFromCivil(year: number, month: number, day: number): number 
  */
 export function sqlInstant(micros: bigint): string {
   const { ms, subMs } = splitMicros(micros)
+  return sqlInstantOfMs(ms, subMs)
+}
+
+/** sqlInstant of epoch milliseconds `ms` and `subMs` microseconds beyond them. */
+export function sqlInstantOfMs(ms: number, subMs = 0): string {
   if (ms >= FIRST_ISO_MS && ms < AFTER_ISO_MS) {
     const days = Math.floor(ms / DAY_MS)
     const { year, month, day } = civilDate(days)

@@ -3,8 +3,10 @@
 | Chart): for each bucket of a range, counts by normalized status, the numeric sum of
 | PAID amounts, and whether a PAID amount is missing. One prepared statement per
 | request, on the read connection; bucket bounds are computed in TypeScript (app/reporting), so
-| PostgreSQL's own time-zone data never decides a bucket. Rollup rows cover whole UTC
-| months and days, raw rows the rest (app/reporting/query_plan.ts).
+| PostgreSQL's own time-zone data never decides a bucket. Without a brand filter, the
+| scope rollup's UTC months, days, hours and quarter-hours cover the buckets, raw rows
+| what is left under a quarter-hour (app/reporting/scope_plan.ts); with one, the brand
+| rollup's UTC months and days, raw rows the rest (app/reporting/query_plan.ts).
 */
 import ApiError from '#exceptions/api_error'
 import type { Environment } from '#models/collections_vocabulary'
@@ -13,6 +15,8 @@ import { statementQuery } from '#support/direct_query'
 import { aggregateStatement, type AggregateScope } from '#reporting/aggregate_statement'
 import { parseCents } from '#reporting/money'
 import { planReads } from '#reporting/query_plan'
+import { planScopeReads } from '#reporting/scope_plan'
+import { scopeAggregateStatement, type ScopeStatement } from '#reporting/scope_statement'
 
 export interface ReportingScope extends AggregateScope {
   environment: Environment
@@ -44,7 +48,7 @@ export function addTotals(into: StatusTotals, other: StatusTotals) {
   into.collectionCents += other.collectionCents
 }
 
-interface AggregateRow {
+interface BrandRow {
   bucket: number
   status: string
   transaction_count: string | number
@@ -61,17 +65,73 @@ export async function aggregateBuckets(
   scope: ReportingScope,
   buckets: ReadonlyArray<{ from: bigint; to: bigint }>
 ): Promise<StatusTotals[]> {
+  const totals = buckets.map(() => emptyTotals())
+  // Parts are signed (a whole period minus its overhang): sum per bucket first, judge
+  // the missing PAID amounts on the sums.
+  const paidWithoutAmount = buckets.map(() => 0n)
+  if (scope.paymentBrand === undefined) {
+    await addScopeRows(scope, buckets, totals, paidWithoutAmount)
+  } else {
+    await addBrandRows(scope, buckets, totals, paidWithoutAmount)
+  }
+  if (paidWithoutAmount.some((count) => count > 0n)) {
+    throw ApiError.serviceUnavailable(
+      'The metrics cannot be computed: a paid transaction in the range has no amount.'
+    )
+  }
+  return totals
+}
+
+interface ScopeRow {
+  grain: keyof ScopeStatement['slots']
+  slot: number
+  paid_count: string | number
+  pending_count: string | number
+  rejected_count: string | number
+  paid_amount_total: string | number
+  paid_null_amount_count: string | number
+}
+
+async function addScopeRows(
+  scope: ReportingScope,
+  buckets: ReadonlyArray<{ from: bigint; to: bigint }>,
+  totals: StatusTotals[],
+  paidWithoutAmount: bigint[]
+) {
+  const statement = scopeAggregateStatement(scope, planScopeReads(buckets))
+  // Prepared: the plan is the same for every range (per-scan index ranges).
+  const rows = await statementQuery<ScopeRow>(readConnection(), statement, { prepare: true })
+  for (const row of rows) {
+    const paid = BigInt(row.paid_count)
+    const pending = BigInt(row.pending_count)
+    const rejected = BigInt(row.rejected_count)
+    const cents = parseCents(String(row.paid_amount_total))
+    const paidNull = BigInt(row.paid_null_amount_count)
+    for (const { bucket, sign } of statement.slots[row.grain][row.slot]) {
+      const into = totals[bucket]
+      const signed = BigInt(sign)
+      into.transactionCount += signed * (paid + pending + rejected)
+      into.successfulCount += signed * paid
+      into.pendingCount += signed * pending
+      into.rejectedCount += signed * rejected
+      into.collectionCents += signed * cents
+      paidWithoutAmount[bucket] += signed * paidNull
+    }
+  }
+}
+
+async function addBrandRows(
+  scope: ReportingScope,
+  buckets: ReadonlyArray<{ from: bigint; to: bigint }>,
+  totals: StatusTotals[],
+  paidWithoutAmount: bigint[]
+) {
   // Prepared: the plan is the same for every range (per-part index scans).
-  const rows = await statementQuery<AggregateRow>(
+  const rows = await statementQuery<BrandRow>(
     readConnection(),
     aggregateStatement(scope, planReads(buckets)),
     { prepare: true }
   )
-
-  // Parts are signed (a whole month minus its overhang): sum per bucket and status
-  // first, judge the missing PAID amounts on the sums.
-  const totals = buckets.map(() => emptyTotals())
-  const paidWithoutAmount = buckets.map(() => 0n)
   for (const row of rows) {
     const bucket = totals[row.bucket]
     const count = BigInt(row.transaction_count)
@@ -86,10 +146,4 @@ export async function aggregateBuckets(
       bucket.pendingCount += count
     }
   }
-  if (paidWithoutAmount.some((count) => count > 0n)) {
-    throw ApiError.serviceUnavailable(
-      'The metrics cannot be computed: a paid transaction in the range has no amount.'
-    )
-  }
-  return totals
 }

@@ -30,7 +30,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ImportLineError> {
   throw new Error('the import did not fail')
 }
 
-/** transaction_counts and transaction_totals as the triggers keep them, and recomputed. */
+/** transaction_counts, transaction_totals and transaction_scope_totals as the triggers keep them, and recomputed. */
 async function assertRollupsExact(assert: any, merchantId: number) {
   const counts = await db.rawQuery(
     `SELECT environment, status, currency, payment_brand, total::text FROM transaction_counts
@@ -51,11 +51,24 @@ async function assertRollupsExact(assert: any, merchantId: number) {
         ORDER BY 1, 2, 3, 4, 5, 6`,
       [merchantId]
     )
+  const scopeTotals = () =>
+    db.rawQuery(
+      `SELECT environment, currency, grain, period_start, paid_count::text, pending_count::text,
+              rejected_count::text, paid_amount_total::text, paid_null_amount_count::text
+         FROM transaction_scope_totals
+        WHERE merchant_id = ? AND (paid_count <> 0 OR pending_count <> 0 OR rejected_count <> 0)
+        ORDER BY 1, 2, 3, 4`,
+      [merchantId]
+    )
   const kept = await totals()
+  const keptScope = await scopeTotals()
   await db.rawQuery('SELECT reporting_rebuild_transaction_totals(?)', [merchantId])
   const fresh = await totals()
+  const freshScope = await scopeTotals()
   assert.isAbove(fresh.rows.length, 0)
   assert.deepEqual(kept.rows, fresh.rows)
+  assert.isAbove(freshScope.rows.length, 0)
+  assert.deepEqual(keptScope.rows, freshScope.rows)
 }
 
 test.group('collections:import › direct paths', (group) => {
