@@ -165,6 +165,9 @@ export default class extends BaseSchema {
         ${periodSums(`SELECT * FROM (${signedFigures('transactions', '')}) AS scoped WHERE merchant_id = target`)};`)
     )
 
+    // The backfill reads every transaction: the per-statement bound of requests
+    // (DATABASE_STATEMENT_TIMEOUT_MS) would stop it on a large table.
+    this.schema.raw(`SET LOCAL statement_timeout = 0`)
     this.schema.raw(`LOCK TABLE transactions IN SHARE MODE`)
     this.schema.raw(
       `INSERT INTO transaction_scope_totals (${COLUMNS}) ${periodSums(signedFigures('transactions', ''))}`
