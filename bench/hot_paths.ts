@@ -1,22 +1,40 @@
 /*
-| Hot paths side by side (issue 15): the production build against a hand-written
-| peer (bench/peers/plain_server.ts, `node:http` + `pg`) on ONE database, in
-| alternating autocannon rounds, and login against a bare `crypto.scrypt` loop at
-| the configured cost and the same concurrency. Prints a Markdown table: req/s,
-| p50/p95/p99, the peer's figures, the ratio, writes per request.
+| Hot paths side by side (issues 15 and 24): the production build against a
+| hand-written peer (bench/peers/plain_server.ts, `node:http` + `pg`, every statement
+| prepared, the same round trips) on ONE database, and login against a bare
+| `crypto.scrypt` loop at the configured cost and the same concurrency. For each route:
+| the bodies are checked byte-identical (`as_of` aside), then single requests one at a
+| time (ours and the peer's alternating, p50), then autocannon rounds alternating
+| (ours, peer), (peer, ours), ... and writes per request. Prints a Markdown table.
 |
-|   GET  /api/v1/portal/me   vs the peer (same checks, same body; checked equal)
-|   POST /oauth/token        vs the peer (client lookup, HMAC check, token insert)
-|   POST /api/v1/auth/login  vs scrypt loop (one verification per iteration)
+|   portal_me     GET  /api/v1/portal/me
+|   list_first    GET  .../collections/transactions?environment=live (first page)
+|   list_month    the same, one month (`from`/`to`)
+|   list_status   the same, `status=PAID`
+|   detail        GET  .../collections/transactions/{id}
+|   history       GET  .../collections/transactions/{id}/history (demo evidence)
+|   metrics_year  GET  .../collections/metrics, one year (Asia/Manila)
+|   chart_day     GET  .../collections/charts, 366 days by day
+|   chart_month   GET  .../collections/charts, ten years by month
+|   oauth_token   POST /oauth/token (client lookup, HMAC check, token insert)
+|   login         POST /api/v1/auth/login vs the scrypt loop (one verification)
 |
-| Usage (the database is migrated and the demo data refreshed: a scratch database):
-|   npm run build
+| Dataset (kept between runs, loaded when missing): the demo data (`demo:seed`, whose
+| transactions carry history evidence), and a merchant "Peer Bench Merchant" with
+| bench/reporting_dataset.ts's `large` population (1,000,000 live PHP transactions
+| over ten years), beside four noise merchants of 100,000 each.
+|
+| Usage (a scratch database; it is migrated and the demo data refreshed):
+|   node ace build
 |   DATABASE_URL=postgres://postgres@127.0.0.1:5432/portal_bench \
 |     node --import=@poppinss/ts-exec bench/hot_paths.ts
 |   # limiter store in Redis (ours and the peer): add REDIS_URL=redis://127.0.0.1:6379/11
 | Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_CONNECTIONS (10),
-|   BENCH_LOGIN_CONNECTIONS (4 = UV_THREADPOOL_SIZE), BENCH_PORT (3390; peer +1),
-|   BENCH_ROUTES (portal_me,oauth_token,login).
+|   BENCH_LOGIN_CONNECTIONS (4 = UV_THREADPOOL_SIZE; "4,8" runs both), BENCH_SINGLE
+|   (200 single requests each, or fewer once BENCH_SINGLE_SECONDS, 30, have passed
+|   on a route; 5 at least), BENCH_WRITES (1; 0 skips the writes count),
+|   BENCH_PORT (3390; peer +1), BENCH_ROUTES (every route above, comma-separated),
+|   BENCH_NODE_ARGS (node flags of our server, e.g. --cpu-prof).
 |
 | Writes per request: the sum of n_tup_ins + n_tup_upd + n_tup_del over the
 | database's tables (pg_stat_user_tables) across a counting phase of a fixed number
@@ -27,24 +45,40 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { createHmac, randomBytes, scrypt } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
-import { isDeepStrictEqual } from 'node:util'
 import { setTimeout as delay } from 'node:timers/promises'
 import type autocannon from 'autocannon'
 import pg from 'pg'
-import { cannon, type CannonRound as Round } from './load_tools.js'
+import { cannon, percentile, type CannonRound as Round } from './load_tools.js'
+import { loadReportingDataset } from './reporting_dataset.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
 const ROOT = new URL('../', import.meta.url).pathname
-if (!existsSync(`${ROOT}build/bin/server.js`)) throw new Error('Run `npm run build` first')
+if (!existsSync(`${ROOT}build/bin/server.js`)) throw new Error('Run `node ace build` first')
 
+const ROUTE_NAMES = [
+  'portal_me',
+  'list_first',
+  'list_month',
+  'list_status',
+  'detail',
+  'history',
+  'metrics_year',
+  'chart_day',
+  'chart_month',
+  'oauth_token',
+  'login',
+]
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
-const LOGIN_CONNECTIONS = Number(process.env.BENCH_LOGIN_CONNECTIONS ?? 4)
+const LOGIN_CONNECTIONS = (process.env.BENCH_LOGIN_CONNECTIONS ?? '4').split(',').map(Number)
+const SINGLE = Number(process.env.BENCH_SINGLE ?? 200)
+const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 30)
+const COUNT_WRITES = process.env.BENCH_WRITES !== '0'
 const PORT = Number(process.env.BENCH_PORT ?? 3390)
 const PEER_PORT = PORT + 1
-const ROUTES = (process.env.BENCH_ROUTES ?? 'portal_me,oauth_token,login').split(',')
+const ROUTES = (process.env.BENCH_ROUTES ?? ROUTE_NAMES.join(',')).split(',')
 const COUNTED_REQUESTS = 400
 const ours = `http://127.0.0.1:${PORT}`
 const peer = `http://127.0.0.1:${PEER_PORT}`
@@ -59,14 +93,61 @@ const env: NodeJS.ProcessEnv = {
   // Every limit is enforced (one limiter write per request) but never refuses.
   RATE_LIMIT_MULTIPLIER: '100000',
 }
+const loadAtStart = os.loadavg()
 
-const ace = (...args: string[]) =>
-  execFileSync('node', ['ace', ...args], { env, encoding: 'utf8', cwd: ROOT })
-ace('migration:run', '--force')
-const demo = JSON.parse(ace('demo:seed').trim().split('\n').pop()!)
+const ace = (args: string[], input?: string) =>
+  execFileSync('node', ['ace', ...args], { env, encoding: 'utf8', cwd: ROOT, input })
+const lastJson = (output: string) => JSON.parse(output.trim().split('\n').pop()!)
+ace(['migration:run', '--force'])
+const demo = lastJson(ace(['demo:seed']))
 
 const sql = new pg.Client({ connectionString: DATABASE_URL })
 await sql.connect()
+
+/** A merchant by its contact email, created (ace merchant:create) when missing. */
+async function benchMerchant(name: string, email: string): Promise<number> {
+  const found = await sql.query('select id from merchants where email = $1', [email])
+  if (found.rows[0]) return Number(found.rows[0].id)
+  return Number(lastJson(ace(['merchant:create', `--name=${name}`, `--email=${email}`])).id)
+}
+
+const BENCH_EMAIL = 'peer-bench@merchant.test'
+const benchMerchantId = await benchMerchant('Peer Bench Merchant', BENCH_EMAIL)
+const benchPassword = 'Peer-bench-password-1'
+const developer = await sql.query('select id from users where email = $1', [BENCH_EMAIL])
+if (!developer.rows[0]) {
+  ace(
+    [
+      'user:create',
+      `--merchant=${benchMerchantId}`,
+      `--email=${BENCH_EMAIL}`,
+      '--first-name=Peer',
+      '--last-name=Bench',
+      '--role=developer',
+    ],
+    `${benchPassword}\n`
+  )
+}
+console.error(JSON.stringify(await loadReportingDataset(sql, benchMerchantId, 'large')))
+// Noise: four merchants of 100,000 transactions each, so that every read scopes by merchant.
+for (let index = 1; index <= 4; index++) {
+  const id = await benchMerchant(`Peer Bench Noise ${index}`, `peer-noise-${index}@merchant.test`)
+  const existing = await sql.query(
+    'select count(*)::int as n from transactions where merchant_id = $1',
+    [id]
+  )
+  if (existing.rows[0].n > 0) continue
+  await sql.query(
+    `insert into transactions (merchant_id, environment, merchant_transaction_id, amount, currency,
+                               payment_status, payment_brand, created_at, updated_at)
+     select $1, 'live', 'NOISE-' || g, round((1 + random() * 999)::numeric, 2), 'PHP',
+            (array['PAID', 'PENDING', 'REJECTED'])[1 + g % 3], 'gcash', at, at
+       from (select g, now() - random() * interval '10 years' as at
+               from generate_series(1, 100000) as g) as source`,
+    [id]
+  )
+}
+await sql.query('analyze transactions')
 
 // A machine client of the demo merchant, its secret hashed as the service stores it.
 const machineSecret = randomBytes(32).toString('base64url')
@@ -96,7 +177,7 @@ const stopAll = () => children.forEach((child) => child.kill('SIGTERM'))
 process.on('exit', stopAll)
 
 async function waitLive(base: string) {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; attempt < 300; attempt++) {
     const live = await fetch(`${base}/health/live`).catch(() => null)
     if (live?.ok) return
     await delay(100)
@@ -107,20 +188,14 @@ async function waitLive(base: string) {
 type Target = 'ours' | 'peer'
 
 function summary(rounds: Round[]) {
-  const latencies = rounds.flatMap((round) => round.latencies).sort((a, b) => a - b)
-  const at = (p: number) =>
-    latencies.length
-      ? +latencies[
-          Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))
-        ].toFixed(1)
-      : 0
+  const latencies = rounds.flatMap((round) => round.latencies)
   const requests = rounds.reduce((sum, round) => sum + round.requests, 0)
   const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0)
   return {
     perSecond: requests / seconds,
-    p50: at(50),
-    p95: at(95),
-    p99: at(99),
+    p50: percentile(latencies, 50) ?? 0,
+    p95: percentile(latencies, 95) ?? 0,
+    p99: percentile(latencies, 99) ?? 0,
     non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
   }
 }
@@ -137,7 +212,8 @@ async function tupleWrites(): Promise<number> {
 async function writesPerRequest(
   options: autocannon.Options,
   amount = COUNTED_REQUESTS
-): Promise<number> {
+): Promise<number | string> {
+  if (!COUNT_WRITES) return '-'
   await delay(11_000)
   const before = await tupleWrites()
   const round = await cannon({ ...options, amount })
@@ -145,24 +221,69 @@ async function writesPerRequest(
   return +(((await tupleWrites()) - before) / round.requests).toFixed(2)
 }
 
-const results: string[] = []
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' / ')
-const store = process.env.REDIS_URL ? 'Redis' : 'PostgreSQL'
+/** Milliseconds of one request (body read), and the body; throws unless 200. */
+async function single(url: string, init: RequestInit) {
+  const started = performance.now()
+  const response = await fetch(url, init)
+  const text = await response.text()
+  const elapsed = performance.now() - started
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${text}`)
+  return { elapsed, text }
+}
 
+const results: string[] = []
+const load = (figures = os.loadavg()) => figures.map((value) => value.toFixed(1)).join(' / ')
+const store = process.env.REDIS_URL ? 'Redis' : 'PostgreSQL'
+const ms = (value: number | null) => (value === null ? '-' : value.toFixed(2))
+
+/** The body as compared: `as_of` (the moment of the answer) masked. */
+const comparable = (text: string) => text.replace(/"as_of":"[^"]*"/g, '"as_of":"-"')
+
+/**
+ * One route, ours against the peer: the bodies first (byte-identical but for `as_of`;
+ * `check` replaces that for routes whose answers differ by design), then single
+ * requests alternating, then autocannon rounds alternating, then writes.
+ */
 async function compare(
   route: string,
   options: (target: Target) => autocannon.Options,
-  check: () => Promise<void>
+  check?: () => Promise<void>
 ) {
-  await check()
-  const rounds: Record<Target, Round[]> = { ours: [], peer: [] }
-  // A short warm-up each, then alternate (ours, peer), (peer, ours), ...
+  const request = (target: Target) => {
+    const { url, method, headers, body } = options(target)
+    return { url: url as string, init: { method, headers, body } as RequestInit }
+  }
+  if (check) {
+    await check()
+  } else {
+    const [a, b] = await Promise.all(
+      (['ours', 'peer'] as const).map((target) => {
+        const { url, init } = request(target)
+        return single(url, init)
+      })
+    )
+    if (comparable(a.text) !== comparable(b.text)) {
+      throw new Error(`${route}: bodies differ\nours: ${a.text}\npeer: ${b.text}`)
+    }
+  }
+  // A short warm-up each, then single requests alternating, then rounds alternating
+  // (ours, peer), (peer, ours), ...
   await cannon({ ...options('ours'), duration: 3 })
   await cannon({ ...options('peer'), duration: 3 })
+  const singles: Record<Target, number[]> = { ours: [], peer: [] }
+  if (!check) {
+    // Alternating pairs until SINGLE each, or SINGLE_SECONDS for the slow routes.
+    const until = performance.now() + SINGLE_SECONDS * 1000
+    for (let index = 0; index < SINGLE && (index < 5 || performance.now() < until); index++) {
+      const order: Target[] = index % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours']
+      for (const target of order) {
+        const { url, init } = request(target)
+        const { elapsed } = await single(url, init)
+        singles[target].push(elapsed)
+      }
+    }
+  }
+  const rounds: Record<Target, Round[]> = { ours: [], peer: [] }
   for (let index = 0; index < ROUNDS; index++) {
     const order: Target[] = index % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours']
     for (const target of order) {
@@ -176,56 +297,109 @@ async function compare(
   const a = summary(rounds.ours)
   const b = summary(rounds.peer)
   if (a.non2xx || b.non2xx) console.error(`${route}: non-2xx ours ${a.non2xx}, peer ${b.non2xx}`)
+  const p50 = { ours: singleP50(singles.ours), peer: singleP50(singles.peer) }
   results.push(
-    `| ${route} | ${store} | ${CONNECTIONS} | ${a.perSecond.toFixed(0)} | ${a.p50} / ${a.p95} / ${a.p99} | ${writes.ours} | hand-written node:http + pg | ${b.perSecond.toFixed(0)} | ${b.p50} / ${b.p95} / ${b.p99} | ${writes.peer} | **${(a.perSecond / b.perSecond).toFixed(2)}x** | ${load()} |`
+    `| ${route} | ${store} | ${CONNECTIONS} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | ${ms(p50.ours)} / ${ms(p50.peer)} | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes.ours} / ${writes.peer} | ${load()} |`
   )
   console.error(results.at(-1))
 }
 
+/** ours ÷ peer req/s; a peer that completed nothing in the rounds has no ratio. */
+const ratio = (mine: number, theirs: number) =>
+  theirs === 0 ? 'peer completed none' : `${(mine / theirs).toFixed(2)}x`
+
+/** The median of single-request times (ms, two decimals), null when none were taken. */
+function singleP50(values: number[]) {
+  if (values.length === 0) return null
+  const sorted = [...values].sort((x, y) => x - y)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
 try {
-  start(['bin/server.js'], `${ROOT}build`)
+  start(
+    [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
+    `${ROOT}build`
+  )
   start(['--import=@poppinss/ts-exec', 'bench/peers/plain_server.ts'], ROOT)
   await Promise.all([waitLive(ours), waitLive(peer)])
 
   const appCredentials = Buffer.from(
     `${demo.portal_client.client_id}:${demo.portal_client.client_secret}`
   ).toString('base64')
-  const loginRequest = {
+  const loginRequest = (username: string, password: string) => ({
     method: 'POST' as const,
     headers: {
       'content-type': 'application/json',
       'x-service-application': 'merchant_portal',
       'authorization': `Basic ${appCredentials}`,
     },
-    body: JSON.stringify({
-      username: demo.administrator.username,
-      password: demo.administrator.password,
-    }),
+    body: JSON.stringify({ username, password }),
+  })
+  const adminLogin = loginRequest(demo.administrator.username, demo.administrator.password)
+  const patOf = async (request: RequestInit) => {
+    const login = await fetch(`${ours}/api/v1/auth/login`, request)
+    if (login.status !== 200) throw new Error(`login answered ${login.status}`)
+    return ((await login.json()) as { data: { access_token: string } }).data.access_token
   }
-  const login = await fetch(`${ours}/api/v1/auth/login`, loginRequest)
-  if (login.status !== 200) throw new Error(`login answered ${login.status}`)
-  const pat = ((await login.json()) as { data: { access_token: string } }).data.access_token
+  const administrator = { authorization: `Bearer ${await patOf(adminLogin)}` }
+  const benchDeveloper = {
+    authorization: `Bearer ${await patOf(loginRequest(BENCH_EMAIL, benchPassword))}`,
+  }
 
-  if (ROUTES.includes('portal_me')) {
-    const headers = { authorization: `Bearer ${pat}` }
-    await compare(
-      'GET /api/v1/portal/me',
-      (target) => ({
-        url: `${target === 'ours' ? ours : peer}/api/v1/portal/me`,
-        headers,
-        connections: CONNECTIONS,
-      }),
-      async () => {
-        const [a, b] = await Promise.all(
-          [ours, peer].map((base) =>
-            fetch(`${base}/api/v1/portal/me`, { headers }).then((response) => response.json())
-          )
-        )
-        if (!isDeepStrictEqual(a, b)) {
-          throw new Error(`bodies differ:\n${JSON.stringify(a)}\n${JSON.stringify(b)}`)
-        }
-      }
-    )
+  const detailRow = await sql.query(
+    `select id from transactions where merchant_id = $1 and environment = 'live'
+      order by id offset 500000 limit 1`,
+    [benchMerchantId]
+  )
+  const historyRow = await sql.query(
+    `select transaction_id, environment from exchange_evidence where merchant_id = $1
+      group by 1, 2 order by count(*) desc, 1 limit 1`,
+    [demo.merchant.id]
+  )
+  const collections = '/api/v1/portal/collections'
+  const reporting = 'environment=live&currency=PHP'
+  const at = (text: string) => encodeURIComponent(text)
+  const reads: Record<string, { path: string; headers: Record<string, string> }> = {
+    portal_me: { path: '/api/v1/portal/me', headers: administrator },
+    list_first: { path: `${collections}/transactions?environment=live`, headers: benchDeveloper },
+    list_month: {
+      path: `${collections}/transactions?environment=live&from=${at('2026-10-01T00:00:00+08:00')}&to=${at('2026-11-01T00:00:00+08:00')}`,
+      headers: benchDeveloper,
+    },
+    list_status: {
+      path: `${collections}/transactions?environment=live&status=PAID`,
+      headers: benchDeveloper,
+    },
+    detail: {
+      path: `${collections}/transactions/${detailRow.rows[0].id}?environment=live`,
+      headers: benchDeveloper,
+    },
+    history: {
+      path: `${collections}/transactions/${historyRow.rows[0].transaction_id}/history?environment=${historyRow.rows[0].environment}`,
+      headers: administrator,
+    },
+    metrics_year: {
+      path: `${collections}/metrics?${reporting}&from=${at('2025-11-22T00:00:00+08:00')}&to=${at('2026-11-22T00:00:00+08:00')}`,
+      headers: benchDeveloper,
+    },
+    chart_day: {
+      path: `${collections}/charts?${reporting}&interval=day&from=${at('2025-11-21T00:00:00+08:00')}&to=${at('2026-11-22T00:00:00+08:00')}`,
+      headers: benchDeveloper,
+    },
+    chart_month: {
+      path: `${collections}/charts?${reporting}&interval=month&from=${at('2016-12-01T00:00:00+08:00')}&to=${at('2026-12-01T00:00:00+08:00')}`,
+      headers: benchDeveloper,
+    },
+  }
+  for (const [name, read] of Object.entries(reads)) {
+    if (!ROUTES.includes(name)) continue
+    await compare(`GET ${read.path.split('?')[0]} (${name})`, (target) => ({
+      url: `${target === 'ours' ? ours : peer}${read.path}`,
+      headers: read.headers,
+      connections: CONNECTIONS,
+      // The peer's unbounded counts and scans can take longer than autocannon's 10 s.
+      timeout: 120,
+    }))
   }
 
   if (ROUTES.includes('oauth_token')) {
@@ -246,6 +420,7 @@ try {
         ...request,
         connections: CONNECTIONS,
       }),
+      // Each answer carries a new token: the shape and a working token are compared.
       async () => {
         for (const base of [ours, peer]) {
           const response = await fetch(`${base}/oauth/token`, request)
@@ -263,6 +438,10 @@ try {
   }
 
   if (ROUTES.includes('login')) {
+    for (const connections of LOGIN_CONNECTIONS) await compareLogin(connections)
+  }
+
+  async function compareLogin(connections: number) {
     // The configured cost (config/hash.ts): N=16384, r=8, p=1, 64-byte key.
     const scryptOnce = (salt: Buffer) =>
       new Promise<void>((resolve, reject) =>
@@ -280,7 +459,7 @@ try {
       let done = 0
       const latencies: number[] = []
       await Promise.all(
-        Array.from({ length: LOGIN_CONNECTIONS }, async () => {
+        Array.from({ length: connections }, async () => {
           while (Date.now() < until) {
             const started = performance.now()
             await scryptOnce(salt)
@@ -291,11 +470,7 @@ try {
       )
       return { requests: done, seconds, non2xx: 0, latencies }
     }
-    const loginOptions = {
-      url: `${ours}/api/v1/auth/login`,
-      ...loginRequest,
-      connections: LOGIN_CONNECTIONS,
-    }
+    const loginOptions = { url: `${ours}/api/v1/auth/login`, ...adminLogin, connections }
     await cannon({ ...loginOptions, duration: 3 })
     const rounds: { ours: Round[]; scrypt: Round[] } = { ours: [], scrypt: [] }
     for (let index = 0; index < ROUNDS; index++) {
@@ -312,21 +487,28 @@ try {
     const b = summary(rounds.scrypt)
     if (a.non2xx) console.error(`login: ${a.non2xx} non-2xx`)
     results.push(
-      `| POST /api/v1/auth/login | ${store} | ${LOGIN_CONNECTIONS} | ${a.perSecond.toFixed(1)} | ${a.p50} / ${a.p95} / ${a.p99} | ${writes} | bare crypto.scrypt loop (1 verification) | ${b.perSecond.toFixed(1)} | ${b.p50} / ${b.p95} / ${b.p99} | 0 | **${(a.perSecond / b.perSecond).toFixed(2)}x** | ${load()} |`
+      `| POST /api/v1/auth/login vs a bare crypto.scrypt loop | ${store} | ${connections} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | - | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes} / 0 | ${load()} |`
     )
     console.error(results.at(-1))
   }
 
   const cpu = os.cpus()
+  const counts = await sql.query(
+    `select count(*)::int as total, count(*) filter (where merchant_id = $1)::int as bench
+       from transactions`,
+    [benchMerchantId]
+  )
   console.log(
-    `\n${new Date().toISOString().slice(0, 10)}, ${cpu.length} cores (${cpu[0]?.model.trim()}), ` +
+    `\n${new Date().toISOString().slice(0, 16)}Z, ${cpu.length} cores (${cpu[0]?.model.trim()}), ` +
       `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ` +
-      `${ROUNDS} alternating rounds of ${SECONDS} s, limiter store ${store}\n`
+      `${ROUNDS} alternating rounds of ${SECONDS} s, ${SINGLE} single requests each, ` +
+      `limiter store ${store}; ${counts.rows[0].total} transactions (${counts.rows[0].bench} of the ` +
+      `bench merchant); load average 1/5/15 min at start ${load(loadAtStart)}\n`
   )
   console.log(
-    '| route | limiter store | connections | ours req/s | ours p50 / p95 / p99 ms | ours writes/request | peer | peer req/s | peer p50 / p95 / p99 ms | peer writes/request | ratio | load avg 1/5/15 min at end |'
+    '| route | limiter store | connections | ours req/s | peer req/s | ratio | single p50 ms ours / peer | ours p50 / p99 ms | peer p50 / p99 ms | writes/request ours / peer | load avg 1/5/15 min at end |'
   )
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const line of results) console.log(line)
 } finally {
   await sql.end()

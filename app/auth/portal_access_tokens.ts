@@ -21,43 +21,69 @@ export type PortalAccessToken = AccessToken & { portalClientId: number | null }
 /** What one PAT resolves to, read in one statement; null when the token does not verify. */
 export interface ResolvedPortalToken {
   token: PortalAccessToken
-  /** The owner's row (users columns), null when the owner is gone. */
+  /** The owner's SESSION_USER_COLUMNS, null when the owner is gone. */
   user: Record<string, any> | null
-  /** The owner's merchant row (merchants columns), null when none. */
+  /** The owner's merchant's SESSION_MERCHANT_COLUMNS, null when none. */
   merchant: Record<string, any> | null
   /** Whether the issuing Portal application exists and is active. */
   applicationActive: boolean
 }
 
-interface JoinedColumns {
-  select: string
-  merchantSelect: string
-  user: [alias: string, column: string][]
-  merchant: [alias: string, column: string][]
-}
-let joinedColumns: JoinedColumns | undefined
+/**
+ * The owner's and merchant's columns a Portal request reads: the checks of
+ * authentication, the Profile (GET /portal/me) and the logo path. Not every column:
+ * each one more in the joined row is parsed (and a timestamp made a Date) by the
+ * driver on every request, and the profile showed the wide row costing as much as
+ * the route's own statement.
+ */
+export const SESSION_USER_COLUMNS = [
+  'id',
+  'reference_id',
+  'first_name',
+  'last_name',
+  'username',
+  'email',
+  'pending_email',
+  'pending_email_expires_at',
+  'email_verified_at',
+  'role',
+  'is_active',
+  'merchant_id',
+] as const
+export const SESSION_MERCHANT_COLUMNS = [
+  'id',
+  'reference_id',
+  'name',
+  'is_active',
+  'logo_path',
+] as const
 
-/** Every column of the two models, aliased `u_<column>` / `m_<column>`, computed once. */
-function columnsOf(user: LucidModel, merchant: LucidModel): JoinedColumns {
-  if (joinedColumns) return joinedColumns
-  const aliased = (model: LucidModel, prefix: string) =>
-    [...model.$columnsDefinitions.values()].map(
-      ({ columnName }) => [`${prefix}${columnName}`, columnName] as [string, string]
-    )
-  const userColumns = aliased(user, 'u_')
-  const merchantColumns = aliased(merchant, 'm_')
-  const list = (table: string, columns: [string, string][]) =>
-    columns.map(([alias, column]) => `${table}."${column}" as "${alias}"`).join(', ')
-  joinedColumns = {
-    select: `${list('u', userColumns)}, ${list('m', merchantColumns)}`,
-    merchantSelect: list('m', merchantColumns),
-    user: userColumns,
-    merchant: merchantColumns,
+type AliasedColumns = [alias: string, column: string][]
+
+/** `columns` aliased `<prefix><column>`, and their select list from table alias `table`. */
+function aliased(table: string, prefix: string, columns: readonly string[]) {
+  const pairs: AliasedColumns = columns.map((column) => [`${prefix}${column}`, column])
+  return {
+    pairs,
+    select: pairs.map(([alias, column]) => `${table}."${column}" as "${alias}"`).join(', '),
   }
-  return joinedColumns
 }
 
-function pick(row: Record<string, any>, columns: [string, string][]) {
+const sessionUser = aliased('u', 'u_', SESSION_USER_COLUMNS)
+const sessionMerchant = aliased('m', 'm_', SESSION_MERCHANT_COLUMNS)
+
+let loginMerchantColumns: ReturnType<typeof aliased> | undefined
+/** Every column of the merchant model (login answers its merchant), computed once. */
+function merchantColumnsOf(merchant: LucidModel) {
+  loginMerchantColumns ??= aliased(
+    'm',
+    'm_',
+    [...merchant.$columnsDefinitions.values()].map(({ columnName }) => columnName)
+  )
+  return loginMerchantColumns
+}
+
+function pick(row: Record<string, any>, columns: AliasedColumns) {
   const picked: Record<string, any> = {}
   for (const [alias, column] of columns) picked[column] = row[alias]
   return picked
@@ -99,18 +125,15 @@ export class PortalAccessTokensProvider<
    * verify() followed by three finds took four round trips). The secret and expiry
    * are checked before anything is written; last_used_at as in verify().
    */
-  async resolve(
-    tokenValue: string,
-    models: { user: LucidModel; merchant: LucidModel }
-  ): Promise<ResolvedPortalToken | null> {
+  async resolve(tokenValue: string): Promise<ResolvedPortalToken | null> {
     const decoded = AccessTokenClass.decode(this.prefix, tokenValue)
     if (!decoded || !/^[1-9][0-9]{0,15}$/.test(decoded.identifier)) return null
-    const columns = columnsOf(models.user, models.merchant)
     const [row] = await directQuery(
       `${this.table}:resolve-portal`,
       `select t.id, t.tokenable_id, t.type, t.name, t.hash, t.abilities, t.created_at,
               t.updated_at, t.last_used_at, t.expires_at, t.portal_client_id,
-              coalesce(pc.is_active, false) as application_active, ${columns.select}
+              coalesce(pc.is_active, false) as application_active,
+              ${sessionUser.select}, ${sessionMerchant.select}
          from ${this.table} t
          left join users u on u.id = t.tokenable_id
          left join merchants m on m.id = u.merchant_id
@@ -126,8 +149,8 @@ export class PortalAccessTokensProvider<
     await this.touch(row.id, token.lastUsedAt, now)
     return {
       token: Object.assign(token, { portalClientId: row.portal_client_id as number | null }),
-      user: row.u_id === null ? null : pick(row, columns.user),
-      merchant: row.m_id === null ? null : pick(row, columns.merchant),
+      user: row.u_id === null ? null : pick(row, sessionUser.pairs),
+      merchant: row.m_id === null ? null : pick(row, sessionMerchant.pairs),
       applicationActive: row.application_active === true,
     }
   }
@@ -151,7 +174,7 @@ export class PortalAccessTokensProvider<
     current: { passwordUnchanged: boolean } | null
     merchant: Record<string, any> | null
   }> {
-    const columns = columnsOf(models.user, models.merchant)
+    const merchantColumns = merchantColumnsOf(models.merchant)
     const now = DateTime.now().toJSDate()
     const expiresAt = DateTime.now().plus({ minutes: options.expiresInMinutes }).toJSDate()
     const transient = AccessTokenClass.createTransientToken(user.id, this.tokenSecretLength)
@@ -172,7 +195,7 @@ export class PortalAccessTokensProvider<
          returning id
        )
        select (select id from issued) as token_id, u.password = $2 as password_unchanged,
-              ${columns.merchantSelect}
+              ${merchantColumns.select}
          from u left join m on true`,
       [
         user.id,
@@ -188,7 +211,7 @@ export class PortalAccessTokensProvider<
       ]
     )
     if (!row) return { token: null, current: null, merchant: null }
-    const merchant = row.m_id === null ? null : pick(row, columns.merchant)
+    const merchant = row.m_id === null ? null : pick(row, merchantColumns.pairs)
     const current = { passwordUnchanged: row.password_unchanged === true }
     if (row.token_id === null) return { token: null, current, merchant }
     const token = this.issuedToken(transient, row.token_id, options.abilities, now, expiresAt)

@@ -14,6 +14,8 @@ import { randomBytes } from 'node:crypto'
 import PortalClient from '#models/portal_client'
 import { configuredAddress, ownOrigins } from '#support/service_url'
 import { generateSecret, hashSecret, verifySecret } from '#auth/high_entropy_secrets'
+import { hydrate } from '#auth/hydrate'
+import { directQuery } from '#support/direct_query'
 
 export const SERVICE_APPLICATION = 'merchant_portal'
 
@@ -61,7 +63,13 @@ export async function authenticatePortalClient(request: {
   if (!credentials || credentials.clientId.length > 64 || credentials.secret.length > 256)
     return null
 
-  const client = await PortalClient.query().where('client_id', credentials.clientId).first()
+  // One prepared statement and a shallow hydration (see findByLoginIdentity).
+  const [row] = await directQuery(
+    'portal_clients:by-client-id',
+    'select * from portal_clients where client_id = $1',
+    [credentials.clientId]
+  )
+  const client = row ? hydrate(PortalClient, row) : null
   const { matches, upgradedHash } = await verifySecret(
     client?.secretHash ?? null,
     credentials.secret

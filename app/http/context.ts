@@ -9,7 +9,12 @@ import type { PortalAccessToken } from '#auth/portal_access_tokens'
 import type { UserActor } from '#auth/actor'
 
 export interface PortalSession {
-  /** Model instances, built on first use: most routes need only the actor. */
+  /**
+   * Model instances, built on first use (most routes need only the actor), holding
+   * only the columns the token's statement reads (app/auth/portal_access_tokens.ts ›
+   * SESSION_USER_COLUMNS, SESSION_MERCHANT_COLUMNS): read anything else from the
+   * database.
+   */
   readonly user: User
   readonly merchant: Merchant
   /** The merchant's public reference, for the merchant-scope check. */

@@ -26,10 +26,7 @@ export default class PortalAuthMiddleware {
     if (credential.kind === 'absent') return this.refuse(ctx, unauthenticated)
     if (credential.kind === 'malformed') return this.refuse(ctx, invalidToken)
 
-    const resolved = await User.accessTokens.resolve(credential.token, {
-      user: User,
-      merchant: Merchant,
-    })
+    const resolved = await User.accessTokens.resolve(credential.token)
     if (!resolved || !resolved.user) return this.refuse(ctx, invalidToken)
     const { token } = resolved
 
@@ -64,7 +61,8 @@ export default class PortalAuthMiddleware {
       )
     }
 
-    // Models are built on first use: most routes need only the actor.
+    // Models are built on first use (most routes need only the actor), from the
+    // session columns of the token's statement (SESSION_USER_COLUMNS...).
     const rows = { user: resolved.user, merchant: resolved.merchant }
     let user: User | undefined
     let merchant: Merchant | undefined

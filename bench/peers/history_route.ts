@@ -1,0 +1,153 @@
+/*
+| The history list of the hand-written peers (bench/peers/history_peer.ts and
+| bench/peers/plain_server.ts), once: after the peer's own PAT check and limit, the
+| same work per request as the service, from the same stored projections:
+|
+|   concurrently the audit insert, the page and the coverage, the very statements of
+|   historyQueries (transaction_history.ts), prepared; each stored projection opened
+|   with AES-256-GCM under the row's purpose (a key object made once); the items built
+|   by the projection module (historyItemOf, coverageOf: the one place that decides
+|   what is shown); the same JSON body.
+|
+| Booting the app here only gives the statement texts and the pure projection
+| functions; no request goes through the framework, Lucid or the encrypter.
+*/
+import { createDecipheriv, createHash, createSecretKey, hkdfSync, randomUUID } from 'node:crypto'
+import type pg from 'pg'
+import { bootApp } from '../boot_app.js'
+
+await bootApp()
+const { historyQueries } = await import('#services/collections/transaction_history')
+const { historyItemOf, coverageOf, eventTypeOf } = await import('#history/projection')
+const { default: encryption } = await import('@adonisjs/core/services/encryption')
+
+// The encrypter's AES-256-GCM key (its id, then HKDF of SHA-256(APP_KEY)), made once.
+const encrypterId = encryption.encrypt('probe').split('.')[0]
+const key = createSecretKey(
+  Buffer.from(
+    hkdfSync(
+      'sha256',
+      createHash('sha256').update(process.env.APP_KEY!).digest(),
+      Buffer.alloc(0),
+      Buffer.from(`aes-256-gcm:v1:${encrypterId}`),
+      32
+    )
+  )
+)
+
+/** `<id>.v1:<ciphertext>.<iv>.<tag>` opened under `purpose`; null when it does not open. */
+function open(value: string, purpose: string): unknown {
+  const [id, body, iv, tag] = value.split('.')
+  if (id !== encrypterId || !body?.startsWith('v1:') || !iv || !tag) return null
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
+      authTagLength: 16,
+    })
+    decipher.setAAD(Buffer.from(purpose))
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+    const plain = Buffer.concat([
+      decipher.update(Buffer.from(body.slice(3), 'base64url')),
+      decipher.final(),
+    ])
+    return JSON.parse(plain.toString()).message
+  } catch {
+    return null
+  }
+}
+
+/** `?` placeholders as `$n`, and a statement name, once per statement text. */
+const prepared = new Map<string, { name: string; text: string }>()
+function run(pool: pg.Pool, statement: { sql: string; bindings: unknown[] }) {
+  let named = prepared.get(statement.sql)
+  if (!named) {
+    let index = 0
+    named = {
+      name: `peer:history:${prepared.size}`,
+      text: statement.sql.replace(/\?/g, () => `$${++index}`),
+    }
+    prepared.set(statement.sql, named)
+  }
+  return pool.query({ ...named, values: statement.bindings }).then((result) => result.rows)
+}
+
+export interface PeerActor {
+  userId: number
+  merchantId: number
+  role: 'administrator' | 'developer'
+  ip: string | null
+}
+
+/** The history page's body, or null when the transaction is not the actor's (404). */
+export async function historyPage(
+  pool: pg.Pool,
+  actor: PeerActor,
+  transactionId: string,
+  search: URLSearchParams
+) {
+  const environment = search.get('environment') as 'live' | 'test'
+  const perPage = Number(search.get('per_page') ?? 25)
+  const page = Number(search.get('page') ?? 1)
+  const queries = historyQueries(
+    { kind: 'user', ...actor, requestId: randomUUID() } as any,
+    transactionId,
+    { environment, page, perPage }
+  )
+  const [written, rows, counts] = await Promise.all([
+    run(pool, queries.audit),
+    run(pool, queries.page),
+    run(pool, queries.coverage),
+  ])
+  if (written.length === 0) return null
+
+  const perType: Record<string, { total: number; unpurged: number }> = {}
+  let total = 0
+  for (const row of counts) {
+    const type = eventTypeOf(row.kind)
+    if (!type) continue
+    const sum = (perType[type] ??= { total: 0, unpurged: 0 })
+    sum.total += row.total
+    sum.unpurged += row.unpurged
+    total += row.total
+  }
+  const items = rows.map((row) => {
+    const record = {
+      id: row.id,
+      transactionId: Number(row.transaction_id),
+      environment: row.environment,
+      kind: row.kind,
+      capturedAt: row.captured_at,
+      captureFormat: row.capture_format,
+      schemaVersion: row.schema_version,
+      hasSnapshot: row.has_snapshot,
+      snapshotSize: row.snapshot_size,
+      contentType: row.content_type,
+      bodyCaptureStatus: row.body_capture_status,
+      eventId: row.event_id,
+      attemptNumber: row.attempt_number,
+      httpStatus: row.http_status,
+      deliveryState: row.delivery_state,
+      durationMs: row.duration_ms,
+      isRepeatedRequest: row.is_repeated_request,
+      retainUntil: row.retain_until,
+      purgedAt: row.purged_at,
+    }
+    const opened =
+      row.projection_ciphertext === null
+        ? 'missing'
+        : (open(row.projection_ciphertext, `exchange-evidence-projection:${row.id}`) ??
+          'unreadable')
+    return historyItemOf(record, opened as any)
+  })
+  return {
+    success: true,
+    message: 'Success',
+    data: items,
+    meta: {
+      current_page: page,
+      per_page: perPage,
+      total,
+      last_page: Math.max(1, Math.ceil(total / perPage)),
+      coverage: coverageOf(perType),
+    },
+  }
+}
