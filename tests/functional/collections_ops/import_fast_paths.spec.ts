@@ -11,6 +11,7 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import encryption from '@adonisjs/core/services/encryption'
 import { resetState } from '#tests/helpers/database'
+import { assertRollupsExact } from '#tests/helpers/reporting'
 import { eventOf, importLines, transactionLine } from '#tests/helpers/collections_import'
 import { MerchantFactory } from '#database/factories/merchant_factory'
 import { openSnapshot, sealSnapshot } from '#services/collections/evidence_snapshot'
@@ -28,47 +29,6 @@ async function failureOf(promise: Promise<unknown>): Promise<ImportLineError> {
     throw error
   }
   throw new Error('the import did not fail')
-}
-
-/** transaction_counts, transaction_totals and transaction_scope_totals as the triggers keep them, and recomputed. */
-async function assertRollupsExact(assert: any, merchantId: number) {
-  const counts = await db.rawQuery(
-    `SELECT environment, status, currency, payment_brand, total::text FROM transaction_counts
-      WHERE merchant_id = ? AND total <> 0 ORDER BY 1, 2, 3, 4`,
-    [merchantId]
-  )
-  const freshCounts = await db.rawQuery(
-    `SELECT environment, status, currency, payment_brand, count(*)::text AS total
-       FROM transactions WHERE merchant_id = ? GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
-    [merchantId]
-  )
-  assert.deepEqual(counts.rows, freshCounts.rows)
-  const totals = () =>
-    db.rawQuery(
-      `SELECT environment, currency, grain, period_start, payment_brand, status,
-              transaction_count::text, amount_total::text, null_amount_count::text
-         FROM transaction_totals WHERE merchant_id = ? AND transaction_count <> 0
-        ORDER BY 1, 2, 3, 4, 5, 6`,
-      [merchantId]
-    )
-  const scopeTotals = () =>
-    db.rawQuery(
-      `SELECT environment, currency, grain, period_start, paid_count::text, pending_count::text,
-              rejected_count::text, paid_amount_total::text, paid_null_amount_count::text
-         FROM transaction_scope_totals
-        WHERE merchant_id = ? AND (paid_count <> 0 OR pending_count <> 0 OR rejected_count <> 0)
-        ORDER BY 1, 2, 3, 4`,
-      [merchantId]
-    )
-  const kept = await totals()
-  const keptScope = await scopeTotals()
-  await db.rawQuery('SELECT reporting_rebuild_transaction_totals(?)', [merchantId])
-  const fresh = await totals()
-  const freshScope = await scopeTotals()
-  assert.isAbove(fresh.rows.length, 0)
-  assert.deepEqual(kept.rows, fresh.rows)
-  assert.isAbove(freshScope.rows.length, 0)
-  assert.deepEqual(keptScope.rows, freshScope.rows)
 }
 
 test.group('collections:import › direct paths', (group) => {
