@@ -1,16 +1,54 @@
 /*
-| The middleware stacks of start/routes.ts, one per kind of caller. Order:
-| authentication, the API-wide (or public) limit, role, the route's own limits
-| (passed on its route line), body parsing, merchant scope. So credentials and roles
-| are judged before a body is read (401/403 before 422), and every request that gets
-| past authentication consumes its limits before anything can refuse it: a role
-| refusal, a malformed or unsupported body, a merchant selector naming another
-| merchant ("rejected requests also consume limits", portal-api.md › Limits). A limit
-| keyed by a body field (login identity, invitation proof) follows the stack on its
-| route line, where the body is parsed.
+| Registers an endpoint declaration (app/http/endpoint.ts) with the router: its
+| method, path, name and handler, and each step of its stack as the named middleware
+| of start/kernel.ts, in the stack's order.
 */
+import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import type { Endpoint, StackStep } from '#http/endpoint'
 import type { LimitOptions } from '#middleware/limit_middleware'
+
+function middlewareOf(step: StackStep) {
+  switch (step.use) {
+    case 'limit': {
+      const { name, key, audit } = step.limit
+      return middleware.limit({ name, key, ...(audit ? { audit } : {}) })
+    }
+    case 'portalAuth':
+      return middleware.portalAuth()
+    case 'appClient':
+      return middleware.appClient()
+    case 'role':
+      return middleware.role({ role: step.role })
+    case 'body':
+      return step.options ? middleware.body(step.options) : middleware.body()
+    case 'merchantScope':
+      return middleware.merchantScope()
+    case 'privateCache':
+      return step.options ? middleware.privateCache(step.options) : middleware.privateCache()
+    case 'machineAuth':
+      return middleware.machineAuth({ scope: step.scope })
+    case 'rawBody':
+      return middleware.rawBody()
+  }
+}
+
+const METHODS = {
+  get: ['GET', 'HEAD'],
+  post: ['POST'],
+  put: ['PUT'],
+  patch: ['PATCH'],
+  delete: ['DELETE'],
+}
+
+export function register(endpoint: Endpoint) {
+  const methods = endpoint.head === false ? ['GET'] : METHODS[endpoint.method]
+  const route = router.route(endpoint.path, methods, endpoint.handler).as(endpoint.name)
+  for (const [param, matcher] of Object.entries(endpoint.where ?? {})) route.where(param, matcher)
+  if (endpoint.stack.steps.length) route.use(endpoint.stack.steps.map(middlewareOf))
+}
+
+// Stacks of the routes not yet declared beside their controllers.
 
 /** A route's own limit, `middleware.limit({...})` on its route line. */
 type RouteLimit = ReturnType<typeof middleware.limit>

@@ -8,7 +8,8 @@
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
-import { adminStack, appClientStack, portalStack, publicStack } from '#start/route_stacks'
+import { adminStack, appClientStack, portalStack, publicStack, register } from '#start/route_stacks'
+import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { routeIds } from '#validators/rules/route_ids'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
 import { MEDIA_ROUTE_PREFIX } from '#config/drive'
@@ -16,7 +17,6 @@ import { MEDIA_ROUTE_PREFIX } from '#config/drive'
 const SessionController = () => import('#controllers/session_controller')
 const ProfileController = () => import('#controllers/profile_controller')
 const HealthController = () => import('#controllers/health_controller')
-const MachineClientsController = () => import('#controllers/machine_clients_controller')
 const OAuthTokenController = () => import('#controllers/oauth_token_controller')
 const MerchantApiController = () => import('#controllers/merchant_api_controller')
 const TeamMembersController = () => import('#controllers/team_members_controller')
@@ -203,74 +203,6 @@ router
               })
             ),
           ])
-        router
-          .get('/machine-clients', [MachineClientsController, 'index'])
-          .as('machine_clients.index')
-          .use([middleware.privateCache(), ...portalStack()])
-        router
-          .post('/machine-clients', [MachineClientsController, 'store'])
-          .as('machine_clients.store')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'machineClientMutation',
-                key: ['user', 'merchant', 'op:issue'],
-                audit: { action: 'machine_client.issue', target: 'merchant_oauth_client' },
-              })
-            ),
-          ])
-        router
-          .post('/machine-clients/:client/rotate', [MachineClientsController, 'rotate'])
-          .as('machine_clients.rotate')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'machineClientMutation',
-                key: ['user', 'merchant', 'op:rotate'],
-                audit: {
-                  action: 'machine_client.rotate',
-                  target: 'merchant_oauth_client',
-                  targetParam: 'client',
-                },
-              })
-            ),
-          ])
-        router
-          .post('/machine-clients/:client/revoke', [MachineClientsController, 'revoke'])
-          .as('machine_clients.revoke')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'machineClientMutation',
-                key: ['user', 'merchant', 'op:revoke'],
-                audit: {
-                  action: 'machine_client.revoke',
-                  target: 'merchant_oauth_client',
-                  targetParam: 'client',
-                },
-              })
-            ),
-          ])
-        router
-          .post('/credential-deliveries/:delivery/consume', [MachineClientsController, 'consume'])
-          .as('credential_deliveries.consume')
-          .use([
-            middleware.privateCache({ credential: true }),
-            ...adminStack(
-              middleware.limit({
-                name: 'credentialConsume',
-                key: ['user', 'param:delivery'],
-                audit: {
-                  action: 'credential_delivery.consume',
-                  target: 'credential_delivery',
-                  targetParam: 'delivery',
-                },
-              })
-            ),
-          ])
       })
       .prefix('/portal/merchant')
       .as('merchant')
@@ -425,6 +357,12 @@ router
       .use([middleware.machineAuth({ scope: MERCHANT_API_SCOPE })])
   })
   .prefix('/api/v1')
+
+register(machineClientsEndpoints.index)
+register(machineClientsEndpoints.store)
+register(machineClientsEndpoints.rotate)
+register(machineClientsEndpoints.revoke)
+register(machineClientsEndpoints.consume)
 
 // oauth (outside /api/v1): every failure in OAuth form, 429 and body errors included
 // (the exception handler knows this route by name).

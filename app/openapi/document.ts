@@ -8,10 +8,11 @@
 import { LIMITS } from '#limits/limits'
 import { parameters, securitySchemes, sharedSchemas } from '#openapi/components'
 import { toOperationObject, type OperationSpec } from '#openapi/operation'
+import { operationOf } from '#http/endpoint'
+import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { authOperations } from '#openapi/paths/auth'
 import { profileOperations } from '#openapi/paths/profile'
 import { merchantOperations } from '#openapi/paths/merchant'
-import { machineClientOperations } from '#openapi/paths/machine_clients'
 import { teamOperations } from '#openapi/paths/team'
 import { collectionsOperations } from '#openapi/paths/collections'
 import { reportingOperations } from '#openapi/paths/reporting'
@@ -28,7 +29,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...authOperations,
   ...profileOperations,
   ...merchantOperations,
-  ...machineClientOperations,
+  ...Object.values(machineClientsEndpoints).map(operationOf),
   ...teamOperations,
   ...collectionsOperations,
   ...reportingOperations,

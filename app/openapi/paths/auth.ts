@@ -2,9 +2,8 @@
 import { loginInput } from '#validators/session'
 import { newPasswordInput, resetLinkInput } from '#validators/password'
 import { inputJsonSchema, schema } from '#openapi/json_schema'
-import { messageOnly, ok } from '#openapi/components'
+import { messageOnly, ok, NEW_PASSWORD } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
-import { NEW_PASSWORD } from '#openapi/paths/shared'
 
 export const authOperations: OperationSpec[] = [
   {

@@ -10,9 +10,8 @@ import {
   listTransactionsInput,
 } from '#validators/collections'
 import { queryParameters, type FieldOverrides, schema } from '#openapi/json_schema'
-import { ok, page } from '#openapi/components'
+import { ok, page, PAGINATION_DESCRIPTIONS } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
-import { PAGINATION_DESCRIPTIONS } from '#openapi/paths/shared'
 import { TIMESTAMP_PATTERN } from '#validators/rules/timestamp'
 
 const { ref } = schema

@@ -3,9 +3,8 @@ import { emailOtpInput, profileUpdateInput } from '#validators/profile'
 import { changePasswordInput } from '#validators/password'
 import { NO_BODY } from '#validators/rules/input'
 import { inputJsonSchema, schema } from '#openapi/json_schema'
-import { messageOnly, ok } from '#openapi/components'
+import { messageOnly, ok, NEW_PASSWORD } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
-import { NEW_PASSWORD } from '#openapi/paths/shared'
 
 const profile = schema.ref('Profile')
 

@@ -9,9 +9,8 @@ import {
 } from '#validators/team'
 import { NO_BODY } from '#validators/rules/input'
 import { inputJsonSchema, queryParameters, schema } from '#openapi/json_schema'
-import { ok, page } from '#openapi/components'
+import { ok, page, NEW_PASSWORD, PAGINATION_DESCRIPTIONS } from '#openapi/components'
 import type { OperationSpec } from '#openapi/operation'
-import { NEW_PASSWORD, PAGINATION_DESCRIPTIONS } from '#openapi/paths/shared'
 
 const { ref } = schema
 const teamLimit = (operation: string) => [

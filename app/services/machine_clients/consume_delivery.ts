@@ -12,6 +12,7 @@ import CredentialDelivery from '#models/credential_delivery'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import OauthClient from '#models/oauth_client'
 import oauthConfig from '#config/oauth'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
 import { TARGET_DELIVERY, deliveryGone, openSecret } from '#services/machine_clients/delivery_vault'
@@ -57,7 +58,7 @@ export async function consumeDelivery(
 ): Promise<DeliveredCredential> {
   const id = delivery.id
   await requireCurrentPassword(actor, input.current_password, {
-    action: 'credential_delivery.consume',
+    action: AuditActions.credentialDeliveryConsume,
     target: { type: TARGET_DELIVERY, id },
   })
 
@@ -92,7 +93,7 @@ export async function consumeDelivery(
 
     const secret = openSecret(row.encrypted_secret, id)
     await audit(trx, actor, {
-      action: 'credential_delivery.consume',
+      action: AuditActions.credentialDeliveryConsume,
       outcome: 'success',
       metadata: { merchant_oauth_client_id: ownership.id, oauth_client_id: client.id },
       target: { type: TARGET_DELIVERY, id: id },

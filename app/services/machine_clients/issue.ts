@@ -5,6 +5,7 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { UserActor } from '#auth/actor'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
 import {
@@ -20,7 +21,7 @@ export async function issueMachineClient(
   input: { label: string; reason: string; current_password: string }
 ): Promise<IssuedClient & { now: DateTime }> {
   await requireCurrentPassword(actor, input.current_password, {
-    action: 'machine_client.issue',
+    action: AuditActions.machineClientIssue,
     target: { type: TARGET_CLIENT, id: 'new' },
   })
   const now = DateTime.now()
@@ -29,7 +30,7 @@ export async function issueMachineClient(
       await assertLabelFree(trx, actor.merchantId, input.label)
       const created = await createClient(trx, actor, input, null, now)
       await audit(trx, actor, {
-        action: 'machine_client.issue',
+        action: AuditActions.machineClientIssue,
         outcome: 'success',
         reason: input.reason,
         metadata: {

@@ -8,6 +8,7 @@ import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
 import type { UserActor } from '#auth/actor'
 import OauthClient from '#models/oauth_client'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
 import { TARGET_CLIENT, lockManagedClient } from '#services/machine_clients/managed_clients'
@@ -18,7 +19,7 @@ export async function revokeMachineClient(
   input: { reason: string; current_password: string }
 ) {
   await requireCurrentPassword(actor, input.current_password, {
-    action: 'machine_client.revoke',
+    action: AuditActions.machineClientRevoke,
     target: { type: TARGET_CLIENT, id: ownershipId },
   })
   const now = DateTime.now()
@@ -44,7 +45,7 @@ export async function revokeMachineClient(
       .delete()
 
     await audit(trx, actor, {
-      action: 'machine_client.revoke',
+      action: AuditActions.machineClientRevoke,
       outcome: 'success',
       reason: input.reason,
       metadata: {

@@ -7,6 +7,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
 import type { UserActor } from '#auth/actor'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
 import {
@@ -24,7 +25,7 @@ export async function rotateMachineClient(
   input: { label: string; reason: string; current_password: string; overlap_minutes: number }
 ): Promise<IssuedClient & { now: DateTime }> {
   await requireCurrentPassword(actor, input.current_password, {
-    action: 'machine_client.rotate',
+    action: AuditActions.machineClientRotate,
     target: { type: TARGET_CLIENT, id: ownershipId },
   })
   const now = DateTime.now()
@@ -47,7 +48,7 @@ export async function rotateMachineClient(
       prior.rotationDeadlineAt = now.plus({ minutes: input.overlap_minutes })
       await prior.save()
       await audit(trx, actor, {
-        action: 'machine_client.rotate',
+        action: AuditActions.machineClientRotate,
         outcome: 'success',
         reason: input.reason,
         metadata: {
