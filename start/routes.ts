@@ -10,6 +10,8 @@ import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import { adminStack, appClientStack, portalStack, publicStack, register } from '#start/route_stacks'
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
+import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
+import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
 import { routeIds } from '#validators/rules/route_ids'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
 import { MEDIA_ROUTE_PREFIX } from '#config/drive'
@@ -19,8 +21,6 @@ const ProfileController = () => import('#controllers/profile_controller')
 const HealthController = () => import('#controllers/health_controller')
 const OAuthTokenController = () => import('#controllers/oauth_token_controller')
 const MerchantApiController = () => import('#controllers/merchant_api_controller')
-const TeamMembersController = () => import('#controllers/team_members_controller')
-const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
 const PasswordResetController = () => import('#controllers/password_reset_controller')
 const CollectionsController = () => import('#controllers/collections_controller')
 const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
@@ -207,113 +207,6 @@ router
       .prefix('/portal/merchant')
       .as('merchant')
 
-    // portal/team (every response `no-store, private`: member and team-list data)
-    router
-      .group(() => {
-        router
-          .get('/members', [TeamMembersController, 'index'])
-          .as('members.index')
-          .use([middleware.privateCache(), ...portalStack()])
-        router
-          .patch('/members/:member/role', [TeamMembersController, 'updateRole'])
-          .as('members.role')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'teamMutation',
-                key: ['user', 'merchant', 'op:role'],
-                audit: { action: 'team.member.role_change', target: 'user', targetParam: 'member' },
-              })
-            ),
-          ])
-        router
-          .delete('/members/:member', [TeamMembersController, 'destroy'])
-          .as('members.destroy')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'teamMutation',
-                key: ['user', 'merchant', 'op:remove'],
-                audit: { action: 'team.member.remove', target: 'user', targetParam: 'member' },
-              })
-            ),
-          ])
-        router
-          .get('/invitations', [TeamInvitationsController, 'index'])
-          .as('invitations.index')
-          .use([middleware.privateCache(), ...adminStack()])
-        // create, resend and revoke share one bucket per administrator and merchant
-        router
-          .post('/invitations', [TeamInvitationsController, 'store'])
-          .as('invitations.store')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'invitationMutation',
-                key: ['user', 'merchant'],
-                audit: { action: 'team.invitation.create', target: 'team_invitation' },
-              })
-            ),
-          ])
-        router
-          .post('/invitations/accept', [TeamInvitationsController, 'accept'])
-          .as('invitations.accept')
-          .use([
-            middleware.privateCache(),
-            ...appClientStack(
-              middleware.limit({
-                name: 'invitationAcceptanceIp',
-                key: ['ip'],
-                audit: { action: 'team.invitation.accept' },
-              })
-            ),
-            middleware.limit({
-              name: 'invitationAcceptance',
-              key: ['body:token', 'ip'],
-              audit: { action: 'team.invitation.accept' },
-            }),
-          ])
-        router
-          .post('/invitations/:invitation/resend', [TeamInvitationsController, 'resend'])
-          .as('invitations.resend')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'invitationMutation',
-                key: ['user', 'merchant'],
-                audit: {
-                  action: 'team.invitation.resend',
-                  target: 'team_invitation',
-                  targetParam: 'invitation',
-                },
-              })
-            ),
-          ])
-        router
-          .delete('/invitations/:invitation', [TeamInvitationsController, 'destroy'])
-          .as('invitations.destroy')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'invitationMutation',
-                key: ['user', 'merchant'],
-                audit: {
-                  action: 'team.invitation.revoke',
-                  target: 'team_invitation',
-                  targetParam: 'invitation',
-                },
-              })
-            ),
-          ])
-      })
-      .prefix('/portal/team')
-      .as('team')
-
     // portal/collections: both roles, read-only, the API-wide limit per user
     router
       .group(() => {
@@ -363,6 +256,14 @@ register(machineClientsEndpoints.store)
 register(machineClientsEndpoints.rotate)
 register(machineClientsEndpoints.revoke)
 register(machineClientsEndpoints.consume)
+register(teamMembersEndpoints.index)
+register(teamMembersEndpoints.updateRole)
+register(teamMembersEndpoints.destroy)
+register(teamInvitationsEndpoints.index)
+register(teamInvitationsEndpoints.store)
+register(teamInvitationsEndpoints.resend)
+register(teamInvitationsEndpoints.destroy)
+register(teamInvitationsEndpoints.accept)
 
 // oauth (outside /api/v1): every failure in OAuth form, 429 and body errors included
 // (the exception handler knows this route by name).

@@ -10,10 +10,11 @@ import { parameters, securitySchemes, sharedSchemas } from '#openapi/components'
 import { toOperationObject, type OperationSpec } from '#openapi/operation'
 import { operationOf } from '#http/endpoint'
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
+import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
+import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
 import { authOperations } from '#openapi/paths/auth'
 import { profileOperations } from '#openapi/paths/profile'
 import { merchantOperations } from '#openapi/paths/merchant'
-import { teamOperations } from '#openapi/paths/team'
 import { collectionsOperations } from '#openapi/paths/collections'
 import { reportingOperations } from '#openapi/paths/reporting'
 import { serviceOperations } from '#openapi/paths/service'
@@ -30,7 +31,8 @@ export const OPERATIONS: OperationSpec[] = [
   ...profileOperations,
   ...merchantOperations,
   ...Object.values(machineClientsEndpoints).map(operationOf),
-  ...teamOperations,
+  ...Object.values(teamMembersEndpoints).map(operationOf),
+  ...Object.values(teamInvitationsEndpoints).map(operationOf),
   ...collectionsOperations,
   ...reportingOperations,
   ...serviceOperations,

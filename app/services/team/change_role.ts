@@ -1,6 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { ROLES, type RoleName } from '#models/user'
 import type { UserActor } from '#auth/actor'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
 import { ensureAnotherActiveAdministrator, lockMember } from '#services/team/member_rules'
@@ -32,7 +33,7 @@ export async function changeMemberRole(
     await target.save()
     await revokeAllTokensOf(target, trx)
     await audit(trx, actor, {
-      action: 'team.member.role_change',
+      action: AuditActions.teamMemberRoleChange,
       outcome: 'success',
       metadata: {
         from: previous === ROLES.administrator ? 'administrator' : 'developer',

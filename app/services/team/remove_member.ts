@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import type { UserActor } from '#auth/actor'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { ensureActorStillAdministrator, lockMerchantTeam } from '#services/team/team_locks'
 import { ensureAnotherActiveAdministrator, lockMember } from '#services/team/member_rules'
@@ -36,7 +37,7 @@ export async function removeMember(actor: UserActor, memberId: string) {
     await trx.from('password_reset_tokens').where('user_id', target.id).delete()
     await revokeAllTokensOf(target, trx)
     await audit(trx, actor, {
-      action: 'team.member.remove',
+      action: AuditActions.teamMemberRemove,
       outcome: 'success',
       target: { type: 'user', id: target.id },
     })

@@ -29,6 +29,7 @@ import {
 import { lockMerchantTeam } from '#services/team/team_locks'
 import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
 import { revokeAllTokensOf } from '#services/sessions/token_revocation'
+import { AuditActions } from '#services/audit/actions'
 
 function identityConflict() {
   return ApiError.conflict(
@@ -99,7 +100,7 @@ async function markAccepted(
       merchantId: invitation.merchantId,
     }),
     {
-      action: 'team.invitation.accept',
+      action: AuditActions.invitationAccept,
       outcome: 'success',
       metadata: { flow, portal_client_id: requester.portalClientId },
       target: { type: 'team_invitation', id: invitation.id },
@@ -236,7 +237,7 @@ async function recordWrongPassword(requester: ApplicationActor, seen: TeamInvita
       trx,
       actorFor(requester, { kind: 'portal_application', merchantId: seen.merchantId }),
       {
-        action: 'team.invitation.accept',
+        action: AuditActions.invitationAccept,
         outcome: 'failure',
         reason: 'wrong_current_password',
         metadata: {

@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import TeamInvitation from '#models/team_invitation'
 import { ROLES, type RoleName } from '#models/user'
 import type { UserActor } from '#auth/actor'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { requirePortalOrigin } from '#support/portal_url'
 import {
@@ -42,7 +43,7 @@ export async function createInvitation(actor: UserActor, input: { email: string;
       { client: trx }
     )
     await audit(trx, actor, {
-      action: 'team.invitation.create',
+      action: AuditActions.invitationCreate,
       outcome: 'success',
       metadata: { role: input.role },
       target: { type: 'team_invitation', id: created.id },

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { UserActor } from '#auth/actor'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { requirePortalOrigin, type PortalOrigin } from '#support/portal_url'
 import {
@@ -37,7 +38,7 @@ export async function resendInvitation(actor: UserActor, invitationId: string) {
     })
     await found.save()
     await audit(trx, actor, {
-      action: 'team.invitation.resend',
+      action: AuditActions.invitationResend,
       outcome: 'success',
       target: { type: 'team_invitation', id: found.id },
     })

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { UserActor } from '#auth/actor'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import {
   invitationUnavailable,
@@ -20,7 +21,7 @@ export async function revokeInvitation(actor: UserActor, invitationId: string) {
     found.merge({ status: 'revoked', revokedAt: now })
     await found.save()
     await audit(trx, actor, {
-      action: 'team.invitation.revoke',
+      action: AuditActions.invitationRevoke,
       outcome: 'success',
       target: { type: 'team_invitation', id: found.id },
     })
