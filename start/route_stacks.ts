@@ -6,7 +6,6 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import type { Endpoint, StackStep } from '#http/endpoint'
-import type { LimitOptions } from '#middleware/limit_middleware'
 
 function middlewareOf(step: StackStep) {
   switch (step.use) {
@@ -52,27 +51,6 @@ export function register(endpoint: Endpoint) {
 
 /** A route's own limit, `middleware.limit({...})` on its route line. */
 type RouteLimit = ReturnType<typeof middleware.limit>
-
-/**
- * Portal application credentials (HTTP Basic + X-Service-Application); API limit per
- * IP, counted BEFORE the client secret is hashed: every verification is
- * a scrypt, so failed application authentication is throttled too.
- */
-export const appClientStack = (...routeLimits: RouteLimit[]) => [
-  middleware.limit({ name: 'api', key: ['ip'] }),
-  middleware.appClient(),
-  ...routeLimits,
-  middleware.body(),
-]
-
-/**
- * No credentials: the public limit per IP, shared by every public route. `audit`
- * names the action a refusal is audited as (throttled public mutations).
- */
-export const publicStack = (audit?: LimitOptions['audit']) => [
-  middleware.limit({ name: 'public', key: ['ip'], audit }),
-  middleware.body(),
-]
 
 /** Portal user PAT, either role; API limit per user. */
 export const portalStack = (...routeLimits: RouteLimit[]) => [

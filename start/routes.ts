@@ -8,7 +8,11 @@
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
-import { adminStack, appClientStack, portalStack, publicStack, register } from '#start/route_stacks'
+import { adminStack, portalStack, register } from '#start/route_stacks'
+import { sessionEndpoints } from '#controllers/session_endpoints'
+import { passwordResetEndpoints } from '#controllers/password_reset_endpoints'
+import { profileEndpoints } from '#controllers/profile_endpoints'
+import { emailVerificationLinkEndpoints } from '#controllers/email_verification_link_endpoints'
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
 import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
@@ -16,16 +20,11 @@ import { routeIds } from '#validators/rules/route_ids'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
 import { MEDIA_ROUTE_PREFIX } from '#config/drive'
 
-const SessionController = () => import('#controllers/session_controller')
-const ProfileController = () => import('#controllers/profile_controller')
 const HealthController = () => import('#controllers/health_controller')
 const OAuthTokenController = () => import('#controllers/oauth_token_controller')
 const MerchantApiController = () => import('#controllers/merchant_api_controller')
-const PasswordResetController = () => import('#controllers/password_reset_controller')
 const CollectionsController = () => import('#controllers/collections_controller')
 const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
-const EmailVerificationLinkController = () =>
-  import('#controllers/email_verification_link_controller')
 const OpenapiController = () => import('#controllers/openapi_controller')
 const MerchantController = () => import('#controllers/merchant_controller')
 const IntegrationKeysController = () => import('#controllers/integration_keys_controller')
@@ -52,96 +51,6 @@ router
 
 router
   .group(() => {
-    // auth
-    router
-      .group(() => {
-        router
-          .post('/login', [SessionController, 'login'])
-          .as('login')
-          .use([
-            ...appClientStack(),
-            middleware.limit({ name: 'login', key: ['application', 'body:username', 'ip'] }),
-          ])
-        // Logout ignores its payload (portal-api.md › Login and session): a stray or
-        // malformed one cannot keep a session alive; a selector naming another merchant
-        // in a readable JSON body is still 403.
-        router
-          .post('/logout', [SessionController, 'logout'])
-          .as('logout')
-          .use([
-            middleware.portalAuth(),
-            middleware.limit({ name: 'api', key: ['user'] }),
-            middleware.body({ ignoreInvalid: true }),
-            middleware.merchantScope(),
-          ])
-        router
-          .post('/reset-password/reset-link', [PasswordResetController, 'sendLink'])
-          .as('reset_link')
-          .use(publicStack({ action: 'user.password.reset_link' }))
-        router
-          .post('/reset-password/new-password', [PasswordResetController, 'reset'])
-          .as('new_password')
-          .use(publicStack({ action: 'user.password.reset' }))
-      })
-      .prefix('/auth')
-      .as('auth')
-
-    // portal/me
-    router
-      .group(() => {
-        router.get('/', [ProfileController, 'show']).as('show').use(portalStack())
-        router
-          .patch('/', [ProfileController, 'update'])
-          .as('update')
-          .use([
-            ...portalStack(
-              middleware.limit({
-                name: 'profileUpdate',
-                key: ['user'],
-                audit: { action: 'user.profile.update', target: 'user', targetUser: true },
-              })
-            ),
-          ])
-        router
-          .post('/email/verify', [ProfileController, 'verifyEmail'])
-          .as('email.verify')
-          .use([
-            ...portalStack(
-              middleware.limit({
-                name: 'otpVerify',
-                key: ['user'],
-                audit: { action: 'user.email.verify', target: 'user', targetUser: true },
-              })
-            ),
-          ])
-        router
-          .post('/email/resend', [ProfileController, 'resendEmail'])
-          .as('email.resend')
-          .use([
-            ...portalStack(
-              middleware.limit({
-                name: 'emailResend',
-                key: ['user'],
-                audit: { action: 'user.email.resend', target: 'user', targetUser: true },
-              })
-            ),
-          ])
-        router
-          .put('/password', [ProfileController, 'changePassword'])
-          .as('password')
-          .use([
-            ...portalStack(
-              middleware.limit({
-                name: 'passwordChange',
-                key: ['user'],
-                audit: { action: 'user.password.change', target: 'user', targetUser: true },
-              })
-            ),
-          ])
-      })
-      .prefix('/portal/me')
-      .as('profile')
-
     // portal/merchant: profile, logo, integration keys, machine clients and credential
     // deliveries
     router
@@ -251,6 +160,16 @@ router
   })
   .prefix('/api/v1')
 
+register(sessionEndpoints.login)
+register(sessionEndpoints.logout)
+register(passwordResetEndpoints.sendLink)
+register(passwordResetEndpoints.reset)
+register(profileEndpoints.show)
+register(profileEndpoints.update)
+register(profileEndpoints.verifyEmail)
+register(profileEndpoints.resendEmail)
+register(profileEndpoints.changePassword)
+register(emailVerificationLinkEndpoints.verify)
 register(machineClientsEndpoints.index)
 register(machineClientsEndpoints.store)
 register(machineClientsEndpoints.rotate)
@@ -280,17 +199,3 @@ router
   .where('file', { match: /^[0-9a-z]{26}\.(?:png|jpg|webp)$/ })
   .as('media.logo')
   .use(middleware.limit({ name: 'public', key: ['ip'] }))
-
-// signed links (outside /api/v1). GET only: `router.get` would also answer HEAD, and
-// a mail scanner's HEAD must not use the link up (HEAD → 405).
-router
-  .route(
-    '/portal/profile/email/verify/:verification',
-    ['GET'],
-    [EmailVerificationLinkController, 'verify']
-  )
-  .where('verification', routeIds.uuid)
-  .as('profile.email.verify_link')
-  .use(
-    middleware.limit({ name: 'public', key: ['ip'], audit: { action: 'user.email.verify_link' } })
-  )

@@ -9,11 +9,13 @@ import { LIMITS } from '#limits/limits'
 import { parameters, securitySchemes, sharedSchemas } from '#openapi/components'
 import { toOperationObject, type OperationSpec } from '#openapi/operation'
 import { operationOf } from '#http/endpoint'
+import { sessionEndpoints } from '#controllers/session_endpoints'
+import { passwordResetEndpoints } from '#controllers/password_reset_endpoints'
+import { profileEndpoints } from '#controllers/profile_endpoints'
+import { emailVerificationLinkEndpoints } from '#controllers/email_verification_link_endpoints'
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
 import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
-import { authOperations } from '#openapi/paths/auth'
-import { profileOperations } from '#openapi/paths/profile'
 import { merchantOperations } from '#openapi/paths/merchant'
 import { collectionsOperations } from '#openapi/paths/collections'
 import { reportingOperations } from '#openapi/paths/reporting'
@@ -27,8 +29,10 @@ import { reportingSchemas } from '#transformers/schemas/reporting'
 
 /** Every operation, in the order of the contract's Endpoints index, then the service's own. */
 export const OPERATIONS: OperationSpec[] = [
-  ...authOperations,
-  ...profileOperations,
+  ...Object.values(sessionEndpoints).map(operationOf),
+  ...Object.values(passwordResetEndpoints).map(operationOf),
+  ...Object.values(profileEndpoints).map(operationOf),
+  ...Object.values(emailVerificationLinkEndpoints).map(operationOf),
   ...merchantOperations,
   ...Object.values(machineClientsEndpoints).map(operationOf),
   ...Object.values(teamMembersEndpoints).map(operationOf),

@@ -30,6 +30,7 @@ import { constantTimeEquals, newProof, sha256Hex } from '#support/one_time_proof
 import { deliver, runInBackground } from '#services/mailer'
 import PasswordResetMail from '#mails/password_reset_mail'
 import settings from '#config/settings'
+import { AuditActions } from '#services/audit/actions'
 
 export const RESET_TOKEN_MINUTES = 60
 
@@ -183,7 +184,7 @@ export async function resetPassword(
       .where('expires_at', '>', now.toJSDate())
       .delete()
     if (Number(deleted) !== 1) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.reset', requester)
+    await replacePassword(trx, user, passwordHash, AuditActions.passwordReset, requester)
     return true
   })
   if (!consumed) throw resetTokenInvalid()
@@ -212,7 +213,7 @@ export async function changePassword(
       .select('password')
       .first()
     if (!locked || locked.password !== current.password) return false
-    await replacePassword(trx, user, passwordHash, 'user.password.change', actor)
+    await replacePassword(trx, user, passwordHash, AuditActions.passwordChange, actor)
     return true
   })
   if (!changed) throw wrongCurrentPassword()
@@ -226,7 +227,7 @@ async function replacePassword(
   trx: TransactionClientContract,
   user: { id: number; merchantId: number | null },
   passwordHash: string,
-  action: 'user.password.reset' | 'user.password.change',
+  action: typeof AuditActions.passwordReset | typeof AuditActions.passwordChange,
   requester: Actor
 ) {
   await trx

@@ -1,0 +1,54 @@
+/* portal-api.md › Login and session: login and logout, the endpoints of SessionController. */
+import { loginInput } from '#validators/session'
+import { inputJsonSchema, schema } from '#openapi/json_schema'
+import { messageOnly, ok } from '#openapi/components'
+import { appClientStack, endpointsOf, portalStack } from '#http/endpoint'
+
+const SessionController = () => import('#controllers/session_controller')
+
+export const sessionEndpoints = endpointsOf(SessionController, {
+  login: {
+    method: 'post',
+    path: '/api/v1/auth/login',
+    name: 'auth.login',
+    stack: appClientStack({
+      afterBody: [
+        {
+          name: 'login',
+          key: ['application', 'body:username', 'ip'],
+          per: 'application, submitted identity and IP',
+        },
+      ],
+    }),
+    operationId: 'login',
+    tag: 'Auth',
+    summary: 'Log a Portal user in and issue a PAT',
+    description:
+      'Validates the application, the user (`username` is matched against username or email) and the merchant, then issues a PAT. Requires an active merchant and an active administrator or developer. No refresh token is issued. Unlisted body fields are ignored.',
+    body: { schema: inputJsonSchema(loginInput) },
+    responses: {
+      200: {
+        description: 'Signed in.',
+        schema: ok(schema.ref('LoginResult'), { message: 'Login successful.' }),
+      },
+    },
+    errors: { 401: ['INVALID_CREDENTIALS'], 403: ['MERCHANT_USER_NOT_AUTHORIZED'] },
+    cacheControl: 'no-store',
+  },
+  logout: {
+    method: 'post',
+    path: '/api/v1/auth/logout',
+    name: 'auth.logout',
+    stack: portalStack({ body: { ignoreInvalid: true } }),
+    operationId: 'logout',
+    tag: 'Auth',
+    summary: 'Revoke the current PAT',
+    description:
+      'Revokes only the PAT of the request. No body: a payload is ignored, whatever its type or shape (a merchant selector naming another merchant in a readable JSON body is still 403).',
+    // The payload is never refused: no 413 or 415; a malformed merchant selector is 422.
+    parsesBody: false,
+    errors: { 422: ['VALIDATION_ERROR'] },
+    responses: { 200: { description: 'Logged out.', schema: messageOnly('Logged out.') } },
+    cacheControl: 'no-store',
+  },
+})
