@@ -60,13 +60,3 @@ export const portalStack = (...routeLimits: RouteLimit[]) => [
   middleware.body(),
   middleware.merchantScope(),
 ]
-
-/** Portal user PAT, administrators only (403 FORBIDDEN before validation). */
-export const adminStack = (...routeLimits: RouteLimit[]) => [
-  middleware.portalAuth(),
-  middleware.limit({ name: 'api', key: ['user'] }),
-  middleware.role({ role: 'administrator' }),
-  ...routeLimits,
-  middleware.body(),
-  middleware.merchantScope(),
-]

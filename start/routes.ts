@@ -8,11 +8,13 @@
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
-import { adminStack, portalStack, register } from '#start/route_stacks'
+import { portalStack, register } from '#start/route_stacks'
 import { sessionEndpoints } from '#controllers/session_endpoints'
 import { passwordResetEndpoints } from '#controllers/password_reset_endpoints'
 import { profileEndpoints } from '#controllers/profile_endpoints'
 import { emailVerificationLinkEndpoints } from '#controllers/email_verification_link_endpoints'
+import { merchantEndpoints } from '#controllers/merchant_endpoints'
+import { integrationKeysEndpoints } from '#controllers/integration_keys_endpoints'
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
 import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
@@ -26,8 +28,6 @@ const MerchantApiController = () => import('#controllers/merchant_api_controller
 const CollectionsController = () => import('#controllers/collections_controller')
 const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
 const OpenapiController = () => import('#controllers/openapi_controller')
-const MerchantController = () => import('#controllers/merchant_controller')
-const IntegrationKeysController = () => import('#controllers/integration_keys_controller')
 const MerchantLogoFilesController = () => import('#controllers/merchant_logo_files_controller')
 
 router.where('member', routeIds.numeric)
@@ -51,71 +51,6 @@ router
 
 router
   .group(() => {
-    // portal/merchant: profile, logo, integration keys, machine clients and credential
-    // deliveries
-    router
-      .group(() => {
-        router.get('/', [MerchantController, 'show']).as('show').use(portalStack())
-        router.patch('/', [MerchantController, 'update']).as('update').use(adminStack())
-        router.get('/logo', [MerchantController, 'showLogo']).as('logo.show').use(portalStack())
-        // The multipart body is read by the controller (config/bodyparser.ts
-        // processManually), after authentication and the role check.
-        router
-          .post('/logo', [MerchantController, 'storeLogo'])
-          .as('logo.store')
-          .use([
-            middleware.portalAuth(),
-            middleware.limit({ name: 'api', key: ['user'] }),
-            middleware.role({ role: 'administrator' }),
-            middleware.body({ types: ['multipart'] }),
-            middleware.merchantScope(),
-          ])
-        router
-          .delete('/logo', [MerchantController, 'destroyLogo'])
-          .as('logo.destroy')
-          .use(adminStack())
-        router
-          .get('/integration-keys', [IntegrationKeysController, 'show'])
-          .as('integration_keys.show')
-          .use([middleware.privateCache(), ...portalStack()])
-        router
-          .put('/integration-keys/:keyType', [IntegrationKeysController, 'update'])
-          .as('integration_keys.update')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'integrationKeyMutation',
-                key: ['user', 'merchant', 'op:put', 'param:keyType'],
-                audit: {
-                  action: 'integration_key.put',
-                  target: 'integration_key',
-                  targetParam: 'keyType',
-                },
-              })
-            ),
-          ])
-        router
-          .delete('/integration-keys/:keyType', [IntegrationKeysController, 'destroy'])
-          .as('integration_keys.destroy')
-          .use([
-            middleware.privateCache(),
-            ...adminStack(
-              middleware.limit({
-                name: 'integrationKeyMutation',
-                key: ['user', 'merchant', 'op:delete', 'param:keyType'],
-                audit: {
-                  action: 'integration_key.delete',
-                  target: 'integration_key',
-                  targetParam: 'keyType',
-                },
-              })
-            ),
-          ])
-      })
-      .prefix('/portal/merchant')
-      .as('merchant')
-
     // portal/collections: both roles, read-only, the API-wide limit per user
     router
       .group(() => {
@@ -170,6 +105,14 @@ register(profileEndpoints.verifyEmail)
 register(profileEndpoints.resendEmail)
 register(profileEndpoints.changePassword)
 register(emailVerificationLinkEndpoints.verify)
+register(merchantEndpoints.show)
+register(merchantEndpoints.update)
+register(merchantEndpoints.showLogo)
+register(merchantEndpoints.storeLogo)
+register(merchantEndpoints.destroyLogo)
+register(integrationKeysEndpoints.show)
+register(integrationKeysEndpoints.update)
+register(integrationKeysEndpoints.destroy)
 register(machineClientsEndpoints.index)
 register(machineClientsEndpoints.store)
 register(machineClientsEndpoints.rotate)

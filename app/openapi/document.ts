@@ -13,10 +13,11 @@ import { sessionEndpoints } from '#controllers/session_endpoints'
 import { passwordResetEndpoints } from '#controllers/password_reset_endpoints'
 import { profileEndpoints } from '#controllers/profile_endpoints'
 import { emailVerificationLinkEndpoints } from '#controllers/email_verification_link_endpoints'
+import { merchantEndpoints } from '#controllers/merchant_endpoints'
+import { integrationKeysEndpoints } from '#controllers/integration_keys_endpoints'
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
 import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
-import { merchantOperations } from '#openapi/paths/merchant'
 import { collectionsOperations } from '#openapi/paths/collections'
 import { reportingOperations } from '#openapi/paths/reporting'
 import { serviceOperations } from '#openapi/paths/service'
@@ -33,7 +34,8 @@ export const OPERATIONS: OperationSpec[] = [
   ...Object.values(passwordResetEndpoints).map(operationOf),
   ...Object.values(profileEndpoints).map(operationOf),
   ...Object.values(emailVerificationLinkEndpoints).map(operationOf),
-  ...merchantOperations,
+  ...Object.values(merchantEndpoints).map(operationOf),
+  ...Object.values(integrationKeysEndpoints).map(operationOf),
   ...Object.values(machineClientsEndpoints).map(operationOf),
   ...Object.values(teamMembersEndpoints).map(operationOf),
   ...Object.values(teamInvitationsEndpoints).map(operationOf),

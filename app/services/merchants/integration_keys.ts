@@ -10,6 +10,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import encryption from '@adonisjs/core/services/encryption'
 import type { UserActor } from '#auth/actor'
+import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
 import { lockTeamAsAdministrator } from '#services/team/team_locks'
@@ -72,7 +73,7 @@ export async function putIntegrationKey(
   keyType: IntegrationKeyType,
   input: { value: string; current_password: string; reason: string }
 ): Promise<IntegrationKeysPresence> {
-  const action = 'integration_key.put'
+  const action = AuditActions.integrationKeyPut
   const { column, target } = await authorizeKeyMutation(
     actor,
     keyType,
@@ -124,7 +125,7 @@ export async function deleteIntegrationKey(
   keyType: IntegrationKeyType,
   input: { current_password: string; reason: string }
 ): Promise<void> {
-  const action = 'integration_key.delete'
+  const action = AuditActions.integrationKeyDelete
   const { column, target } = await authorizeKeyMutation(
     actor,
     keyType,
