@@ -46,17 +46,3 @@ export function register(endpoint: Endpoint) {
   for (const [param, matcher] of Object.entries(endpoint.where ?? {})) route.where(param, matcher)
   if (endpoint.stack.steps.length) route.use(endpoint.stack.steps.map(middlewareOf))
 }
-
-// Stacks of the routes not yet declared beside their controllers.
-
-/** A route's own limit, `middleware.limit({...})` on its route line. */
-type RouteLimit = ReturnType<typeof middleware.limit>
-
-/** Portal user PAT, either role; API limit per user. */
-export const portalStack = (...routeLimits: RouteLimit[]) => [
-  middleware.portalAuth(),
-  middleware.limit({ name: 'api', key: ['user'] }),
-  ...routeLimits,
-  middleware.body(),
-  middleware.merchantScope(),
-]

@@ -8,7 +8,7 @@
 */
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
-import { portalStack, register } from '#start/route_stacks'
+import { register } from '#start/route_stacks'
 import { sessionEndpoints } from '#controllers/session_endpoints'
 import { passwordResetEndpoints } from '#controllers/password_reset_endpoints'
 import { profileEndpoints } from '#controllers/profile_endpoints'
@@ -18,6 +18,8 @@ import { integrationKeysEndpoints } from '#controllers/integration_keys_endpoint
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
 import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
+import { collectionsEndpoints } from '#controllers/collections_endpoints'
+import { collectionMetricsEndpoints } from '#controllers/collection_metrics_endpoints'
 import { routeIds } from '#validators/rules/route_ids'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
 import { MEDIA_ROUTE_PREFIX } from '#config/drive'
@@ -25,8 +27,6 @@ import { MEDIA_ROUTE_PREFIX } from '#config/drive'
 const HealthController = () => import('#controllers/health_controller')
 const OAuthTokenController = () => import('#controllers/oauth_token_controller')
 const MerchantApiController = () => import('#controllers/merchant_api_controller')
-const CollectionsController = () => import('#controllers/collections_controller')
-const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
 const OpenapiController = () => import('#controllers/openapi_controller')
 const MerchantLogoFilesController = () => import('#controllers/merchant_logo_files_controller')
 
@@ -51,40 +51,6 @@ router
 
 router
   .group(() => {
-    // portal/collections: both roles, read-only, the API-wide limit per user
-    router
-      .group(() => {
-        router
-          .get('/transactions', [CollectionsController, 'index'])
-          .as('transactions.index')
-          .use(portalStack())
-        router
-          .get('/transactions/:transaction', [CollectionsController, 'show'])
-          .as('transactions.show')
-          .use(portalStack())
-        router
-          .get('/transactions/:transaction/history', [CollectionsController, 'history'])
-          .as('history.index')
-          .use(portalStack())
-        router
-          .get('/transactions/:transaction/history/:history', [
-            CollectionsController,
-            'historyItem',
-          ])
-          .as('history.show')
-          .use(portalStack())
-        router
-          .get('/metrics', [CollectionMetricsController, 'summary'])
-          .as('metrics')
-          .use(portalStack())
-        router
-          .get('/charts', [CollectionMetricsController, 'chart'])
-          .as('charts')
-          .use(portalStack())
-      })
-      .prefix('/portal/collections')
-      .as('collections')
-
     // merchant-api: machine tokens only (its API limit, per machine client, is taken
     // by machine authentication once the client is known). One read-only endpoint to
     // verify machine credentials end to end.
@@ -126,6 +92,12 @@ register(teamInvitationsEndpoints.store)
 register(teamInvitationsEndpoints.resend)
 register(teamInvitationsEndpoints.destroy)
 register(teamInvitationsEndpoints.accept)
+register(collectionsEndpoints.index)
+register(collectionsEndpoints.show)
+register(collectionsEndpoints.history)
+register(collectionsEndpoints.historyItem)
+register(collectionMetricsEndpoints.summary)
+register(collectionMetricsEndpoints.chart)
 
 // oauth (outside /api/v1): every failure in OAuth form, 429 and body errors included
 // (the exception handler knows this route by name).

@@ -18,9 +18,9 @@ import { integrationKeysEndpoints } from '#controllers/integration_keys_endpoint
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
 import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
-import { collectionsOperations } from '#openapi/paths/collections'
-import { reportingOperations } from '#openapi/paths/reporting'
 import { serviceOperations } from '#openapi/paths/service'
+import { collectionsEndpoints } from '#controllers/collections_endpoints'
+import { collectionMetricsEndpoints } from '#controllers/collection_metrics_endpoints'
 import { profileSchemas } from '#transformers/schemas/profile'
 import { machineClientSchemas } from '#transformers/schemas/machine_client'
 import { teamSchemas } from '#transformers/schemas/team'
@@ -39,8 +39,8 @@ export const OPERATIONS: OperationSpec[] = [
   ...Object.values(machineClientsEndpoints).map(operationOf),
   ...Object.values(teamMembersEndpoints).map(operationOf),
   ...Object.values(teamInvitationsEndpoints).map(operationOf),
-  ...collectionsOperations,
-  ...reportingOperations,
+  ...Object.values(collectionsEndpoints).map(operationOf),
+  ...Object.values(collectionMetricsEndpoints).map(operationOf),
   ...serviceOperations,
 ]
 

@@ -1,5 +1,6 @@
 /*
-| portal-api.md › Collections: metrics summary and charts.
+| portal-api.md › Collections: metrics summary and charts, the endpoints of
+| CollectionMetricsController.
 |
 | The query parameters come from the validators the controller uses
 | (#validators/reporting); overrides only where a VineJS rule emits no JSON Schema.
@@ -7,8 +8,10 @@
 import { chartInput, metricsInput } from '#validators/reporting'
 import { queryParameters, schema } from '#openapi/json_schema'
 import { ok } from '#openapi/components'
-import type { OperationSpec } from '#openapi/operation'
-import { COLLECTIONS_DESCRIPTIONS, COLLECTIONS_OVERRIDES } from '#openapi/paths/collections'
+import { endpointsOf, portalStack } from '#http/endpoint'
+import { COLLECTIONS_DESCRIPTIONS, COLLECTIONS_OVERRIDES } from '#controllers/collections_endpoints'
+
+const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
 
 /** The IANA rule of `timezone` is custom (no JSON Schema of its own). */
 const OVERRIDES = { ...COLLECTIONS_OVERRIDES, timezone: { type: 'string', minLength: 1 } }
@@ -29,31 +32,31 @@ const DESCRIPTIONS = {
 const POPULATION =
   'Population: stored collection transactions of the merchant, environment, currency and optional brand created in [from, to); archived and credited included. A PAID transaction with a null amount makes the whole answer 503 `SERVICE_UNAVAILABLE`. Rejected query fields: pagination, status, search, merchant references, `as_of` (and `interval` on metrics).'
 
-export const reportingOperations: OperationSpec[] = [
-  {
+export const collectionMetricsEndpoints = endpointsOf(CollectionMetricsController, {
+  summary: {
     method: 'get',
     path: '/api/v1/portal/collections/metrics',
+    name: 'collections.metrics',
+    stack: portalStack(),
     operationId: 'getCollectionMetrics',
     tag: 'Reporting',
     summary: 'Collection metrics summary',
     description: POPULATION,
-    access: 'pat',
-    limits: [{ name: 'api', per: 'user' }],
     query: queryParameters(metricsInput, OVERRIDES, DESCRIPTIONS),
     responses: { 200: { description: 'The summary.', schema: ok(ref('MetricsSummary')) } },
     cacheControl: 'no-store',
   },
-  {
+  chart: {
     method: 'get',
     path: '/api/v1/portal/collections/charts',
+    name: 'collections.charts',
+    stack: portalStack(),
     operationId: 'getCollectionChart',
     tag: 'Reporting',
     summary: 'Collection chart by day, month or year',
     description: `${POPULATION} Buckets follow the reporting timezone (a day may last 23 or 25 hours); bucket totals reconcile with \`totals\`, and the overall rate uses overall counts.`,
-    access: 'pat',
-    limits: [{ name: 'api', per: 'user' }],
     query: queryParameters(chartInput, OVERRIDES, DESCRIPTIONS),
     responses: { 200: { description: 'The chart.', schema: ok(ref('Chart')) } },
     cacheControl: 'no-store',
   },
-]
+})

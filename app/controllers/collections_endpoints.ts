@@ -1,5 +1,6 @@
 /*
-| portal-api.md › Collections: transactions and their exchange history.
+| portal-api.md › Collections: transactions and their exchange history, the endpoints
+| of CollectionsController.
 |
 | The query parameters come from the validators the controller uses
 | (#validators/collections); overrides only where a VineJS rule emits no JSON Schema.
@@ -11,8 +12,10 @@ import {
 } from '#validators/collections'
 import { queryParameters, type FieldOverrides, schema } from '#openapi/json_schema'
 import { ok, page, PAGINATION_DESCRIPTIONS } from '#openapi/components'
-import type { OperationSpec } from '#openapi/operation'
+import { endpointsOf, portalStack } from '#http/endpoint'
 import { TIMESTAMP_PATTERN } from '#validators/rules/timestamp'
+
+const CollectionsController = () => import('#controllers/collections_controller')
 
 const { ref } = schema
 
@@ -49,32 +52,31 @@ const query = (input: Input) =>
 const READ_ONLY =
   'Read-only: no payment, provider inquiry or replay happens. A transaction of the other environment is 404.'
 
-export const collectionsOperations: OperationSpec[] = [
-  {
+export const collectionsEndpoints = endpointsOf(CollectionsController, {
+  index: {
     method: 'get',
     path: '/api/v1/portal/collections/transactions',
+    name: 'collections.transactions.index',
+    stack: portalStack(),
     operationId: 'listTransactions',
     tag: 'Collections',
     summary: 'List collection transactions',
     description: `Filters combine with AND; sorted by \`created_at\` then \`id\`, both descending. Without dates every stored transaction of the environment (archived included) is listed. Unlisted query fields are rejected with 422. ${READ_ONLY}`,
-    access: 'pat',
-    limits: [{ name: 'api', per: 'user' }],
     query: query(listTransactionsInput),
     responses: {
       200: { description: 'A page of transactions.', schema: page(ref('Transaction')) },
     },
     cacheControl: 'no-store',
   },
-  {
+  show: {
     method: 'get',
-    path: '/api/v1/portal/collections/transactions/{transaction}',
+    path: '/api/v1/portal/collections/transactions/:transaction',
+    name: 'collections.transactions.show',
+    stack: portalStack(),
     operationId: 'getTransaction',
     tag: 'Collections',
     summary: 'Read one transaction',
     description: `Query \`environment\` only. ${READ_ONLY}`,
-    access: 'pat',
-    limits: [{ name: 'api', per: 'user' }],
-    pathParameters: ['transaction'],
     query: query(environmentOnlyInput),
     responses: {
       200: {
@@ -84,17 +86,16 @@ export const collectionsOperations: OperationSpec[] = [
     },
     cacheControl: 'no-store',
   },
-  {
+  history: {
     method: 'get',
-    path: '/api/v1/portal/collections/transactions/{transaction}/history',
+    path: '/api/v1/portal/collections/transactions/:transaction/history',
+    name: 'collections.history.index',
+    stack: portalStack(),
     operationId: 'listTransactionHistory',
     tag: 'Collections',
     summary: "List a transaction's exchange history",
     description:
       'Chronological (captured_at, then ULID ascending). `meta.coverage` is computed over the whole scoped history. A known transaction without permitted captures returns `data: []`. History is never truncated or backfilled; purged items have a null payload and `purged_at` set. Every read is audited; an audit failure is 500.',
-    access: 'pat',
-    limits: [{ name: 'api', per: 'user' }],
-    pathParameters: ['transaction'],
     query: query(listHistoryInput),
     responses: {
       200: {
@@ -104,19 +105,18 @@ export const collectionsOperations: OperationSpec[] = [
     },
     cacheControl: 'no-store',
   },
-  {
+  historyItem: {
     method: 'get',
-    path: '/api/v1/portal/collections/transactions/{transaction}/history/{history}',
+    path: '/api/v1/portal/collections/transactions/:transaction/history/:history',
+    name: 'collections.history.show',
+    stack: portalStack(),
     operationId: 'getTransactionHistoryItem',
     tag: 'Collections',
     summary: 'Read one history item',
     description:
       'Query `environment` only (pagination is rejected). Unknown, cross-merchant, cross-environment or other-transaction ids: 404. The read is audited; an audit failure is 500.',
-    access: 'pat',
-    limits: [{ name: 'api', per: 'user' }],
-    pathParameters: ['transaction', 'history'],
     query: query(environmentOnlyInput),
     responses: { 200: { description: 'The history item.', schema: ok(ref('HistoryItem')) } },
     cacheControl: 'no-store',
   },
-]
+})
