@@ -1,35 +1,32 @@
 /*
-| Every route of the service, grouped as portal-api.md's Endpoints index groups
-| them. Each line shows the whole request path before the controller: who may call
-| it (start/route_stacks.ts: authentication, role, API or public limit, body
-| parsing, merchant scope), then the route's own limit from the contract's Limits
-| table (`middleware.limit`, with its key parts and whether refusals are audited).
-| Names (`.as`) are what signed URLs and tests use.
+| Every route of the service, in the order of portal-api.md's Endpoints index, then
+| the service's own. Each endpoint is declared once, beside its controller
+| (app/controllers/<resource>_endpoints.ts): method, path, name, the stack of its
+| kind of caller with its limits from the contract's Limits table, and its
+| description in the OpenAPI document, which is generated from the same declarations
+| (app/openapi/document.ts). `register` (start/register_endpoint.ts) adds one to the router.
 */
 import router from '@adonisjs/core/services/router'
-import { middleware } from '#start/kernel'
-import { register } from '#start/route_stacks'
-import { sessionEndpoints } from '#controllers/session_endpoints'
-import { passwordResetEndpoints } from '#controllers/password_reset_endpoints'
-import { profileEndpoints } from '#controllers/profile_endpoints'
-import { emailVerificationLinkEndpoints } from '#controllers/email_verification_link_endpoints'
-import { merchantEndpoints } from '#controllers/merchant_endpoints'
-import { integrationKeysEndpoints } from '#controllers/integration_keys_endpoints'
-import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
-import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
-import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
-import { collectionsEndpoints } from '#controllers/collections_endpoints'
-import { collectionMetricsEndpoints } from '#controllers/collection_metrics_endpoints'
+import { register } from '#start/register_endpoint'
 import { routeIds } from '#validators/rules/route_ids'
-import { MERCHANT_API_SCOPE } from '#config/oauth'
-import { MEDIA_ROUTE_PREFIX } from '#config/drive'
+import { sessionEndpoints as session } from '#controllers/session_endpoints'
+import { passwordResetEndpoints as passwordReset } from '#controllers/password_reset_endpoints'
+import { profileEndpoints as profile } from '#controllers/profile_endpoints'
+import { emailVerificationLinkEndpoints as emailLink } from '#controllers/email_verification_link_endpoints'
+import { merchantEndpoints as merchant } from '#controllers/merchant_endpoints'
+import { machineClientsEndpoints as machineClients } from '#controllers/machine_clients_endpoints'
+import { integrationKeysEndpoints as integrationKeys } from '#controllers/integration_keys_endpoints'
+import { teamMembersEndpoints as members } from '#controllers/team_members_endpoints'
+import { teamInvitationsEndpoints as invitations } from '#controllers/team_invitations_endpoints'
+import { collectionsEndpoints as collections } from '#controllers/collections_endpoints'
+import { collectionMetricsEndpoints as metrics } from '#controllers/collection_metrics_endpoints'
+import { oauthTokenEndpoints as oauthToken } from '#controllers/oauth_token_endpoints'
+import { healthEndpoints as health } from '#controllers/health_endpoints'
+import { merchantApiEndpoints as merchantApi } from '#controllers/merchant_api_endpoints'
+import { openapiEndpoints as openapi } from '#controllers/openapi_endpoints'
+import { merchantLogoFilesEndpoints as logoFiles } from '#controllers/merchant_logo_files_endpoints'
 
-const HealthController = () => import('#controllers/health_controller')
-const OAuthTokenController = () => import('#controllers/oauth_token_controller')
-const MerchantApiController = () => import('#controllers/merchant_api_controller')
-const OpenapiController = () => import('#controllers/openapi_controller')
-const MerchantLogoFilesController = () => import('#controllers/merchant_logo_files_controller')
-
+// Path IDs (portal-api.md › Endpoints): a malformed id does not match its route (404).
 router.where('member', routeIds.numeric)
 router.where('client', routeIds.numeric)
 router.where('transaction', routeIds.numeric)
@@ -38,79 +35,66 @@ router.where('invitation', routeIds.uuid)
 router.where('history', routeIds.ulid)
 router.where('keyType', routeIds.keyType)
 
-router.get('/health/live', [HealthController, 'live']).as('health.live')
-router.get('/health/ready', [HealthController, 'ready']).as('health.ready')
+// Login and session
+register(session.login)
+register(session.logout)
+register(passwordReset.sendLink)
+register(passwordReset.reset)
 
-// The OpenAPI document and its reference page (decisions.md §6; docs/openapi.md).
-router.get('/openapi.json', [OpenapiController, 'document']).as('openapi.document')
-router.get('/docs', [OpenapiController, 'page']).as('openapi.page')
-router
-  .get('/docs/assets/:asset', [OpenapiController, 'asset'])
-  .where('asset', /^[a-z0-9-]+\.(?:js|css|png)$/)
-  .as('openapi.asset')
+// Profile
+register(profile.show)
+register(profile.update)
+register(profile.verifyEmail)
+register(profile.resendEmail)
+register(profile.changePassword)
+register(emailLink.verify)
 
-router
-  .group(() => {
-    // merchant-api: machine tokens only (its API limit, per machine client, is taken
-    // by machine authentication once the client is known). One read-only endpoint to
-    // verify machine credentials end to end.
-    router
-      .get('/merchant-api/whoami', [MerchantApiController, 'whoami'])
-      .as('merchant_api.whoami')
-      .use([middleware.machineAuth({ scope: MERCHANT_API_SCOPE })])
-  })
-  .prefix('/api/v1')
+// Merchant and logo
+register(merchant.show)
+register(merchant.update)
+register(merchant.showLogo)
+register(merchant.storeLogo)
+register(merchant.destroyLogo)
 
-register(sessionEndpoints.login)
-register(sessionEndpoints.logout)
-register(passwordResetEndpoints.sendLink)
-register(passwordResetEndpoints.reset)
-register(profileEndpoints.show)
-register(profileEndpoints.update)
-register(profileEndpoints.verifyEmail)
-register(profileEndpoints.resendEmail)
-register(profileEndpoints.changePassword)
-register(emailVerificationLinkEndpoints.verify)
-register(merchantEndpoints.show)
-register(merchantEndpoints.update)
-register(merchantEndpoints.showLogo)
-register(merchantEndpoints.storeLogo)
-register(merchantEndpoints.destroyLogo)
-register(integrationKeysEndpoints.show)
-register(integrationKeysEndpoints.update)
-register(integrationKeysEndpoints.destroy)
-register(machineClientsEndpoints.index)
-register(machineClientsEndpoints.store)
-register(machineClientsEndpoints.rotate)
-register(machineClientsEndpoints.revoke)
-register(machineClientsEndpoints.consume)
-register(teamMembersEndpoints.index)
-register(teamMembersEndpoints.updateRole)
-register(teamMembersEndpoints.destroy)
-register(teamInvitationsEndpoints.index)
-register(teamInvitationsEndpoints.store)
-register(teamInvitationsEndpoints.resend)
-register(teamInvitationsEndpoints.destroy)
-register(teamInvitationsEndpoints.accept)
-register(collectionsEndpoints.index)
-register(collectionsEndpoints.show)
-register(collectionsEndpoints.history)
-register(collectionsEndpoints.historyItem)
-register(collectionMetricsEndpoints.summary)
-register(collectionMetricsEndpoints.chart)
+// Machine clients and credential delivery
+register(machineClients.index)
+register(machineClients.store)
+register(machineClients.rotate)
+register(machineClients.revoke)
+register(machineClients.consume)
 
-// oauth (outside /api/v1): every failure in OAuth form, 429 and body errors included
-// (the exception handler knows this route by name).
-router
-  .post('/oauth/token', [OAuthTokenController, 'issue'])
-  .as('oauth.token')
-  .use([middleware.limit({ name: 'oauthToken', key: ['ip'] }), middleware.rawBody()])
+// Integration keys
+register(integrationKeys.show)
+register(integrationKeys.update)
+register(integrationKeys.destroy)
 
-// media (outside /api/v1): logos of the fs drive disk, public like any <img> source;
-// names are unguessable (ULID) and change with every upload.
-router
-  .get(`${MEDIA_ROUTE_PREFIX}/logos/:merchant/:file`, [MerchantLogoFilesController, 'show'])
-  .where('merchant', routeIds.numeric)
-  .where('file', { match: /^[0-9a-z]{26}\.(?:png|jpg|webp)$/ })
-  .as('media.logo')
-  .use(middleware.limit({ name: 'public', key: ['ip'] }))
+// Team
+register(members.index)
+register(members.updateRole)
+register(members.destroy)
+register(invitations.index)
+register(invitations.store)
+register(invitations.resend)
+register(invitations.destroy)
+register(invitations.accept)
+
+// Collections
+register(collections.index)
+register(collections.show)
+register(collections.history)
+register(collections.historyItem)
+register(metrics.summary)
+register(metrics.chart)
+
+// Machine token endpoint
+register(oauthToken.issue)
+
+// The service's own (decisions.md §6): health, the merchant integration API, this
+// document and its reference page, the logo files of the fs disk
+register(health.live)
+register(health.ready)
+register(merchantApi.whoami)
+register(openapi.document)
+register(openapi.page)
+register(openapi.asset)
+register(logoFiles.show)

@@ -85,7 +85,7 @@ export default class MachineClientsController {
     )
   }
 
-  /** POST /portal/merchant/credential-deliveries/{delivery}/consume (issuing Admin; headers: routes.ts) */
+  /** POST /portal/merchant/credential-deliveries/{delivery}/consume (issuing Admin; headers: its declaration) */
   async consume(ctx: HttpContext) {
     const delivery = await findConsumableDelivery(ctx.actor!, String(ctx.params.delivery))
     const input = await validateBody(ctx, consumeDeliveryInput)

@@ -7,7 +7,7 @@
 | without its description, nor consume a limit its description does not name: both
 | read the limits from the one stack.
 |
-| A stack is data (the steps below); start/route_stacks.ts turns each step into its
+| A stack is data (the steps below); start/register_endpoint.ts turns each step into its
 | named middleware. Order: authentication, the API-wide (or public) limit, role, the
 | route's own limits, body parsing, merchant scope. So credentials and roles are
 | judged before a body is read (401/403 before 422), and every request that gets past

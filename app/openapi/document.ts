@@ -18,9 +18,13 @@ import { integrationKeysEndpoints } from '#controllers/integration_keys_endpoint
 import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
 import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
 import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
-import { serviceOperations } from '#openapi/paths/service'
 import { collectionsEndpoints } from '#controllers/collections_endpoints'
 import { collectionMetricsEndpoints } from '#controllers/collection_metrics_endpoints'
+import { healthEndpoints } from '#controllers/health_endpoints'
+import { oauthTokenEndpoints } from '#controllers/oauth_token_endpoints'
+import { merchantApiEndpoints } from '#controllers/merchant_api_endpoints'
+import { openapiEndpoints } from '#controllers/openapi_endpoints'
+import { merchantLogoFilesEndpoints } from '#controllers/merchant_logo_files_endpoints'
 import { profileSchemas } from '#transformers/schemas/profile'
 import { machineClientSchemas } from '#transformers/schemas/machine_client'
 import { teamSchemas } from '#transformers/schemas/team'
@@ -41,7 +45,11 @@ export const OPERATIONS: OperationSpec[] = [
   ...Object.values(teamInvitationsEndpoints).map(operationOf),
   ...Object.values(collectionsEndpoints).map(operationOf),
   ...Object.values(collectionMetricsEndpoints).map(operationOf),
-  ...serviceOperations,
+  ...Object.values(healthEndpoints).map(operationOf),
+  ...Object.values(oauthTokenEndpoints).map(operationOf),
+  ...Object.values(merchantApiEndpoints).map(operationOf),
+  ...Object.values(openapiEndpoints).map(operationOf),
+  ...Object.values(merchantLogoFilesEndpoints).map(operationOf),
 ]
 
 const TAGS = [

@@ -1,0 +1,100 @@
+/* The OpenAPI document and its reference page (decisions.md §6; docs/openapi.md), the endpoints of OpenapiController. */
+import { schema } from '#openapi/json_schema'
+import { endpointsOf, openStack } from '#http/endpoint'
+
+const OpenapiController = () => import('#controllers/openapi_controller')
+
+const STATIC_CACHE = {
+  'Cache-Control': {
+    description: 'Static documentation: cacheable, revalidated with the ETag.',
+    schema: schema.string({ pattern: '^public, max-age=[0-9]+' }),
+    required: true,
+  },
+  'ETag': { description: 'Content hash.', schema: schema.string(), required: true },
+}
+
+export const openapiEndpoints = endpointsOf(OpenapiController, {
+  document: {
+    method: 'get',
+    path: '/openapi.json',
+    name: 'openapi.document',
+    stack: openStack(),
+    operationId: 'getOpenApiDocument',
+    tag: 'Service',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'Generate clients and mocks from it. Supports `If-None-Match` (304).',
+    envelope: false,
+    responses: {
+      200: {
+        description: 'The document.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['openapi', 'info', 'paths'],
+              properties: {
+                openapi: schema.const('3.1.0'),
+                info: { type: 'object' },
+                paths: { type: 'object' },
+              },
+            },
+          },
+        },
+        headers: STATIC_CACHE,
+      },
+      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+    },
+  },
+  page: {
+    method: 'get',
+    path: '/docs',
+    name: 'openapi.page',
+    stack: openStack(),
+    operationId: 'getReferencePage',
+    tag: 'Service',
+    summary: 'API reference page',
+    description:
+      "A self-contained page rendered from `/openapi.json` by Swagger UI, bundled with the service (no CDN). Its Content-Security-Policy allows only the page's own scripts, styles, images and the document.",
+    envelope: false,
+    responses: {
+      200: {
+        description: 'The page.',
+        content: { 'text/html': { schema: schema.string() } },
+        headers: {
+          ...STATIC_CACHE,
+          'Content-Security-Policy': {
+            description: 'Same-origin resources only.',
+            schema: schema.string({ pattern: "^default-src 'none'" }),
+            required: true,
+          },
+        },
+      },
+      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+    },
+  },
+  asset: {
+    method: 'get',
+    path: '/docs/assets/:asset',
+    name: 'openapi.asset',
+    stack: openStack(),
+    where: { asset: { match: /^[a-z0-9-]+\.(?:js|css|png)$/ } },
+    operationId: 'getReferencePageAsset',
+    tag: 'Service',
+    summary: 'A file of the reference page',
+    description: 'The bundled reference UI (scripts, styles, icon). Unknown names are 404.',
+    envelope: false,
+    responses: {
+      200: {
+        description: 'The file.',
+        content: {
+          'text/javascript': { schema: schema.string() },
+          'text/css': { schema: schema.string() },
+          'image/png': { schema: schema.string({ contentMediaType: 'image/png' }) },
+        },
+        headers: STATIC_CACHE,
+      },
+      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+    },
+    errors: { 404: ['NOT_FOUND'] },
+  },
+})
