@@ -5,8 +5,9 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 
 /**
  * Regenerates docs/openapi.json and the typed client (clients/portal-api/schema.d.ts)
- * from the code: the VineJS validators, the response schemas beside the
- * transformers and app/openapi/paths. Commit both files with the change.
+ * from the code: the endpoint declarations beside the controllers, the VineJS
+ * validators and the response schemas beside the transformers. Commit both files
+ * with the change.
  */
 export default class OpenapiGenerate extends BaseCommand {
   static commandName = 'openapi:generate'

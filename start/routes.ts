@@ -1,30 +1,16 @@
 /*
 | Every route of the service, in the order of portal-api.md's Endpoints index, then
 | the service's own. Each endpoint is declared once, beside its controller
-| (app/controllers/<resource>_endpoints.ts): method, path, name, the stack of its
-| kind of caller with its limits from the contract's Limits table, and its
-| description in the OpenAPI document, which is generated from the same declarations
-| (app/openapi/document.ts). `register` (start/register_endpoint.ts) adds one to the router.
+| (app/controllers/<resource>_endpoints.ts, all listed in app/controllers/endpoints.ts):
+| method, path, name, the stack of its kind of caller with its limits from the
+| contract's Limits table, and its description in the OpenAPI document, which is
+| generated from the same declarations (app/openapi/document.ts). `register`
+| (start/register_endpoint.ts) adds one to the router.
 */
 import router from '@adonisjs/core/services/router'
 import { register } from '#start/register_endpoint'
 import { routeIds } from '#validators/rules/route_ids'
-import { sessionEndpoints as session } from '#controllers/session_endpoints'
-import { passwordResetEndpoints as passwordReset } from '#controllers/password_reset_endpoints'
-import { profileEndpoints as profile } from '#controllers/profile_endpoints'
-import { emailVerificationLinkEndpoints as emailLink } from '#controllers/email_verification_link_endpoints'
-import { merchantEndpoints as merchant } from '#controllers/merchant_endpoints'
-import { machineClientsEndpoints as machineClients } from '#controllers/machine_clients_endpoints'
-import { integrationKeysEndpoints as integrationKeys } from '#controllers/integration_keys_endpoints'
-import { teamMembersEndpoints as members } from '#controllers/team_members_endpoints'
-import { teamInvitationsEndpoints as invitations } from '#controllers/team_invitations_endpoints'
-import { collectionsEndpoints as collections } from '#controllers/collections_endpoints'
-import { collectionMetricsEndpoints as metrics } from '#controllers/collection_metrics_endpoints'
-import { oauthTokenEndpoints as oauthToken } from '#controllers/oauth_token_endpoints'
-import { healthEndpoints as health } from '#controllers/health_endpoints'
-import { merchantApiEndpoints as merchantApi } from '#controllers/merchant_api_endpoints'
-import { openapiEndpoints as openapi } from '#controllers/openapi_endpoints'
-import { merchantLogoFilesEndpoints as logoFiles } from '#controllers/merchant_logo_files_endpoints'
+import { ENDPOINTS } from '#controllers/endpoints'
 
 // Path IDs (portal-api.md › Endpoints): a malformed id does not match its route (404).
 router.where('member', routeIds.numeric)
@@ -36,65 +22,65 @@ router.where('history', routeIds.ulid)
 router.where('keyType', routeIds.keyType)
 
 // Login and session
-register(session.login)
-register(session.logout)
-register(passwordReset.sendLink)
-register(passwordReset.reset)
+register(ENDPOINTS.session.login)
+register(ENDPOINTS.session.logout)
+register(ENDPOINTS.passwordReset.sendLink)
+register(ENDPOINTS.passwordReset.reset)
 
 // Profile
-register(profile.show)
-register(profile.update)
-register(profile.verifyEmail)
-register(profile.resendEmail)
-register(profile.changePassword)
-register(emailLink.verify)
+register(ENDPOINTS.profile.show)
+register(ENDPOINTS.profile.update)
+register(ENDPOINTS.profile.verifyEmail)
+register(ENDPOINTS.profile.resendEmail)
+register(ENDPOINTS.profile.changePassword)
+register(ENDPOINTS.emailVerificationLink.verify)
 
 // Merchant and logo
-register(merchant.show)
-register(merchant.update)
-register(merchant.showLogo)
-register(merchant.storeLogo)
-register(merchant.destroyLogo)
+register(ENDPOINTS.merchant.show)
+register(ENDPOINTS.merchant.update)
+register(ENDPOINTS.merchant.showLogo)
+register(ENDPOINTS.merchant.storeLogo)
+register(ENDPOINTS.merchant.destroyLogo)
 
 // Machine clients and credential delivery
-register(machineClients.index)
-register(machineClients.store)
-register(machineClients.rotate)
-register(machineClients.revoke)
-register(machineClients.consume)
+register(ENDPOINTS.machineClients.index)
+register(ENDPOINTS.machineClients.store)
+register(ENDPOINTS.machineClients.rotate)
+register(ENDPOINTS.machineClients.revoke)
+register(ENDPOINTS.machineClients.consume)
 
 // Integration keys
-register(integrationKeys.show)
-register(integrationKeys.update)
-register(integrationKeys.destroy)
+register(ENDPOINTS.integrationKeys.show)
+register(ENDPOINTS.integrationKeys.update)
+register(ENDPOINTS.integrationKeys.destroy)
 
 // Team
-register(members.index)
-register(members.updateRole)
-register(members.destroy)
-register(invitations.index)
-register(invitations.store)
-register(invitations.resend)
-register(invitations.destroy)
-register(invitations.accept)
+register(ENDPOINTS.teamMembers.index)
+register(ENDPOINTS.teamMembers.updateRole)
+register(ENDPOINTS.teamMembers.destroy)
+register(ENDPOINTS.teamInvitations.index)
+register(ENDPOINTS.teamInvitations.store)
+register(ENDPOINTS.teamInvitations.resend)
+register(ENDPOINTS.teamInvitations.destroy)
+register(ENDPOINTS.teamInvitations.accept)
 
 // Collections
-register(collections.index)
-register(collections.show)
-register(collections.history)
-register(collections.historyItem)
-register(metrics.summary)
-register(metrics.chart)
+register(ENDPOINTS.collections.index)
+register(ENDPOINTS.collections.show)
+register(ENDPOINTS.collections.history)
+register(ENDPOINTS.collections.historyItem)
+register(ENDPOINTS.collectionMetrics.summary)
+register(ENDPOINTS.collectionMetrics.chart)
 
 // Machine token endpoint
-register(oauthToken.issue)
+register(ENDPOINTS.oauthToken.issue)
 
 // The service's own (decisions.md §6): health, the merchant integration API, this
 // document and its reference page, the logo files of the fs disk
-register(health.live)
-register(health.ready)
-register(merchantApi.whoami)
-register(openapi.document)
-register(openapi.page)
-register(openapi.asset)
-register(logoFiles.show)
+register(ENDPOINTS.health.live)
+register(ENDPOINTS.health.ready)
+register(ENDPOINTS.merchantApi.whoami)
+register(ENDPOINTS.openapi.document)
+register(ENDPOINTS.openapi.page)
+register(ENDPOINTS.openapi.asset)
+register(ENDPOINTS.merchantLogoFiles.show)

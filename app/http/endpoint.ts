@@ -18,20 +18,14 @@
 */
 import type { Constructor, LazyImport } from '@adonisjs/core/types/common'
 import type { GetControllerHandlers, RouteMatcher } from '@adonisjs/core/types/http'
-import type { LimitKeyPart } from '#middleware/limit_middleware'
+import type { LimitOptions } from '#middleware/limit_middleware'
 import type { AuditAction } from '#services/audit/actions'
 import type { RoleName } from '#models/user'
 import type { Access, HttpMethod, LimitRef, OperationSpec } from '#openapi/operation'
 
 /** A limit the route consumes: its key (the limiter's) and its key in words (the document's). */
-export interface EndpointLimit extends LimitRef {
-  key: LimitKeyPart[]
-  /**
-   * When set, a refusal is audited (portal-api.md › Events: throttled mutations).
-   * The target id is the route parameter `targetParam`, or the acting user with
-   * `targetUser`.
-   */
-  audit?: { action: AuditAction; target?: string; targetParam?: string; targetUser?: boolean }
+export interface EndpointLimit extends LimitOptions {
+  per: string
 }
 
 /** One middleware of a stack, by its name in start/kernel.ts. */

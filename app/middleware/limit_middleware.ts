@@ -4,6 +4,7 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import { actorOf, type Actor } from '#auth/actor'
 import { enforceLimit, type LimitName } from '#limits/limits'
 import { audit } from '#services/audit/audit_trail'
+import type { AuditAction } from '#services/audit/actions'
 
 /**
  * One part of a limit's key, as the contract's Limits table names it:
@@ -26,7 +27,7 @@ export interface LimitOptions {
    * The target id is the route parameter `targetParam`, or the acting user with
    * `targetUser`.
    */
-  audit?: { action: string; target?: string; targetParam?: string; targetUser?: boolean }
+  audit?: { action: AuditAction; target?: string; targetParam?: string; targetUser?: boolean }
 }
 
 function digest(value: unknown): string {

@@ -1,7 +1,8 @@
 /*
-| The OpenAPI 3.1 document of the whole service, assembled from the
-| per-area operation lists in app/openapi/paths/ and the response schemas declared
-| beside the transformers (app/transformers/schemas/). `node ace openapi:generate`
+| The OpenAPI 3.1 document of the whole service, assembled from the endpoint
+| declarations beside the controllers (app/controllers/endpoints.ts, the same ones
+| start/routes.ts registers) and the response schemas declared beside the
+| transformers (app/transformers/schemas/). `node ace openapi:generate`
 | writes it to docs/openapi.json; GET /openapi.json serves it; the test suite
 | validates every response against it.
 */
@@ -9,22 +10,7 @@ import { LIMITS } from '#limits/limits'
 import { parameters, securitySchemes, sharedSchemas } from '#openapi/components'
 import { toOperationObject, type OperationSpec } from '#openapi/operation'
 import { operationOf } from '#http/endpoint'
-import { sessionEndpoints } from '#controllers/session_endpoints'
-import { passwordResetEndpoints } from '#controllers/password_reset_endpoints'
-import { profileEndpoints } from '#controllers/profile_endpoints'
-import { emailVerificationLinkEndpoints } from '#controllers/email_verification_link_endpoints'
-import { merchantEndpoints } from '#controllers/merchant_endpoints'
-import { integrationKeysEndpoints } from '#controllers/integration_keys_endpoints'
-import { machineClientsEndpoints } from '#controllers/machine_clients_endpoints'
-import { teamMembersEndpoints } from '#controllers/team_members_endpoints'
-import { teamInvitationsEndpoints } from '#controllers/team_invitations_endpoints'
-import { collectionsEndpoints } from '#controllers/collections_endpoints'
-import { collectionMetricsEndpoints } from '#controllers/collection_metrics_endpoints'
-import { healthEndpoints } from '#controllers/health_endpoints'
-import { oauthTokenEndpoints } from '#controllers/oauth_token_endpoints'
-import { merchantApiEndpoints } from '#controllers/merchant_api_endpoints'
-import { openapiEndpoints } from '#controllers/openapi_endpoints'
-import { merchantLogoFilesEndpoints } from '#controllers/merchant_logo_files_endpoints'
+import { ENDPOINTS } from '#controllers/endpoints'
 import { profileSchemas } from '#transformers/schemas/profile'
 import { machineClientSchemas } from '#transformers/schemas/machine_client'
 import { teamSchemas } from '#transformers/schemas/team'
@@ -32,25 +18,10 @@ import { merchantSchemas } from '#transformers/schemas/merchant'
 import { collectionsSchemas } from '#transformers/schemas/collections'
 import { reportingSchemas } from '#transformers/schemas/reporting'
 
-/** Every operation, in the order of the contract's Endpoints index, then the service's own. */
-export const OPERATIONS: OperationSpec[] = [
-  ...Object.values(sessionEndpoints).map(operationOf),
-  ...Object.values(passwordResetEndpoints).map(operationOf),
-  ...Object.values(profileEndpoints).map(operationOf),
-  ...Object.values(emailVerificationLinkEndpoints).map(operationOf),
-  ...Object.values(merchantEndpoints).map(operationOf),
-  ...Object.values(integrationKeysEndpoints).map(operationOf),
-  ...Object.values(machineClientsEndpoints).map(operationOf),
-  ...Object.values(teamMembersEndpoints).map(operationOf),
-  ...Object.values(teamInvitationsEndpoints).map(operationOf),
-  ...Object.values(collectionsEndpoints).map(operationOf),
-  ...Object.values(collectionMetricsEndpoints).map(operationOf),
-  ...Object.values(healthEndpoints).map(operationOf),
-  ...Object.values(oauthTokenEndpoints).map(operationOf),
-  ...Object.values(merchantApiEndpoints).map(operationOf),
-  ...Object.values(openapiEndpoints).map(operationOf),
-  ...Object.values(merchantLogoFilesEndpoints).map(operationOf),
-]
+/** Every declared endpoint's operation, in the order of the contract's Endpoints index, then the service's own. */
+export const OPERATIONS: OperationSpec[] = Object.values(ENDPOINTS).flatMap((endpoints) =>
+  Object.values(endpoints).map(operationOf)
+)
 
 const TAGS = [
   {

@@ -1,10 +1,11 @@
 /*
-| One operation of the document, declared beside its area (app/openapi/paths/*):
-| who may call it, its limits, its input (from the VineJS validators), its success
-| responses (from the schemas beside the transformers) and the error codes it can
-| answer. `toOperationObject()` adds what the access kind and the input imply: the
-| authentication errors, 413/415/422, 429 with Retry-After, 500 and 503, so that no
-| area repeats them and none forgets them.
+| One operation of the document, as an endpoint declaration describes it
+| (app/http/endpoint.ts, `operationOf`): who may call it, its limits, its input (from
+| the VineJS validators), its success responses (from the schemas beside the
+| transformers) and the error codes it can answer. `toOperationObject()` adds what
+| the access kind and the input imply: the authentication errors, 413/415/422, 429
+| with Retry-After, 500 and 503, so that no endpoint repeats them and none forgets
+| them.
 */
 import { LIMITS, type LimitName } from '#limits/limits'
 import { schema, type JsonSchema } from '#openapi/json_schema'
@@ -44,7 +45,7 @@ export interface HeaderSpec {
 
 export interface OperationSpec {
   method: HttpMethod
-  /** OpenAPI path, parameters in braces named as in start/routes.ts. */
+  /** OpenAPI path, parameters in braces named as in the route's pattern. */
   path: string
   operationId: string
   tag: string
