@@ -161,7 +161,7 @@ export function openStack(): Stack {
 }
 
 /** The limits a stack consumes, in order, as the document names them. */
-export function limitsOf(stack: Stack): LimitRef[] {
+function limitsOf(stack: Stack): LimitRef[] {
   return stack.steps.flatMap((step) =>
     step.use === 'limit' || step.use === 'machineAuth'
       ? [{ name: step.limit.name, per: step.limit.per }]
@@ -211,7 +211,7 @@ export function endpointsOf<
 }
 
 /** The OpenAPI path of a router pattern: `:param` becomes `{param}`. */
-export const documentPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+const documentPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
 
 /** The operation the document describes for an endpoint. */
 export function operationOf(endpoint: Endpoint): OperationSpec {
