@@ -51,7 +51,7 @@ const { default: db } = await import('@adonisjs/lucid/services/db')
 const { default: Merchant } = await import('#models/merchant')
 const { createPortalClient, createMerchantWithUser, issuePat } =
   await import('#tests/helpers/portal')
-const { formatInstant, startOfLocalDate } = await import('#reporting/calendar')
+const { formatInstant, startOfLocalDate } = await import('#services/collections/reporting/calendar')
 
 const largest = await db
   .from('transactions')

@@ -42,9 +42,9 @@ process.env.APP_KEY = APP_KEY
 
 const { shutdown } = await bootApp()
 const { default: db } = await import('@adonisjs/lucid/services/db')
-const { listQueries } = await import('#services/collections/list_transactions')
-const { showTransactionQuery } = await import('#services/collections/show_transaction')
-const { historyQueries } = await import('#services/collections/transaction_history')
+const { listQueries } = await import('#services/collections/transactions/list_transactions')
+const { showTransactionQuery } = await import('#services/collections/transactions/show_transaction')
+const { historyQueries } = await import('#services/collections/history/transaction_history')
 const { parseTimestamp } = await import('#validators/rules/timestamp')
 const { createPortalClient, createMerchantWithUser, issuePat } =
   await import('#tests/helpers/portal')

@@ -26,7 +26,7 @@ import { bootApp } from './boot_app.js'
 import {
   DIRECT_EVENT_COLUMNS,
   DIRECT_TRANSACTION_COLUMNS,
-} from '#services/collections/import_preparation'
+} from '#services/collections/import/import_preparation'
 
 export function flag(name: string, fallback?: string): string | undefined {
   const prefix = `--${name}=`
@@ -49,10 +49,10 @@ export const EVIDENCE_COLUMNS = DIRECT_EVENT_COLUMNS
  */
 export async function appPieces() {
   const { default: db } = await import('@adonisjs/lucid/services/db')
-  const { seal } = await import('#services/collections/evidence_snapshot')
-  const { retentionMonths } = await import('#services/collections/import_transactions')
+  const { seal } = await import('#services/collections/history/evidence_snapshot')
+  const { retentionMonths } = await import('#services/collections/import/import_transactions')
   const { prepareLine, directTransactionRow, directEventRow } =
-    await import('#services/collections/import_preparation')
+    await import('#services/collections/import/import_preparation')
   const catalogue = await db.from('currencies').select('code')
   const context = {
     currencies: new Set(catalogue.map((row: { code: string }) => row.code)),

@@ -50,7 +50,7 @@ const { shutdown } = await bootApp()
 const folder = await mkdtemp(join(tmpdir(), 'collections-import-bench-'))
 try {
   const pieces = await appPieces()
-  const { importJsonLines } = await import('#services/collections/import_transactions')
+  const { importJsonLines } = await import('#services/collections/import/import_transactions')
   const { from: copyFrom } = await import('pg-copy-streams')
   const knex: any = pieces.db.connection().getWriteClient()
 

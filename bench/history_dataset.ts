@@ -54,7 +54,7 @@ function requestBody(options: RequestBodyOptions) {
  */
 export async function bigRequestBodyText(reference: string, targetBytes = ISSUE_SNAPSHOT_BYTES) {
   const { sealSnapshot, SNAPSHOT_READ_BOUND_BYTES } =
-    await import('#services/collections/evidence_snapshot')
+    await import('#services/collections/history/evidence_snapshot')
   const sealedSize = (text: string) =>
     sealSnapshot('01JBENCH0000000000000000000', { kind: 'json', text }).size
   const first = JSON.stringify(requestBody({ reference, keys: BIG_BODY_KEYS, memo: 1 }))
@@ -124,7 +124,7 @@ export async function importHistoryTransactions(
   merchantId: number,
   transactions: HistoryTransaction[]
 ) {
-  const { importJsonLines } = await import('#services/collections/import_transactions')
+  const { importJsonLines } = await import('#services/collections/import/import_transactions')
   const { default: db } = await import('@adonisjs/lucid/services/db')
   const folder = await mkdtemp(join(tmpdir(), 'history-bench-'))
   try {

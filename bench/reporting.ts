@@ -8,8 +8,8 @@
 | - endpoint latency p50/p95 over BENCH_REQUESTS sequential requests (one at a time,
 |   so latency is not queueing; an autocannon pass of as many first warms up and checks
 |   for non-2xx), each preceded by a GET /portal/me whose p50 is the row's floor;
-| - the same statement the endpoint runs (app/reporting/scope_statement.ts without a brand
-|   filter, app/reporting/aggregate_statement.ts with one), timed
+| - the same statement the endpoint runs (app/services/collections/reporting/scope_statement.ts without a brand
+|   filter, app/services/collections/reporting/aggregate_statement.ts with one), timed
 |   as bare SQL on one connection right after each endpoint request, and its plan's
 |   scan nodes;
 | - for the ten-year scenarios, the statement with the rollup switched off (every
@@ -27,11 +27,11 @@ import { setTimeout as delay } from 'node:timers/promises'
 import os from 'node:os'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { buildBuckets, type Interval } from '../app/reporting/calendar.ts'
-import { planReads, type ReadPlan } from '../app/reporting/query_plan.ts'
-import { aggregateStatement } from '../app/reporting/aggregate_statement.ts'
-import { planScopeReads } from '../app/reporting/scope_plan.ts'
-import { scopeAggregateStatement } from '../app/reporting/scope_statement.ts'
+import { buildBuckets, type Interval } from '../app/services/collections/reporting/calendar.ts'
+import { planReads, type ReadPlan } from '../app/services/collections/reporting/query_plan.ts'
+import { aggregateStatement } from '../app/services/collections/reporting/aggregate_statement.ts'
+import { planScopeReads } from '../app/services/collections/reporting/scope_plan.ts'
+import { scopeAggregateStatement } from '../app/services/collections/reporting/scope_statement.ts'
 import { parseTimestamp } from '../app/validators/rules/timestamp.ts'
 import { DATASETS, loadReportingDataset, type DatasetName } from './reporting_dataset.ts'
 
@@ -143,7 +143,7 @@ function statementOf(
     day: [],
     month: [],
   }
-  // As the service chooses (app/services/reporting/collection_aggregate.ts): the
+  // As the service chooses (app/services/collections/reporting/collection_aggregate.ts): the
   // scope rollup without a brand filter, the brand rollup with one.
   const planned =
     paymentBrand === undefined

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { args } from '@adonisjs/core/ace'
 import { OperatorCommand, OperatorInputError } from '#console/operator_command'
-import { importJsonLines } from '#services/collections/import_transactions'
+import { importJsonLines } from '#services/collections/import/import_transactions'
 import { describeLinesRead, progressLine } from '#console/progress_line'
 import { recordImportRows } from '#support/operator_metrics'
 

@@ -4,7 +4,7 @@
 */
 import { flags } from '@adonisjs/core/ace'
 import { OperatorCommand } from '#console/operator_command'
-import { purgeExpiredEvidence } from '#services/collections/purge_history'
+import { purgeExpiredEvidence } from '#services/collections/history/purge_history'
 
 export default class HistoryPurge extends OperatorCommand {
   static commandName = 'history:purge'

@@ -1,13 +1,13 @@
 /*
 | `node ace history:reproject [--dry-run]` (decisions.md §5): re-runs the history
 | projection over stored snapshots after the allowlists changed (PROJECTION_VERSION
-| in app/history/projection.ts). Batched, resumable, safe on several hosts at once;
+| in app/services/collections/history/projection.ts). Batched, resumable, safe on several hosts at once;
 | progress on standard error when it is a terminal.
 */
 import { flags } from '@adonisjs/core/ace'
 import { OperatorCommand } from '#console/operator_command'
 import { describeRowsDone, progressLine } from '#console/progress_line'
-import { reprojectHistory } from '#services/collections/reproject_history'
+import { reprojectHistory } from '#services/collections/history/reproject_history'
 
 export default class HistoryReproject extends OperatorCommand {
   static commandName = 'history:reproject'

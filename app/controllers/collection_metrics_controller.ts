@@ -2,8 +2,11 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
 import { afterCatalogue, validateQueryWithCatalogue } from '#validators/rules/currency'
 import { chartInput, metricsInput, reportingQuery } from '#validators/reporting'
-import { requireSupportedCurrency } from '#services/collections/currency_catalogue'
-import { chartCollections, summarizeCollections } from '#services/reporting/collection_metrics'
+import { requireSupportedCurrency } from '#services/collections/transactions/currency_catalogue'
+import {
+  chartCollections,
+  summarizeCollections,
+} from '#services/collections/reporting/collection_metrics'
 import {
   MetricsChartTransformer,
   MetricsSummaryTransformer,

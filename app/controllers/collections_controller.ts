@@ -8,10 +8,13 @@ import {
   listTransactionsInput,
 } from '#validators/collections'
 import { afterCatalogue, validateQueryWithCatalogue } from '#validators/rules/currency'
-import { requireSupportedCurrency } from '#services/collections/currency_catalogue'
-import { listTransactions } from '#services/collections/list_transactions'
-import { showTransaction } from '#services/collections/show_transaction'
-import { listTransactionHistory, showHistoryItem } from '#services/collections/transaction_history'
+import { requireSupportedCurrency } from '#services/collections/transactions/currency_catalogue'
+import { listTransactions } from '#services/collections/transactions/list_transactions'
+import { showTransaction } from '#services/collections/transactions/show_transaction'
+import {
+  listTransactionHistory,
+  showHistoryItem,
+} from '#services/collections/history/transaction_history'
 import TransactionTransformer from '#transformers/transaction_transformer'
 import HistoryItemTransformer from '#transformers/history_item_transformer'
 

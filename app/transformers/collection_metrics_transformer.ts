@@ -4,10 +4,13 @@
 | money as two-decimal strings, `as_of` a UTC timestamp.
 */
 import { PortalTransformer } from '#transformers/portal_transformer'
-import { formatInstant, formatInstantAt } from '#reporting/calendar'
-import { formatCents, successRatePercent } from '#reporting/money'
-import type { StatusTotals } from '#services/reporting/collection_aggregate'
-import type { MetricsChart, MetricsSummary } from '#services/reporting/collection_metrics'
+import { formatInstant, formatInstantAt } from '#services/collections/reporting/calendar'
+import { formatCents, successRatePercent } from '#services/collections/reporting/money'
+import type { StatusTotals } from '#services/collections/reporting/collection_aggregate'
+import type {
+  MetricsChart,
+  MetricsSummary,
+} from '#services/collections/reporting/collection_metrics'
 import type { ReportingQuery } from '#validators/reporting'
 
 /** The six metric fields of a summary, of chart totals and of each bucket. */

@@ -1,7 +1,7 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type { HistoryItem } from '#history/projection'
+import type { HistoryItem } from '#services/collections/history/projection'
 
-/** portal-api.md › History item, field by field, from the projection (app/history). */
+/** portal-api.md › History item, field by field, from the projection (app/services/collections/history). */
 export default class HistoryItemTransformer extends PortalTransformer<HistoryItem> {
   toObject() {
     const item = this.resource

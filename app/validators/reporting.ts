@@ -25,8 +25,8 @@ import {
   isIanaTimezone,
   localYear,
   rangeLimit,
-} from '#reporting/calendar'
-import type { Interval } from '#reporting/calendar'
+} from '#services/collections/reporting/calendar'
+import type { Interval } from '#services/collections/reporting/calendar'
 
 export const DEFAULT_REPORTING_TIMEZONE = 'Asia/Manila'
 

@@ -20,8 +20,12 @@
 import http from 'node:http'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import pg from 'pg'
-import { formatInstant } from '../../app/reporting/calendar.ts'
-import { formatCents, parseCents, successRatePercent } from '../../app/reporting/money.ts'
+import { formatInstant } from '../../app/services/collections/reporting/calendar.ts'
+import {
+  formatCents,
+  parseCents,
+  successRatePercent,
+} from '../../app/services/collections/reporting/money.ts'
 import { parseTimestamp } from '../../app/validators/rules/timestamp.ts'
 
 const PORT = Number(process.env.PEER_PORT ?? 3421)

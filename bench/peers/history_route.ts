@@ -17,8 +17,9 @@ import type pg from 'pg'
 import { bootApp } from '../boot_app.js'
 
 await bootApp()
-const { historyQueries } = await import('#services/collections/transaction_history')
-const { historyItemOf, coverageOf, eventTypeOf } = await import('#history/projection')
+const { historyQueries } = await import('#services/collections/history/transaction_history')
+const { historyItemOf, coverageOf, eventTypeOf } =
+  await import('#services/collections/history/projection')
 const { default: encryption } = await import('@adonisjs/core/services/encryption')
 
 // The encrypter's AES-256-GCM key (its id, then HKDF of SHA-256(APP_KEY)), made once.

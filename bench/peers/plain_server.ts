@@ -41,7 +41,7 @@ import http from 'node:http'
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import pg from 'pg'
 import { Redis } from 'ioredis'
-import { PERMITTED_KINDS } from '#services/collections/evidence_kinds'
+import { PERMITTED_KINDS } from '#services/collections/history/evidence_kinds'
 import { historyPage } from './history_route.js'
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))

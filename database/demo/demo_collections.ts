@@ -18,7 +18,7 @@
 import { Readable } from 'node:stream'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import { importJsonLines } from '#services/collections/import_transactions'
+import { importJsonLines } from '#services/collections/import/import_transactions'
 import { demoTransactions, type DemoTransaction } from '#database/demo/demo_transactions'
 
 const iso = (at: DateTime) => at.toISO()!

@@ -1,5 +1,5 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
-import { PERMITTED_KINDS } from '#services/collections/evidence_kinds'
+import { PERMITTED_KINDS } from '#services/collections/history/evidence_kinds'
 
 /**
  * `history_available` of every listed transaction (portal-api.md › Transaction):

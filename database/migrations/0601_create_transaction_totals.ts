@@ -7,7 +7,7 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * many amounts are null. A 10-year summary over a million transactions scanned every
  * row; it now sums about two thousand month rows, and reads day rows and
  * raw transactions only where a range or bucket bound cuts a UTC month or day
- * (app/reporting/query_plan.ts, bench/README.md).
+ * (app/services/collections/reporting/query_plan.ts, bench/README.md).
  *
  * Maintained transactionally by statement-level triggers with transition tables, so
  * every writer (collections:import, COPY, tests, a manual fix) keeps it exact in the

@@ -1,5 +1,5 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
-import { reprojectHistory } from '#services/collections/reproject_history'
+import { reprojectHistory } from '#services/collections/history/reproject_history'
 
 /**
  * History reads serve a projection stored beside the snapshot (decisions.md §5):

@@ -9,7 +9,7 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * offset in use today, +05:30, +05:45 and +12:45 included) is one UTC day row plus or
  * minus a few hour and quarter rows at its edges, instead of every transaction of the
  * day. Offsets that are not (local mean time before standard time) leave a raw edge
- * of under 15 minutes, read from the transactions (app/reporting/scope_plan.ts).
+ * of under 15 minutes, read from the transactions (app/services/collections/reporting/scope_plan.ts).
  *
  * Kept like transaction_totals (migration 0601), by statement-level triggers with
  * transition tables, in the writer's own transaction; each statement's changes are

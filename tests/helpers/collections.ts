@@ -8,8 +8,8 @@
 import { Readable } from 'node:stream'
 import { ulid } from 'ulid'
 import db from '@adonisjs/lucid/services/db'
-import type { EvidenceKind } from '#services/collections/evidence_kinds'
-import { importJsonLines } from '#services/collections/import_transactions'
+import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
+import { importJsonLines } from '#services/collections/import/import_transactions'
 
 export interface ImportEvent {
   kind: EvidenceKind

@@ -3,7 +3,10 @@
 | a few overrides, and a stream of them.
 */
 import { Readable } from 'node:stream'
-import { importJsonLines, type ImportOptions } from '#services/collections/import_transactions'
+import {
+  importJsonLines,
+  type ImportOptions,
+} from '#services/collections/import/import_transactions'
 
 export type Line = Record<string, any>
 

@@ -1,10 +1,10 @@
 /*
-| app/services/collections/event_body_text.ts: the line's own text of each event's
+| app/services/collections/import/event_body_text.ts: the line's own text of each event's
 | body, as JSON.parse reads the line (last key wins), for any JSON the line may hold.
 */
 import { test } from '@japa/runner'
 import fc from 'fast-check'
-import { eventBodyTexts, eventBodyTextsOf } from '#services/collections/event_body_text'
+import { eventBodyTexts, eventBodyTextsOf } from '#services/collections/import/event_body_text'
 
 test.group('Event body text of an import line', () => {
   test('keeps the characters exactly: big integers, exponents, trailing zeros, spacing', ({

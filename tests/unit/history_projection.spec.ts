@@ -16,9 +16,9 @@ import {
   type EvidenceRecord,
   type HistoryItem,
   type OpenedSnapshot,
-} from '#history/projection'
-import { SNAPSHOT_READ_BOUND_BYTES } from '#services/collections/evidence_snapshot'
-import type { EvidenceKind } from '#services/collections/evidence_kinds'
+} from '#services/collections/history/projection'
+import { SNAPSHOT_READ_BOUND_BYTES } from '#services/collections/history/evidence_snapshot'
+import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 
 /*
 | portal-api.md › History item and Payload projection, as a pure function: one

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { parseTimestamp } from '#validators/rules/timestamp'
-import { retainUntilDefault } from '#services/collections/import_retention'
+import { retainUntilDefault } from '#services/collections/import/import_retention'
 
 const at = (value: string) => parseTimestamp(value)!
 

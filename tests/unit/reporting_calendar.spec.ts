@@ -13,8 +13,8 @@ import {
   startOfLocalDate,
   zoneOffsetMs,
   type Interval,
-} from '#reporting/calendar'
-import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#reporting/iana_zones'
+} from '#services/collections/reporting/calendar'
+import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#services/collections/reporting/iana_zones'
 import { parseTimestamp } from '#validators/rules/timestamp'
 
 const micros = (value: string) => {

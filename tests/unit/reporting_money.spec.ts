@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import fc from 'fast-check'
-import { formatCents, parseCents, successRatePercent } from '#reporting/money'
-import { planReads } from '#reporting/query_plan'
+import { formatCents, parseCents, successRatePercent } from '#services/collections/reporting/money'
+import { planReads } from '#services/collections/reporting/query_plan'
 
 test.group('Reporting money: exact two-decimal strings (decisions.md §2)', () => {
   test('numeric strings from PostgreSQL parse to cents exactly, beyond float precision', ({

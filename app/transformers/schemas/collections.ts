@@ -4,7 +4,7 @@
 | What app/transformers/transaction_transformer.ts and history_item_transformer.ts
 | return (the suite validates every response against these, so a difference fails a
 | test). The value lists (capture states, reason codes, the reply and synchronous
-| response allowlists) come from the projection itself (app/history/projection.ts).
+| response allowlists) come from the projection itself (app/services/collections/history/projection.ts).
 */
 import { schema, type JsonSchema } from '#openapi/json_schema'
 import {
@@ -16,7 +16,7 @@ import {
   REPLY_TEXT_VALUES,
   SYNC_BODY_CAPTURE_STATUSES,
   SYNC_ERROR_CODE_VALUES,
-} from '#history/projection'
+} from '#services/collections/history/projection'
 import {
   CURRENCY_CODE_PATTERN,
   DELIVERY_STATES,

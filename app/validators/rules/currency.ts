@@ -2,7 +2,7 @@
 | The `currency` of collection filters and reporting (portal-api.md › Collections):
 | three upper-case letters, then the supported currency catalogue (422 unsupported,
 | 503 unreadable). Validators import no services: the controller hands in the
-| catalogue lookup (app/services/collections/currency_catalogue.ts).
+| catalogue lookup (app/services/collections/transactions/currency_catalogue.ts).
 |
 | The lookup starts as soon as the query holds a well-formed currency, whatever the
 | other fields hold, and runs concurrently with the validation and then the read. Its

@@ -9,8 +9,12 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { liftLimit } from '#tests/helpers/limits'
 import { seedDemoCollections } from '#database/demo/demo_collections'
-import { openSnapshot } from '#services/collections/evidence_snapshot'
-import { CAPTURE_STATUSES, REASON_CODES, SYNC_BODY_CAPTURE_STATUSES } from '#history/projection'
+import { openSnapshot } from '#services/collections/history/evidence_snapshot'
+import {
+  CAPTURE_STATUSES,
+  REASON_CODES,
+  SYNC_BODY_CAPTURE_STATUSES,
+} from '#services/collections/history/projection'
 import { route } from '#tests/helpers/routes'
 import { signedInMember } from '#tests/helpers/portal'
 

@@ -11,7 +11,7 @@ import {
   type ImportEvent,
 } from '#tests/helpers/collections'
 import { route } from '#tests/helpers/routes'
-import { reprojectHistory } from '#services/collections/reproject_history'
+import { reprojectHistory } from '#services/collections/history/reproject_history'
 
 const readHistory = (client: any, session: Session, id: number, qs: Record<string, unknown> = {}) =>
   client

@@ -8,7 +8,7 @@ import {
   insertTransactions,
   type TransactionRow,
 } from '#tests/helpers/reporting'
-import { formatCents, parseCents, successRatePercent } from '#reporting/money'
+import { formatCents, parseCents, successRatePercent } from '#services/collections/reporting/money'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import { signedInMember } from '#tests/helpers/portal'
 

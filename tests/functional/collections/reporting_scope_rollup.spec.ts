@@ -1,5 +1,5 @@
 /*
-| The scope rollup (migration 0980, app/reporting/scope_plan.ts): charts and summaries
+| The scope rollup (migration 0980, app/services/collections/reporting/scope_plan.ts): charts and summaries
 | without a brand filter read UTC quarter-hours, hours, days and months, and raw rows
 | only under a quarter-hour. Properties: every bucket equals a hand count of the rows,
 | in zones with :30 and :45 offsets, across DST changes, and before standard time
@@ -11,8 +11,8 @@ import fc from 'fast-check'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { getChart, getMetrics, insertTransactions } from '#tests/helpers/reporting'
-import { formatCents, parseCents } from '#reporting/money'
-import { startOfLocalDate } from '#reporting/calendar'
+import { formatCents, parseCents } from '#services/collections/reporting/money'
+import { startOfLocalDate } from '#services/collections/reporting/calendar'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import { signedInMember } from '#tests/helpers/portal'
 import { withRaisedLimits } from '#tests/helpers/limits'

@@ -1,7 +1,7 @@
 /*
 | meta.total of a date-ranged transaction list is exact whatever the range: read from
 | the day/month rollup for whole UTC days and months and from the rows at the cut
-| edges (app/services/collections/list_transactions.ts), it must equal count(*) of
+| edges (app/services/collections/transactions/list_transactions.ts), it must equal count(*) of
 | the same conditions for ranges that are whole months, cut days, a few hours, or
 | many years, for every filter the rollup can answer, and stay so through writes.
 */

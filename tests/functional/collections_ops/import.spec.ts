@@ -22,9 +22,9 @@ import {
   type Line,
 } from '#tests/helpers/collections_import'
 import { MerchantFactory } from '#database/factories/merchant_factory'
-import { openSnapshot } from '#services/collections/evidence_snapshot'
-import { importJsonLines } from '#services/collections/import_transactions'
-import { ImportLineError } from '#services/collections/import_line'
+import { openSnapshot } from '#services/collections/history/evidence_snapshot'
+import { importJsonLines } from '#services/collections/import/import_transactions'
+import { ImportLineError } from '#services/collections/import/import_line'
 import CollectionsImport from '../../../commands/collections_import.js'
 
 const EVENT_ID = '01KJKHZEBRZRA2A3QBT3R6CWDN'

@@ -1,16 +1,16 @@
 /*
 | The import prepares its lines (check, seal, project, COPY text) on a worker thread
-| (app/services/collections/prepared_lines.ts), and on its own thread when the fast
+| (app/services/collections/import/prepared_lines.ts), and on its own thread when the fast
 | cipher is not proven. Both ways must give the same lines, in order, whatever the
 | chunking of the input, stop at the same bad line, and seal what the server opens.
 */
 import { test } from '@japa/runner'
 import { Readable } from 'node:stream'
 import { eventOf, jsonLinesOf, transactionLine, type Line } from '#tests/helpers/collections_import'
-import { preparedLines, type PreparedReply } from '#services/collections/prepared_lines'
-import { openProjection, openSnapshot } from '#services/collections/evidence_snapshot'
-import { ImportLineError } from '#services/collections/import_line'
-import { retentionMonths } from '#services/collections/import_transactions'
+import { preparedLines, type PreparedReply } from '#services/collections/import/prepared_lines'
+import { openProjection, openSnapshot } from '#services/collections/history/evidence_snapshot'
+import { ImportLineError } from '#services/collections/import/import_line'
+import { retentionMonths } from '#services/collections/import/import_transactions'
 
 const context = () => ({ currencies: new Set(['PHP', 'USD']), months: retentionMonths() })
 

@@ -11,7 +11,7 @@ import { resetState, setNow } from '#tests/helpers/database'
 import { runCommand } from '#tests/helpers/foundation'
 import { eventOf, importLines, transactionLine } from '#tests/helpers/collections_import'
 import { MerchantFactory } from '#database/factories/merchant_factory'
-import { purgeExpiredEvidence } from '#services/collections/purge_history'
+import { purgeExpiredEvidence } from '#services/collections/history/purge_history'
 import HistoryPurge from '../../../commands/history_purge.js'
 
 const NOW = '2027-06-01T00:00:00Z'

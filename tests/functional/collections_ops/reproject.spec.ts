@@ -10,9 +10,9 @@ import { resetState } from '#tests/helpers/database'
 import { runCommand, terminalOutput } from '#tests/helpers/foundation'
 import { eventOf, importLines, transactionLine } from '#tests/helpers/collections_import'
 import { MerchantFactory } from '#database/factories/merchant_factory'
-import { PROJECTION_VERSION } from '#history/projection'
-import { openProjection, sealProjection } from '#services/collections/evidence_snapshot'
-import { reprojectHistory } from '#services/collections/reproject_history'
+import { PROJECTION_VERSION } from '#services/collections/history/projection'
+import { openProjection, sealProjection } from '#services/collections/history/evidence_snapshot'
+import { reprojectHistory } from '#services/collections/history/reproject_history'
 import HistoryReproject from '../../../commands/history_reproject.js'
 
 /** Imports one transaction per body; returns the evidence rows in reference order. */

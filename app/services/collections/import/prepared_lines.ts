@@ -17,11 +17,11 @@
 import { Worker } from 'node:worker_threads'
 import { extname } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
-import { evidenceCipherKey, seal } from '#services/collections/evidence_snapshot'
-import type { CipherKey } from '#services/collections/evidence_cipher'
-import { ImportLineError } from '#services/collections/import_line'
-import { prepareLine, type PreparedLine } from '#services/collections/import_preparation'
-import { jsonLines } from '#services/collections/json_lines'
+import { evidenceCipherKey, seal } from '#services/collections/history/evidence_snapshot'
+import type { CipherKey } from '#services/collections/history/evidence_cipher'
+import { ImportLineError } from '#services/collections/import/import_line'
+import { prepareLine, type PreparedLine } from '#services/collections/import/import_preparation'
+import { jsonLines } from '#services/collections/import/json_lines'
 
 /** Input chunks the preparation thread may be sent beyond what the import has taken. */
 const PREPARED_AHEAD_CHUNKS = 4

@@ -12,7 +12,11 @@
 import { createHash, createSecretKey, hkdfSync } from 'node:crypto'
 import encryption from '@adonisjs/core/services/encryption'
 import settings from '#config/settings'
-import type { EvidenceFacts, OpenedSnapshot, StoredProjection } from '#history/projection'
+import type {
+  EvidenceFacts,
+  OpenedSnapshot,
+  StoredProjection,
+} from '#services/collections/history/projection'
 import {
   evidenceCipher,
   projectionPurpose,
@@ -23,7 +27,7 @@ import {
   type EvidenceCipher,
   type Sealable,
   type SealedEvidence,
-} from '#services/collections/evidence_cipher'
+} from '#services/collections/history/evidence_cipher'
 
 export type Snapshot = OpenedSnapshot
 

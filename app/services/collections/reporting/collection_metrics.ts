@@ -8,7 +8,12 @@
 import { DateTime } from 'luxon'
 import type { UserActor } from '#auth/actor'
 import ApiError from '#exceptions/api_error'
-import { BUCKET_LIMITS, buildBuckets, type Bucket, type Interval } from '#reporting/calendar'
+import {
+  BUCKET_LIMITS,
+  buildBuckets,
+  type Bucket,
+  type Interval,
+} from '#services/collections/reporting/calendar'
 import type { ReportingQuery } from '#validators/reporting'
 import {
   addTotals,
@@ -16,7 +21,7 @@ import {
   emptyTotals,
   type ReportingScope,
   type StatusTotals,
-} from '#services/reporting/collection_aggregate'
+} from '#services/collections/reporting/collection_aggregate'
 
 export interface MetricsSummary {
   query: ReportingQuery

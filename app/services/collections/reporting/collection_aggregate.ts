@@ -2,21 +2,27 @@
 | The one aggregate query of metrics and charts (portal-api.md › Metrics summary,
 | Chart): for each bucket of a range, counts by normalized status, the numeric sum of
 | PAID amounts, and whether a PAID amount is missing. One prepared statement per
-| request, on the read connection; bucket bounds are computed in TypeScript (app/reporting), so
+| request, on the read connection; bucket bounds are computed in TypeScript (app/services/collections/reporting), so
 | PostgreSQL's own time-zone data never decides a bucket. Without a brand filter, the
 | scope rollup's UTC months, days, hours and quarter-hours cover the buckets, raw rows
-| what is left under a quarter-hour (app/reporting/scope_plan.ts); with one, the brand
-| rollup's UTC months and days, raw rows the rest (app/reporting/query_plan.ts).
+| what is left under a quarter-hour (app/services/collections/reporting/scope_plan.ts); with one, the brand
+| rollup's UTC months and days, raw rows the rest (app/services/collections/reporting/query_plan.ts).
 */
 import ApiError from '#exceptions/api_error'
 import type { Environment } from '#models/collections_vocabulary'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
-import { aggregateStatement, type AggregateScope } from '#reporting/aggregate_statement'
-import { parseCents } from '#reporting/money'
-import { planReads } from '#reporting/query_plan'
-import { planScopeReads } from '#reporting/scope_plan'
-import { scopeAggregateStatement, type ScopeStatement } from '#reporting/scope_statement'
+import {
+  aggregateStatement,
+  type AggregateScope,
+} from '#services/collections/reporting/aggregate_statement'
+import { parseCents } from '#services/collections/reporting/money'
+import { planReads } from '#services/collections/reporting/query_plan'
+import { planScopeReads } from '#services/collections/reporting/scope_plan'
+import {
+  scopeAggregateStatement,
+  type ScopeStatement,
+} from '#services/collections/reporting/scope_statement'
 
 export interface ReportingScope extends AggregateScope {
   environment: Environment

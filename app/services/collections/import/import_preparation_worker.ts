@@ -7,11 +7,14 @@
 */
 import { parentPort } from 'node:worker_threads'
 import { on } from 'node:events'
-import { evidenceCipher } from '#services/collections/evidence_cipher'
-import { ImportLineError } from '#services/collections/import_line'
-import { prepareLine, type PreparationContext } from '#services/collections/import_preparation'
-import { jsonLines } from '#services/collections/json_lines'
-import type { PreparedReply, PreparerMessage } from '#services/collections/prepared_lines'
+import { evidenceCipher } from '#services/collections/history/evidence_cipher'
+import { ImportLineError } from '#services/collections/import/import_line'
+import {
+  prepareLine,
+  type PreparationContext,
+} from '#services/collections/import/import_preparation'
+import { jsonLines } from '#services/collections/import/json_lines'
+import type { PreparedReply, PreparerMessage } from '#services/collections/import/prepared_lines'
 
 /** A reply is sent when this many lines, or bytes of rows, are ready. */
 const REPLY_LINES = 500

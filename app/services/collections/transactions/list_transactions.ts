@@ -19,9 +19,12 @@ import type { Timestamp } from '#validators/rules/timestamp'
 import type { Environment, TransactionStatus } from '#models/collections_vocabulary'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
-import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/transaction_rows'
-import { sqlInstant } from '#reporting/calendar'
-import { planReads, type BucketRange } from '#reporting/query_plan'
+import {
+  TRANSACTION_COLUMNS,
+  type TransactionRow,
+} from '#services/collections/transactions/transaction_rows'
+import { sqlInstant } from '#services/collections/reporting/calendar'
+import { planReads, type BucketRange } from '#services/collections/reporting/query_plan'
 
 export interface TransactionFilters {
   environment: Environment
@@ -161,7 +164,7 @@ function partArrays(parts: BucketRange[]) {
 /**
  * The exact count of [from, to) under `conditions` (columns shared by `transactions`
  * and `transaction_totals`), read as the reporting aggregate reads its buckets
- * (app/reporting/query_plan.ts): whole UTC months and days from the rollup, the rest
+ * (app/services/collections/reporting/query_plan.ts): whole UTC months and days from the rollup, the rest
  * (at most a day at each edge) from the rows, each part added or subtracted. Every
  * part is exact and the statement reads one snapshot, so the sum is what `count(*)`
  * would give, from a few rollup rows instead of every index entry of the range.
@@ -190,7 +193,7 @@ function rangeCountQuery(
   const currencyBindings = byCurrency ? values.slice(0, 2) : []
   // Each part (and currency) its own range scan of the rollup's key, or of the
   // reporting index for the raw edges: LATERAL, fenced by OFFSET 0 as in
-  // app/reporting/aggregate_statement.ts, since as plain joins PostgreSQL read every
+  // app/services/collections/reporting/aggregate_statement.ts, since as plain joins PostgreSQL read every
   // rollup row of the scope, or scanned the merchant's transactions, for every part.
   const rollup = (grain: 'day' | 'month') => `
     (SELECT coalesce(sum(r.sign * s.transaction_count), 0) FROM ${parts}${currencies}

@@ -4,9 +4,9 @@
 | application container, so that it runs on the import's preparation thread
 | (prepared_lines.ts) as well as on the application's.
 */
-import { parseImportLine } from '#services/collections/import_line'
-import { retainUntilDefault } from '#services/collections/import_retention'
-import { sealEvidenceWith, type Seal } from '#services/collections/evidence_cipher'
+import { parseImportLine } from '#services/collections/import/import_line'
+import { retainUntilDefault } from '#services/collections/import/import_retention'
+import { sealEvidenceWith, type Seal } from '#services/collections/history/evidence_cipher'
 
 /** COPY text format: \N for null; backslash, tab, newline and carriage return escaped. */
 export function copyValue(value: string | number | boolean | null): string {

@@ -4,8 +4,8 @@
 | UTC days and months, each part grouped by bucket and normalized status. Pure, so the
 | service runs it and bench/reporting.ts times the very same text as bare SQL.
 */
-import { sqlInstant } from '#reporting/calendar'
-import type { BucketRange, ReadPlan } from '#reporting/query_plan'
+import { sqlInstant } from '#services/collections/reporting/calendar'
+import type { BucketRange, ReadPlan } from '#services/collections/reporting/query_plan'
 
 export interface AggregateScope {
   merchantId: number
@@ -34,7 +34,7 @@ export function aggregateStatement(scope: AggregateScope, plan: ReadPlan) {
     `${alias}.merchant_id = ? AND ${alias}.environment = ? AND ${alias}.currency = ?` +
     (brand ? ` AND ${alias}.payment_brand = ?` : '')
   const ranges = `unnest(?::int[], ?::int[], ?::timestamptz[], ?::timestamptz[]) AS r (bucket, sign, lo, hi)`
-  // Each part is added or subtracted (r.sign): see app/reporting/query_plan.ts.
+  // Each part is added or subtracted (r.sign): see app/services/collections/reporting/query_plan.ts.
   // A LATERAL subquery kept apart by OFFSET 0, so that each part is its own range
   // scan of the rollup's primary key. As a plain join, PostgreSQL read all the
   // scope's month rows once and compared every part with every row.

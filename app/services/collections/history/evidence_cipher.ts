@@ -5,7 +5,7 @@
 |
 | - A snapshot's plaintext is a one-character tag and the body: `j` + the JSON text of
 |   a `body`, or `t` + a non-JSON `body_text`.
-| - Beside it, its projection (app/history/projection.ts) is sealed under its own
+| - Beside it, its projection (app/services/collections/history/projection.ts) is sealed under its own
 |   purpose, once, when the evidence is written (decisions.md §5).
 | - Each is sealed under a purpose naming the evidence id (the additional data of
 |   AES-256-GCM), so a ciphertext cannot be moved to another row.
@@ -21,7 +21,7 @@ import {
   type EvidenceFacts,
   type OpenedSnapshot,
   type StoredProjection,
-} from '#history/projection'
+} from '#services/collections/history/projection'
 
 export type Sealable = string | StoredProjection
 /** Seals a value under a purpose, in the encrypter's format. */

@@ -4,7 +4,7 @@
 | 1. Memory is bounded by the longest line, which is itself bounded: a stream of any
 | size is read in constant memory, and a line over the bound is an error naming it.
 */
-import { ImportLineError } from '#services/collections/import_line'
+import { ImportLineError } from '#services/collections/import/import_line'
 
 /** A line longer than this is refused (a 2 MiB snapshot fits with room to spare). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024

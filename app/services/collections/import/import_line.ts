@@ -29,17 +29,17 @@ import {
   ENVIRONMENTS,
   type Environment,
 } from '#models/collections_vocabulary'
-import { eventBodyTextsOf } from '#services/collections/event_body_text'
+import { eventBodyTextsOf } from '#services/collections/import/event_body_text'
 import {
   REPLY_BODY_CAPTURE_STATUSES,
   SYNC_BODY_CAPTURE_STATUSES,
   type OpenedSnapshot,
-} from '#history/projection'
+} from '#services/collections/history/projection'
 import {
   isEvidenceKind,
   KIND_DEFINITIONS,
   type EvidenceKind,
-} from '#services/collections/evidence_kinds'
+} from '#services/collections/history/evidence_kinds'
 
 /** A line that breaks the format. The message names the line and the field. */
 export class ImportLineError extends Error {

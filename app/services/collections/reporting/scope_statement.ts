@@ -11,14 +11,14 @@
 | by the slot mask: a daily chart in Asia/Manila reads its 8-hour edges as one scan of
 | the year's hour rows rather than 367 probes. Slots far apart are a probe each.
 */
-import { sqlInstant, sqlInstantOfMs } from '#reporting/calendar'
+import { sqlInstant, sqlInstantOfMs } from '#services/collections/reporting/calendar'
 import {
   SCOPE_GRAINS,
   type PartUse,
   type PeriodPart,
   type ScopeGrain,
   type ScopePlan,
-} from '#reporting/scope_plan'
+} from '#services/collections/reporting/scope_plan'
 
 export interface ScopeKey {
   merchantId: number

@@ -8,7 +8,10 @@ import type { Environment } from '#models/collections_vocabulary'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
-import { TRANSACTION_COLUMNS, type TransactionRow } from '#services/collections/transaction_rows'
+import {
+  TRANSACTION_COLUMNS,
+  type TransactionRow,
+} from '#services/collections/transactions/transaction_rows'
 
 export function showTransactionQuery(
   merchantId: number,

@@ -15,7 +15,7 @@
 import { pipeline } from 'node:stream/promises'
 import { from as copyFrom } from 'pg-copy-streams'
 import db from '@adonisjs/lucid/services/db'
-import { ImportLineError } from '#services/collections/import_line'
+import { ImportLineError } from '#services/collections/import/import_line'
 import {
   copyValue,
   directEventRow,
@@ -24,13 +24,13 @@ import {
   DIRECT_TRANSACTION_COLUMNS,
   STAGE_EVENT_COLUMNS,
   TRANSACTION_COLUMNS,
-} from '#services/collections/import_preparation'
+} from '#services/collections/import/import_preparation'
 import {
   keepBefore,
   stageEventRow,
   type Batch,
   type StagedEvent,
-} from '#services/collections/import_batch'
+} from '#services/collections/import/import_batch'
 
 const STAGE_TRANSACTIONS = 'collections_import_transactions'
 const STAGE_EVENTS = 'collections_import_events'

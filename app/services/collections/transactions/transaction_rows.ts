@@ -9,7 +9,7 @@
 |   EXISTS probe on the partial index of migration 0502 (one index-only lookup per
 |   row of the page).
 */
-import { PERMITTED_KINDS } from '#services/collections/evidence_kinds'
+import { PERMITTED_KINDS } from '#services/collections/history/evidence_kinds'
 
 /** `col` as ISO 8601 UTC with six fractional digits, or NULL. */
 export const isoUtc = (column: string) =>

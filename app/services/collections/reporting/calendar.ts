@@ -17,7 +17,7 @@
 |   same instant: it has no instants, so it has no bucket.
 */
 import { DateTime, IANAZone } from 'luxon'
-import { IANA_ZONE_NAMES } from '#reporting/iana_zones'
+import { IANA_ZONE_NAMES } from '#services/collections/reporting/iana_zones'
 
 export type Interval = 'day' | 'month' | 'year'
 export const INTERVALS = ['day', 'month', 'year'] as const
@@ -30,7 +30,7 @@ export const RANGE_LIMIT_YEARS = 10
 const HOUR_MS = 3_600_000
 
 /*
-| IANA names only: the zones and links of the tz database (app/reporting/iana_zones.ts,
+| IANA names only: the zones and links of the tz database (app/services/collections/reporting/iana_zones.ts,
 | generated from tzdata: `backward` links such as US/Eastern, Asia/Calcutta, EST,
 | EST5EDT, Etc/GMT+8, UTC, GMT included), and among them those the runtime's tz data
 | (ICU, through luxon) can compute: `Factory` is IANA but unknown to ICU. Matched

@@ -6,7 +6,7 @@ import {
   stagedEventRow,
   type PreparedEvent,
   type PreparedLine,
-} from '#services/collections/import_preparation'
+} from '#services/collections/import/import_preparation'
 
 /** One event of a batch: its line's prepared event and its transaction in the batch. */
 export interface StagedEvent extends PreparedEvent {

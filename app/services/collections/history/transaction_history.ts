@@ -9,7 +9,7 @@
 | - `meta.coverage` and the total come from one aggregate over the whole scoped
 |   history, whatever the page.
 | - Snapshots are never read here: each item is built from its row's columns and the
-|   projection stored when the evidence was written (app/history/projection.ts,
+|   projection stored when the evidence was written (app/services/collections/history/projection.ts,
 |   decisions.md §5), a small bounded object, so a page costs the same whatever the
 |   size of the captured bodies. A stored projection that cannot be opened marks its
 |   own item unavailable (`snapshot_unreadable`).
@@ -26,9 +26,9 @@ import { readConnection } from '#support/read_connection'
 import db from '@adonisjs/lucid/services/db'
 import { auditedReadStatement, type SqlFragment } from '#services/audit/audit_trail'
 import { statementQuery } from '#support/direct_query'
-import { openProjection } from '#services/collections/evidence_snapshot'
-import type { EvidenceKind, HistoryEventType } from '#services/collections/evidence_kinds'
-import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transaction_rows'
+import { openProjection } from '#services/collections/history/evidence_snapshot'
+import type { EvidenceKind, HistoryEventType } from '#services/collections/history/evidence_kinds'
+import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
 import {
   coverageOf,
   eventTypeOf,
@@ -37,7 +37,7 @@ import {
   type CoverageState,
   type EvidenceRecord,
   type HistoryItem,
-} from '#history/projection'
+} from '#services/collections/history/projection'
 
 const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
   ${isoUtc('e.captured_at')} AS captured_at, e.capture_format, e.schema_version,

@@ -1,6 +1,6 @@
 /*
 | `node ace history:reproject [--dry-run]` (decisions.md §5): re-runs the projection
-| (app/history/projection.ts) over stored snapshots, so that history reads, which
+| (app/services/collections/history/projection.ts) over stored snapshots, so that history reads, which
 | serve only the stored projection, follow allowlists changed since the evidence was
 | written. The migration that introduced stored projections runs it too.
 |
@@ -19,13 +19,13 @@ import {
   projectSnapshot,
   snapshotReadable,
   type EvidenceFacts,
-} from '#history/projection'
+} from '#services/collections/history/projection'
 import {
   openSnapshot,
   sealProjection,
   type Snapshot,
-} from '#services/collections/evidence_snapshot'
-import type { EvidenceKind } from '#services/collections/evidence_kinds'
+} from '#services/collections/history/evidence_snapshot'
+import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 import { audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR } from '#auth/actor'
 

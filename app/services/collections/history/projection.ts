@@ -28,7 +28,7 @@ import {
   type EvidenceKind,
   type HistoryDirection,
   type HistoryEventType,
-} from '#services/collections/evidence_kinds'
+} from '#services/collections/history/evidence_kinds'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import { isPlainObject } from '#support/plain_object'
 import {
