@@ -90,3 +90,20 @@ export async function assertRollupsExact(assert: any, merchantId: number) {
   assert.isAbove(freshScope.rows.length, 0)
   assert.deepEqual(keptScope.rows, freshScope.rows)
 }
+
+/**
+ * The import's idempotent upsert over a merchant's first three transactions (they
+ * become PAID, 7.77): ON CONFLICT DO UPDATE fires both the insert and update triggers.
+ */
+export function upsertAsTheImportDoes(merchantId: number) {
+  return db.rawQuery(
+    `INSERT INTO transactions (merchant_id, environment, merchant_transaction_id, amount, currency,
+                               payment_status, payment_brand, created_at, updated_at)
+     SELECT merchant_id, environment, merchant_transaction_id, 7.77, currency,
+            'PAID', payment_brand, created_at, updated_at
+       FROM transactions WHERE merchant_id = ? ORDER BY id LIMIT 3
+     ON CONFLICT (merchant_id, environment, merchant_transaction_id)
+     DO UPDATE SET amount = excluded.amount, payment_status = excluded.payment_status`,
+    [merchantId]
+  )
+}

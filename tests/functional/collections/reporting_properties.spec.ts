@@ -7,6 +7,7 @@ import {
   getMetrics,
   insertTransactions,
   type TransactionRow,
+  upsertAsTheImportDoes,
 } from '#tests/helpers/reporting'
 import { formatCents, parseCents, successRatePercent } from '#services/collections/reporting/money'
 import { parseTimestamp } from '#validators/rules/timestamp'
@@ -259,17 +260,7 @@ test.group('Metrics and charts: properties over random populations, zones and ra
               await target.delete()
             }
           }
-          // The import's idempotent upsert: ON CONFLICT DO UPDATE fires both triggers.
-          await db.rawQuery(
-            `INSERT INTO transactions (merchant_id, environment, merchant_transaction_id, amount, currency,
-                                       payment_status, payment_brand, created_at, updated_at)
-             SELECT merchant_id, environment, merchant_transaction_id, 7.77, currency,
-                    'PAID', payment_brand, created_at, updated_at
-               FROM transactions WHERE merchant_id = ? ORDER BY id LIMIT 3
-             ON CONFLICT (merchant_id, environment, merchant_transaction_id)
-             DO UPDATE SET amount = excluded.amount, payment_status = excluded.payment_status`,
-            [member.merchant.id]
-          )
+          await upsertAsTheImportDoes(member.merchant.id)
           const { kept, fresh } = await rollupVersusFresh(member.merchant.id)
           assert.deepEqual(kept, fresh)
         }

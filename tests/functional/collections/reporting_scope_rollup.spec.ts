@@ -10,7 +10,12 @@ import { test } from '@japa/runner'
 import fc from 'fast-check'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
-import { getChart, getMetrics, insertTransactions } from '#tests/helpers/reporting'
+import {
+  getChart,
+  getMetrics,
+  insertTransactions,
+  upsertAsTheImportDoes,
+} from '#tests/helpers/reporting'
 import { formatCents, parseCents } from '#services/collections/reporting/money'
 import { startOfLocalDate } from '#services/collections/reporting/calendar'
 import { parseTimestamp } from '#validators/rules/timestamp'
@@ -303,17 +308,7 @@ test.group('Metrics and charts: the scope rollup in every kind of zone', (group)
             } else if (change.action === 'null_date') await target.update({ created_at: null })
             else await target.delete()
           }
-          // The import's idempotent upsert: ON CONFLICT DO UPDATE fires both triggers.
-          await db.rawQuery(
-            `INSERT INTO transactions (merchant_id, environment, merchant_transaction_id, amount, currency,
-                                       payment_status, payment_brand, created_at, updated_at)
-             SELECT merchant_id, environment, merchant_transaction_id, 7.77, currency,
-                    'PAID', payment_brand, created_at, updated_at
-               FROM transactions WHERE merchant_id = ? ORDER BY id LIMIT 3
-             ON CONFLICT (merchant_id, environment, merchant_transaction_id)
-             DO UPDATE SET amount = excluded.amount, payment_status = excluded.payment_status`,
-            [member.merchant.id]
-          )
+          await upsertAsTheImportDoes(member.merchant.id)
           const { kept, fresh } = await scopeRollupVersusFresh(member.merchant.id)
           assert.deepEqual(kept, fresh)
         }
