@@ -23,6 +23,7 @@ import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
 import { ChildWorkers, ChildWorkerExited } from '#support/child_workers'
 import { LaneFullError, WorkLane } from '#support/work_lane'
+import { carriesMarkup } from '#services/merchants/logo_markup'
 import {
   LOGO_MAX_BYTES,
   type EncodeOutcome,
@@ -130,12 +131,4 @@ function pngEndsAtIend(bytes: Buffer): boolean {
     offset = next
   }
   return false
-}
-
-// Markup a browser or interpreter would act on. Long enough that compressed pixel data
-// matches it by chance with negligible probability.
-const MARKUP = /<(?:script|html|body|iframe|object|embed|svg)[\s>/]|<\?php|<!doctype/i
-
-function carriesMarkup(bytes: Buffer): boolean {
-  return MARKUP.test(bytes.toString('latin1'))
 }
