@@ -27,13 +27,18 @@ function endsTag(byte: number | undefined) {
   )
 }
 
-/** `word` (lowercase ASCII) at `offset`, ASCII letters of `bytes` compared in any case. */
+/**
+ * `word` (lowercase ASCII) at `offset`, ASCII letters of `bytes` compared in any case.
+ * Index loops, no iterators: this runs at every `<` of an upload (thousands of times
+ * in compressed pixels) and must not allocate.
+ */
 function startsWithFolded(bytes: Buffer, offset: number, word: Buffer) {
-  if (offset + word.length > bytes.length) return false
-  for (const [index, letter] of word.entries()) {
-    const byte = bytes[offset + index]
+  const end = offset + word.length
+  if (end > bytes.length) return false
+  for (let at = offset; at < end; at++) {
+    const byte = bytes[at]
     const folded = byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte
-    if (folded !== letter) return false
+    if (folded !== word[at - offset]) return false
   }
   return true
 }
@@ -42,8 +47,9 @@ export function carriesMarkup(bytes: Buffer): boolean {
   for (let at = bytes.indexOf(LESS_THAN); at !== -1; at = bytes.indexOf(LESS_THAN, at + 1)) {
     const next = at + 1
     if (startsWithFolded(bytes, next, PHP) || startsWithFolded(bytes, next, DOCTYPE)) return true
-    for (const tag of TAGS) {
-      if (startsWithFolded(bytes, next, tag) && endsTag(bytes[next + tag.length])) return true
+    for (let tag = 0, count = TAGS.length; tag < count; tag++) {
+      const name = TAGS[tag]
+      if (startsWithFolded(bytes, next, name) && endsTag(bytes[next + name.length])) return true
     }
   }
   return false
