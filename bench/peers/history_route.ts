@@ -18,8 +18,8 @@ import { bootApp } from '../boot_app.js'
 
 await bootApp()
 const { historyQueries } = await import('#services/collections/history/transaction_history')
-const { historyItemOf, coverageOf, eventTypeOf } =
-  await import('#services/collections/history/projection')
+const { historyItemOf } = await import('#services/collections/history/project_evidence')
+const { coverageOf, eventTypeOf } = await import('#services/collections/history/coverage')
 const { default: encryption } = await import('@adonisjs/core/services/encryption')
 
 // The encrypter's AES-256-GCM key (its id, then HKDF of SHA-256(APP_KEY)), made once.

@@ -1,22 +1,23 @@
 import { createHash } from 'node:crypto'
 import { test } from '@japa/runner'
 import {
-  coverageOf,
-  decodeJson,
-  historyItemOf,
-  nestingDepth,
   PROJECTION_VERSION,
-  projectEvidence,
-  projectSnapshot,
   READ_BOUND_BYTES,
   REASON_CODES,
   REPLY_BODY_CAPTURE_STATUSES,
-  snapshotReadable,
   SYNC_BODY_CAPTURE_STATUSES,
   type EvidenceRecord,
   type HistoryItem,
   type OpenedSnapshot,
 } from '#services/collections/history/projection'
+import { coverageOf } from '#services/collections/history/coverage'
+import {
+  historyItemOf,
+  projectEvidence,
+  projectSnapshot,
+  snapshotReadable,
+} from '#services/collections/history/project_evidence'
+import { decodeJson, nestingDepth } from '#services/collections/history/bounded_json'
 import { SNAPSHOT_READ_BOUND_BYTES } from '#services/collections/history/evidence_snapshot'
 import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 

@@ -5,7 +5,7 @@
 |
 | - A snapshot's plaintext is a one-character tag and the body: `j` + the JSON text of
 |   a `body`, or `t` + a non-JSON `body_text`.
-| - Beside it, its projection (app/services/collections/history/projection.ts) is sealed under its own
+| - Beside it, its projection (app/services/collections/history/project_evidence.ts) is sealed under its own
 |   purpose, once, when the evidence is written (decisions.md §5).
 | - Each is sealed under a purpose naming the evidence id (the additional data of
 |   AES-256-GCM), so a ciphertext cannot be moved to another row.
@@ -17,11 +17,11 @@
 import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto'
 import {
   PROJECTION_VERSION,
-  projectSnapshot,
   type EvidenceFacts,
   type OpenedSnapshot,
   type StoredProjection,
 } from '#services/collections/history/projection'
+import { projectSnapshot } from '#services/collections/history/project_evidence'
 
 export type Sealable = string | StoredProjection
 /** Seals a value under a purpose, in the encrypter's format. */

@@ -1,6 +1,6 @@
 /*
 | `node ace history:reproject [--dry-run]` (decisions.md §5): re-runs the projection
-| (app/services/collections/history/projection.ts) over stored snapshots, so that history reads, which
+| (app/services/collections/history/project_evidence.ts) over stored snapshots, so that history reads, which
 | serve only the stored projection, follow allowlists changed since the evidence was
 | written. The migration that introduced stored projections runs it too.
 |
@@ -14,12 +14,8 @@
 */
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import {
-  PROJECTION_VERSION,
-  projectSnapshot,
-  snapshotReadable,
-  type EvidenceFacts,
-} from '#services/collections/history/projection'
+import { PROJECTION_VERSION, type EvidenceFacts } from '#services/collections/history/projection'
+import { projectSnapshot, snapshotReadable } from '#services/collections/history/project_evidence'
 import {
   openSnapshot,
   sealProjection,

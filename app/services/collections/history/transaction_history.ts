@@ -9,7 +9,7 @@
 | - `meta.coverage` and the total come from one aggregate over the whole scoped
 |   history, whatever the page.
 | - Snapshots are never read here: each item is built from its row's columns and the
-|   projection stored when the evidence was written (app/services/collections/history/projection.ts,
+|   projection stored when the evidence was written (app/services/collections/history/project_evidence.ts,
 |   decisions.md §5), a small bounded object, so a page costs the same whatever the
 |   size of the captured bodies. A stored projection that cannot be opened marks its
 |   own item unavailable (`snapshot_unreadable`).
@@ -29,14 +29,12 @@ import { statementQuery } from '#support/direct_query'
 import { openProjection } from '#services/collections/history/evidence_snapshot'
 import type { EvidenceKind, HistoryEventType } from '#services/collections/history/evidence_kinds'
 import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
-import {
-  coverageOf,
-  eventTypeOf,
-  historyItemOf,
-  snapshotReadable,
-  type CoverageState,
-  type EvidenceRecord,
-  type HistoryItem,
+import { historyItemOf, snapshotReadable } from '#services/collections/history/project_evidence'
+import { coverageOf, eventTypeOf } from '#services/collections/history/coverage'
+import type {
+  CoverageState,
+  EvidenceRecord,
+  HistoryItem,
 } from '#services/collections/history/projection'
 
 const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
