@@ -26,7 +26,8 @@ import { bootApp } from './boot_app.js'
 import {
   DIRECT_EVENT_COLUMNS,
   DIRECT_TRANSACTION_COLUMNS,
-} from '#services/collections/import/import_preparation'
+} from '#services/collections/import/import_columns'
+import { copyRows } from '#services/collections/import/copy_stream'
 
 export function flag(name: string, fallback?: string): string | undefined {
   const prefix = `--${name}=`
@@ -95,33 +96,6 @@ export async function reserveTransactionIds(client: any, count: number): Promise
   return first
 }
 
-export async function copyInto(
-  client: any,
-  table: string,
-  columns: string[],
-  rows: Iterable<string>
-) {
-  const { from: copyFrom } = await import('pg-copy-streams')
-  const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`))
-  // Rows go out in 256 KiB chunks: one write per row would dominate the cost.
-  await pipeline(
-    Readable.from(
-      (function* () {
-        let chunk = ''
-        for (const row of rows) {
-          chunk += row
-          if (chunk.length >= 256 * 1024) {
-            yield chunk
-            chunk = ''
-          }
-        }
-        if (chunk) yield chunk
-      })()
-    ),
-    stream
-  )
-}
-
 /** Loads one merchant's synthetic year straight into the final tables (two COPYs). */
 export async function loadMerchant(
   pieces: Pieces,
@@ -139,7 +113,7 @@ export async function loadMerchant(
     await client.query(`SET statement_timeout = 0`)
     const firstId = await reserveTransactionIds(client, options.transactions)
     const lines = () => syntheticLines({ ...options })
-    await copyInto(
+    await copyRows(
       client,
       'transactions',
       TRANSACTION_COLUMNS,
@@ -151,7 +125,7 @@ export async function loadMerchant(
         }
       })()
     )
-    await copyInto(
+    await copyRows(
       client,
       'exchange_evidence',
       EVIDENCE_COLUMNS,

@@ -1,8 +1,8 @@
 /*
 | One import line made ready to write: checked (import_line.ts), its evidence sealed
-| and projected (evidence_cipher.ts), and turned into COPY text. Pure, without the
-| application container, so that it runs on the import's preparation thread
-| (prepared_lines.ts) as well as on the application's.
+| and projected (evidence_cipher.ts), and turned into COPY text in the column orders of
+| import_columns.ts. Pure, without the application container, so that it runs on the
+| import's preparation thread (prepared_lines.ts) as well as on the application's.
 */
 import { parseImportLine } from '#services/collections/import/import_line'
 import { retainUntilDefault } from '#services/collections/import/import_retention'
@@ -24,69 +24,7 @@ export function copyValue(value: string | number | boolean | null): string {
 export const copyRow = (values: Array<string | number | boolean | null>) =>
   values.map(copyValue).join('\t') + '\n'
 
-/*
-| The COPY column lists of the import's writes (import_batch_writer.ts); prepareLine
-| and the row forms below build the rows in these orders.
-*/
-/** A transaction's staging row (PreparedLine.transaction), in this order. */
-export const TRANSACTION_COLUMNS = [
-  'line',
-  'merchant_id',
-  'environment',
-  'merchant_transaction_id',
-  'amount',
-  'currency',
-  'payment_status',
-  'legacy_status',
-  'payment_brand',
-  'is_archived',
-  'is_credited',
-  'created_at',
-  'updated_at',
-]
-/** An event's values common to staging and to a direct COPY, in this order. */
-export const EVENT_CORE_COLUMNS = [
-  'id',
-  'merchant_id',
-  'environment',
-  'kind',
-  'source',
-  'direction',
-  'captured_at',
-  'capture_format',
-  'schema_version',
-  'snapshot_ciphertext',
-  'snapshot_size',
-  'projection_ciphertext',
-  'projection_version',
-  'content_type',
-  'body_capture_status',
-  'event_id',
-  'attempt_number',
-  'http_status',
-  'delivery_state',
-  'duration_ms',
-  'is_repeated_request',
-  'legal_hold',
-  'purged_at',
-]
-/** A direct COPY into transactions: the staging columns with the id for the line. */
-export const DIRECT_TRANSACTION_COLUMNS = ['id', ...TRANSACTION_COLUMNS.slice(1)]
-/** Staging row: where it came from, its transaction's reference, the given retain_until. */
-export const STAGE_EVENT_COLUMNS = [
-  'line',
-  'position',
-  'merchant_transaction_id',
-  'retain_until',
-  ...EVENT_CORE_COLUMNS,
-]
-/** Direct row into exchange_evidence: the core, then what only the database knew. */
-export const DIRECT_EVENT_COLUMNS = [
-  ...EVENT_CORE_COLUMNS,
-  'retain_until',
-  'created_at',
-  'transaction_id',
-]
+// The rows, in the column orders of import_columns.ts.
 
 /** A staging transaction row as a row of `transactions`: the id takes the line's place. */
 export const directTransactionRow = (stagingRow: string, id: number | string) =>

@@ -18,6 +18,24 @@ export const isoUtc = (column: string) =>
 /** The permitted kinds as an SQL list; constants of evidence_kinds.ts, never input. */
 export const PERMITTED_KINDS_SQL = PERMITTED_KINDS.map((kind) => `'${kind}'`).join(', ')
 
+/**
+ * The columns a transaction is stored in (migration 0500), as the import writes them
+ * (and the bench datasets with it): its key, then its values. `id` comes from the
+ * sequence and `status` is generated from the two raw statuses.
+ */
+export const TRANSACTION_KEY_COLUMNS = ['merchant_id', 'environment', 'merchant_transaction_id']
+export const TRANSACTION_VALUE_COLUMNS = [
+  'amount',
+  'currency',
+  'payment_status',
+  'legacy_status',
+  'payment_brand',
+  'is_archived',
+  'is_credited',
+  'created_at',
+  'updated_at',
+]
+
 /** Columns of a transaction row for the transformer; `t` is the transactions alias. */
 export const TRANSACTION_COLUMNS = `t.id, t.merchant_transaction_id, t.environment, t.amount,
   t.currency, t.status, t.payment_brand,
