@@ -20,8 +20,7 @@ import { setImmediate } from 'node:timers/promises'
 import { evidenceCipherKey, seal } from '#services/collections/history/evidence_snapshot'
 import type { CipherKey } from '#services/collections/history/evidence_cipher'
 import { ImportLineError } from '#services/collections/import/import_line'
-import { prepareLine, type PreparedLine } from '#services/collections/import/import_preparation'
-import { jsonLines } from '#services/collections/import/json_lines'
+import { PreparedReplies, type PreparedReply } from '#services/collections/import/prepared_replies'
 
 /** Input chunks the preparation thread may be sent beyond what the import has taken. */
 const PREPARED_AHEAD_CHUNKS = 4
@@ -31,19 +30,6 @@ export type PreparerMessage =
   | { type: 'chunk'; bytes: Uint8Array }
   | { type: 'end' }
 
-/** Prepared lines in input order, and how far the input has been read. */
-export interface PreparedReply {
-  /** Input chunks the thread has taken so far. */
-  chunksRead: number
-  lines: PreparedLine[]
-  /** The last line number read (blank lines count) and the bytes read up to it. */
-  lastLine: number
-  bytesRead: number
-  /** The input ended: nothing follows. */
-  done?: true
-  /** The first bad line: nothing from it on is prepared. */
-  bad?: { line: number; reason: string }
-}
 type ThreadReply = PreparedReply | { failed: string }
 
 export interface PreparationInput {
@@ -72,29 +58,17 @@ async function* preparedHere(
   input: AsyncIterable<Buffer | string>,
   { currencies, months }: PreparationInput
 ): AsyncGenerator<PreparedReply> {
-  const context = { currencies, months, seal }
-  let reply: PreparedReply = { chunksRead: 0, lines: [], lastLine: 0, bytesRead: 0 }
+  const replies = new PreparedReplies({ currencies, months, seal })
   let sliceStartedAt = performance.now()
-  try {
-    for await (const line of jsonLines(input)) {
-      reply.lastLine = line.number
-      reply.bytesRead = line.bytesRead
-      if (line.text.trim() !== '') reply.lines.push(prepareLine(line.number, line.text, context))
-      // Preparing is synchronous: the batch being written gets its replies from the
-      // database every 2 ms, not once per chunk of input.
-      if (performance.now() - sliceStartedAt > 2) {
-        yield reply
-        reply = { chunksRead: 0, lines: [], lastLine: reply.lastLine, bytesRead: reply.bytesRead }
-        await setImmediate()
-        sliceStartedAt = performance.now()
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof ImportLineError)) throw error
-    yield { ...reply, bad: { line: error.line, reason: error.reason } }
-    return
+  // Preparing is synchronous: the batch being written gets its replies from the
+  // database every 2 ms, not once per chunk of input.
+  const due = () => performance.now() - sliceStartedAt > 2
+  for await (const reply of replies.of(input, due)) {
+    yield reply
+    if (reply.done || reply.bad) return
+    await setImmediate()
+    sliceStartedAt = performance.now()
   }
-  yield { ...reply, done: true }
 }
 
 let idleThread: Worker | null = null
