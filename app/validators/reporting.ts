@@ -22,10 +22,10 @@ import { textOfLength } from '#validators/rules/text_length'
 import {
   INTERVALS,
   RANGE_LIMIT_YEARS,
-  isIanaTimezone,
   localYear,
   rangeLimit,
 } from '#services/collections/reporting/calendar'
+import { isIanaTimezone } from '#services/collections/reporting/time_zones'
 import type { Interval } from '#services/collections/reporting/calendar'
 
 export const DEFAULT_REPORTING_TIMEZONE = 'Asia/Manila'

@@ -2,18 +2,15 @@ import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { IANAZone } from 'luxon'
 import {
-  buildBuckets,
-  civilDate,
-  daysFromCivil,
   formatInstant,
   formatInstantAt,
-  isIanaTimezone,
   rangeLimit,
-  sqlInstant,
   startOfLocalDate,
-  zoneOffsetMs,
   type Interval,
 } from '#services/collections/reporting/calendar'
+import { buildBuckets } from '#services/collections/reporting/buckets'
+import { civilDate, daysFromCivil, sqlInstant } from '#services/collections/reporting/instants'
+import { isIanaTimezone, zoneOffsetMs } from '#services/collections/reporting/time_zones'
 import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#services/collections/reporting/iana_zones'
 import { parseTimestamp } from '#validators/rules/timestamp'
 

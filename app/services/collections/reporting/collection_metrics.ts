@@ -8,12 +8,8 @@
 import { DateTime } from 'luxon'
 import type { UserActor } from '#auth/actor'
 import ApiError from '#exceptions/api_error'
-import {
-  BUCKET_LIMITS,
-  buildBuckets,
-  type Bucket,
-  type Interval,
-} from '#services/collections/reporting/calendar'
+import { BUCKET_LIMITS, buildBuckets, type Bucket } from '#services/collections/reporting/buckets'
+import type { Interval } from '#services/collections/reporting/calendar'
 import type { ReportingQuery } from '#validators/reporting'
 import {
   addTotals,

@@ -23,7 +23,7 @@ import {
   TRANSACTION_COLUMNS,
   type TransactionRow,
 } from '#services/collections/transactions/transaction_rows'
-import { sqlInstant } from '#services/collections/reporting/calendar'
+import { sqlInstant } from '#services/collections/reporting/instants'
 import { planReads, type BucketRange } from '#services/collections/reporting/query_plan'
 
 export interface TransactionFilters {
