@@ -172,10 +172,7 @@ function limitsOf(stack: Stack): LimitRef[] {
 }
 
 /** What the document says of an endpoint beyond what its route and stack state. */
-type Documentation = Omit<
-  OperationSpec,
-  'method' | 'path' | 'access' | 'limits' | 'pathParameters' | 'pending'
->
+type Documentation = Omit<OperationSpec, 'method' | 'path' | 'access' | 'limits' | 'pathParameters'>
 
 export interface EndpointDeclaration extends Documentation {
   method: HttpMethod

@@ -75,8 +75,6 @@ export interface OperationSpec {
   parsesBody?: boolean
   /** Cache-Control of success responses. */
   cacheControl?: string
-  /** A contract route whose implementation has not landed in the router yet. */
-  pending?: boolean
   /**
    * The body another method gets on this path (405 with `Allow`), when it is not the
    * Portal envelope's METHOD_NOT_ALLOWED: the token endpoint answers in OAuth form.
@@ -268,9 +266,6 @@ export function toOperationObject(spec: OperationSpec) {
     spec.limits === 'none'
       ? '**Limits:** none.'
       : `**Limits** (a refused request counts too; 429 \`RATE_LIMITED\` carries \`Retry-After\`):\n${limits}`,
-    spec.pending
-      ? '**Status:** described from the contract; the route is not served by this build yet.'
-      : undefined,
   ]
     .filter(Boolean)
     .join('\n\n')
