@@ -24,11 +24,7 @@ export default class OpenapiGenerate extends BaseCommand {
       await writeFile(path, rendered[name])
     }
     this.logger.log(
-      JSON.stringify({
-        written: Object.values(ARTIFACTS),
-        operations: OPERATIONS.length,
-        pending: OPERATIONS.filter((operation) => operation.pending).length,
-      })
+      JSON.stringify({ written: Object.values(ARTIFACTS), operations: OPERATIONS.length })
     )
   }
 }

@@ -6,12 +6,22 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import type { Endpoint, StackStep } from '#http/endpoint'
+import type { ThrottledAuditWriter } from '#middleware/limit_middleware'
+import { audit as auditTrail } from '#services/audit/audit_trail'
+
+// Handed to the limit middleware here, so that middleware import no services. A
+// refusal has no transaction of its own to join.
+const writeThrottled: ThrottledAuditWriter = (actor, record) => auditTrail(undefined, actor, record)
 
 function middlewareOf(step: StackStep) {
   switch (step.use) {
     case 'limit': {
       const { name, key, audit } = step.limit
-      return middleware.limit({ name, key, ...(audit ? { audit } : {}) })
+      return middleware.limit({
+        name,
+        key,
+        ...(audit ? { audit: { ...audit, write: writeThrottled } } : {}),
+      })
     }
     case 'portalAuth':
       return middleware.portalAuth()

@@ -55,6 +55,6 @@ export const emailVerificationLinkEndpoints = endpointsOf(EmailVerificationLinkC
         },
       },
     },
-    errors: { 404: ['NOT_FOUND'] },
+    errors: ['NOT_FOUND'],
   },
 })

@@ -88,7 +88,7 @@ export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
         schema: ok(ref('IssuedMachineClient')),
       },
     },
-    errors: { 409: ['CONFLICT'] },
+    errors: ['CONFLICT'],
     cacheControl: 'no-store, private',
   },
   revoke: {
@@ -107,7 +107,7 @@ export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
     responses: {
       200: { description: 'The revoked client.', schema: ok(ref('MachineClient')) },
     },
-    errors: { 409: ['CONFLICT'] },
+    errors: ['CONFLICT'],
     cacheControl: 'no-store, private',
   },
   consume: {
@@ -157,6 +157,6 @@ export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
         },
       },
     },
-    errors: { 410: ['GONE'] },
+    errors: ['GONE'],
   },
 })

@@ -119,7 +119,7 @@ export const merchantEndpoints = endpointsOf(MerchantController, {
         schema: ok(ref('MerchantLogo'), { message: 'Logo updated.' }),
       },
     },
-    errors: { 415: ['UNSUPPORTED_MEDIA_TYPE'] },
+    errors: ['UNSUPPORTED_MEDIA_TYPE'],
     cacheControl: 'no-store',
   },
   destroyLogo: {

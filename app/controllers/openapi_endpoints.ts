@@ -95,6 +95,6 @@ export const openapiEndpoints = endpointsOf(OpenapiController, {
       },
       304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
     },
-    errors: { 404: ['NOT_FOUND'] },
+    errors: ['NOT_FOUND'],
   },
 })

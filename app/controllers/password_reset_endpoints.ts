@@ -48,7 +48,7 @@ export const passwordResetEndpoints = endpointsOf(PasswordResetController, {
         schema: messageOnly('Your password has been reset. Log in with your new password.'),
       },
     },
-    errors: { 400: ['RESET_TOKEN_INVALID'] },
+    errors: ['RESET_TOKEN_INVALID'],
     cacheControl: 'no-store',
   },
 })

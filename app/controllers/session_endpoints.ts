@@ -32,7 +32,7 @@ export const sessionEndpoints = endpointsOf(SessionController, {
         schema: ok(schema.ref('LoginResult'), { message: 'Login successful.' }),
       },
     },
-    errors: { 401: ['INVALID_CREDENTIALS'], 403: ['MERCHANT_USER_NOT_AUTHORIZED'] },
+    errors: ['INVALID_CREDENTIALS', 'MERCHANT_USER_NOT_AUTHORIZED'],
     cacheControl: 'no-store',
   },
   logout: {
@@ -47,7 +47,7 @@ export const sessionEndpoints = endpointsOf(SessionController, {
       'Revokes only the PAT of the request. No body: a payload is ignored, whatever its type or shape (a merchant selector naming another merchant in a readable JSON body is still 403).',
     // The payload is never refused: no 413 or 415; a malformed merchant selector is 422.
     parsesBody: false,
-    errors: { 422: ['VALIDATION_ERROR'] },
+    errors: ['VALIDATION_ERROR'],
     responses: { 200: { description: 'Logged out.', schema: messageOnly('Logged out.') } },
     cacheControl: 'no-store',
   },

@@ -57,15 +57,13 @@ export const teamInvitationsEndpoints = endpointsOf(TeamInvitationsController, {
         schema: ok(ref('InvitationWithDelivery'), { message: 'Invitation sent.' }),
       },
     },
-    errors: {
-      409: [
-        'MEMBER_ALREADY_EXISTS',
-        'INVITATION_ALREADY_PENDING',
-        'USER_BELONGS_TO_ANOTHER_MERCHANT',
-        'USER_NOT_ELIGIBLE',
-        'USER_IDENTITY_CONFLICT',
-      ],
-    },
+    errors: [
+      'MEMBER_ALREADY_EXISTS',
+      'INVITATION_ALREADY_PENDING',
+      'USER_BELONGS_TO_ANOTHER_MERCHANT',
+      'USER_NOT_ELIGIBLE',
+      'USER_IDENTITY_CONFLICT',
+    ],
     cacheControl: 'no-store, private',
   },
   resend: {
@@ -88,16 +86,14 @@ export const teamInvitationsEndpoints = endpointsOf(TeamInvitationsController, {
         schema: ok(ref('InvitationWithDelivery'), { message: 'Invitation sent.' }),
       },
     },
-    errors: {
-      409: [
-        'INVITATION_ALREADY_PENDING',
-        'MEMBER_ALREADY_EXISTS',
-        'USER_BELONGS_TO_ANOTHER_MERCHANT',
-        'USER_NOT_ELIGIBLE',
-        'USER_IDENTITY_CONFLICT',
-      ],
-      410: ['INVITATION_UNAVAILABLE'],
-    },
+    errors: [
+      'INVITATION_ALREADY_PENDING',
+      'MEMBER_ALREADY_EXISTS',
+      'USER_BELONGS_TO_ANOTHER_MERCHANT',
+      'USER_NOT_ELIGIBLE',
+      'USER_IDENTITY_CONFLICT',
+      'INVITATION_UNAVAILABLE',
+    ],
     cacheControl: 'no-store, private',
   },
   destroy: {
@@ -115,7 +111,7 @@ export const teamInvitationsEndpoints = endpointsOf(TeamInvitationsController, {
       'No body. Repeat-safe (204 again); history is preserved. An accepted invitation is 410.',
     body: { schema: inputJsonSchema(NO_BODY), required: false },
     responses: { 204: { description: 'Revoked (empty body).' } },
-    errors: { 410: ['INVITATION_UNAVAILABLE'] },
+    errors: ['INVITATION_UNAVAILABLE'],
     cacheControl: 'no-store, private',
   },
   accept: {
@@ -163,16 +159,14 @@ export const teamInvitationsEndpoints = endpointsOf(TeamInvitationsController, {
         schema: ok(ref('TeamMember'), { message: 'Invitation accepted. Log in to continue.' }),
       },
     },
-    errors: {
-      404: ['NOT_FOUND'],
-      409: [
-        'USER_NOT_ELIGIBLE',
-        'USER_IDENTITY_CONFLICT',
-        'MEMBER_ALREADY_EXISTS',
-        'USER_BELONGS_TO_ANOTHER_MERCHANT',
-      ],
-      410: ['INVITATION_UNAVAILABLE'],
-    },
+    errors: [
+      'NOT_FOUND',
+      'USER_NOT_ELIGIBLE',
+      'USER_IDENTITY_CONFLICT',
+      'MEMBER_ALREADY_EXISTS',
+      'USER_BELONGS_TO_ANOTHER_MERCHANT',
+      'INVITATION_UNAVAILABLE',
+    ],
     cacheControl: 'no-store, private',
   },
 })

@@ -53,7 +53,7 @@ export const teamMembersEndpoints = endpointsOf(TeamMembersController, {
         schema: ok(ref('TeamMember'), { message: 'Member role updated.' }),
       },
     },
-    errors: { 409: ['LAST_ADMINISTRATOR'] },
+    errors: ['LAST_ADMINISTRATOR'],
     cacheControl: 'no-store, private',
   },
   destroy: {
@@ -70,7 +70,7 @@ export const teamMembersEndpoints = endpointsOf(TeamMembersController, {
     description: `No body (extra fields 422). Detaches and deactivates the user and revokes their tokens; the user, password, transactions and audit records are preserved. Repeating is 404. ${MEMBER_RULES}`,
     body: { schema: inputJsonSchema(NO_BODY), required: false },
     responses: { 204: { description: 'Removed (empty body).' } },
-    errors: { 409: ['LAST_ADMINISTRATOR'] },
+    errors: ['LAST_ADMINISTRATOR'],
     cacheControl: 'no-store, private',
   },
 })

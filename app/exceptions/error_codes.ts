@@ -43,3 +43,8 @@ export type ErrorCode = keyof typeof ERROR_STATUSES
 export type ConflictCode = {
   [Code in ErrorCode]: (typeof ERROR_STATUSES)[Code] extends 409 ? Code : never
 }[ErrorCode]
+
+/** Whether a code is one of the conflicts, so that operations need not name a status. */
+export function isConflict(code: ErrorCode): code is ConflictCode {
+  return ERROR_STATUSES[code] === 409
+}

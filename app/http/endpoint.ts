@@ -18,14 +18,16 @@
 */
 import type { Constructor, LazyImport } from '@adonisjs/core/types/common'
 import type { GetControllerHandlers, RouteMatcher } from '@adonisjs/core/types/http'
-import type { LimitOptions } from '#middleware/limit_middleware'
+import type { LimitOptions, ThrottledAudit } from '#middleware/limit_middleware'
 import type { AuditAction } from '#services/audit/actions'
 import type { RoleName } from '#models/user'
 import type { Access, HttpMethod, LimitRef, OperationSpec } from '#openapi/operation'
 
 /** A limit the route consumes: its key (the limiter's) and its key in words (the document's). */
-export interface EndpointLimit extends LimitOptions {
+export interface EndpointLimit extends Omit<LimitOptions, 'audit'> {
   per: string
+  /** Refusals audited as this action; start/register_endpoint.ts hands in the audit trail. */
+  audit?: ThrottledAudit<AuditAction>
 }
 
 /** One middleware of a stack, by its name in start/kernel.ts. */
@@ -170,10 +172,7 @@ function limitsOf(stack: Stack): LimitRef[] {
 }
 
 /** What the document says of an endpoint beyond what its route and stack state. */
-type Documentation = Omit<
-  OperationSpec,
-  'method' | 'path' | 'access' | 'limits' | 'pathParameters' | 'pending'
->
+type Documentation = Omit<OperationSpec, 'method' | 'path' | 'access' | 'limits' | 'pathParameters'>
 
 export interface EndpointDeclaration extends Documentation {
   method: HttpMethod

@@ -1,9 +1,10 @@
 /*
 | Response bodies are plain data built by transformers, so `JSON.stringify` writes
-| them exactly as the framework's default (`safeStringify`) would, at a third of the
-| cost on a 100 KB chart: the default runs a replacer on every value to turn BigInts
-| into strings and to drop circular references. Those two cases make `JSON.stringify`
-| throw, and only then is the default used.
+| them exactly as the framework's default (`safeStringify`) would, without the
+| replacer the default runs on every value to turn BigInts into strings and to drop
+| circular references: that replacer is most of the cost of a large body (figures:
+| bench/README.md). Those two cases make `JSON.stringify` throw, and only then is the
+| default used.
 */
 import { safeStringify } from '@poppinss/utils/json'
 

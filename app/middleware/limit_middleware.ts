@@ -3,8 +3,6 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { actorOf, type Actor } from '#auth/actor'
 import { enforceLimit, type LimitName } from '#limits/limits'
-import { audit } from '#services/audit/audit_trail'
-import type { AuditAction } from '#services/audit/actions'
 
 /**
  * One part of a limit's key, as the contract's Limits table names it:
@@ -19,15 +17,34 @@ import type { AuditAction } from '#services/audit/actions'
 export type LimitKeyPart =
   'user' | 'merchant' | 'ip' | 'application' | `param:${string}` | `body:${string}` | `op:${string}`
 
+/**
+ * How a route's refusals are audited (portal-api.md › Events: throttled mutations):
+ * the action, and the target id from the route parameter `targetParam` or the
+ * acting user with `targetUser`.
+ */
+export interface ThrottledAudit<Action extends string = string> {
+  action: Action
+  target?: string
+  targetParam?: string
+  targetUser?: boolean
+}
+
+/** The audit record of one refused request. */
+export interface ThrottledRecord {
+  action: string
+  outcome: 'throttled'
+  target: { type: string; id: string | number | null } | null
+  metadata: Record<string, unknown> | null
+}
+
+/** Writes a refusal's record: the audit trail's, handed in where the route is registered. */
+export type ThrottledAuditWriter = (actor: Actor, record: ThrottledRecord) => Promise<void>
+
 export interface LimitOptions {
   name: LimitName
   key: LimitKeyPart[]
-  /**
-   * When set, a refusal is audited (portal-api.md › Events: throttled mutations).
-   * The target id is the route parameter `targetParam`, or the acting user with
-   * `targetUser`.
-   */
-  audit?: { action: AuditAction; target?: string; targetParam?: string; targetUser?: boolean }
+  /** When set, a refusal is audited through `write`. */
+  audit?: ThrottledAudit & { write: ThrottledAuditWriter }
 }
 
 function digest(value: unknown): string {
@@ -76,14 +93,14 @@ export default class LimitMiddleware {
   async handle(ctx: HttpContext, next: NextFn, options: LimitOptions) {
     const onThrottled = options.audit
       ? async () => {
-          const { action, target, targetParam, targetUser } = options.audit!
+          const { action, target, targetParam, targetUser, write } = options.audit!
           const { actor, metadata } = throttledActor(ctx)
           const targetId = targetUser
             ? actor.userId
             : targetParam
               ? String(ctx.params[targetParam] ?? '').toLowerCase() || null
               : null
-          await audit(undefined, actor, {
+          await write(actor, {
             action,
             outcome: 'throttled',
             target: target ? { type: target, id: targetId } : null,

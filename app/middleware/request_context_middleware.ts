@@ -18,7 +18,7 @@ export default class RequestContextMiddleware {
     ctx.response.header('Cache-Control', 'no-store')
     const headers = ctx.request.request.headers
     if (headers['x-request-id'] !== undefined && !isWellFormedRequestId(headers['x-request-id'])) {
-      // Replaced by a generated id (issue 9 › 2); the request's logger gets it too.
+      // Replaced by a generated id (app/http/request_id.ts says why); the request's logger gets it too.
       delete headers['x-request-id']
       ctx.logger = logger.child({ request_id: ctx.request.id() })
     }

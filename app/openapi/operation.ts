@@ -8,6 +8,7 @@
 | them.
 */
 import { LIMITS, type LimitName } from '#limits/limits'
+import { ERROR_STATUSES, type ErrorCode } from '#exceptions/error_codes'
 import { schema, type JsonSchema } from '#openapi/json_schema'
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
@@ -67,16 +68,14 @@ export interface OperationSpec {
   }
   /** Success (and other non-error) responses, by status. */
   responses: Record<number, ResponseSpec>
-  /** Error codes beyond the implied ones, by status (an empty list: the status, no code). */
-  errors?: Record<number, string[]>
+  /** Error codes beyond the implied ones; each is answered with its status (error_codes.ts). */
+  errors?: ErrorCode[]
   /** Whether the route's responses use the Portal envelope (false: OAuth, health, docs). */
   envelope?: boolean
   /** Body parsed by the Portal body middleware (413/415 apply); default true on /api/v1 routes. */
   parsesBody?: boolean
   /** Cache-Control of success responses. */
   cacheControl?: string
-  /** A contract route whose implementation has not landed in the router yet. */
-  pending?: boolean
   /**
    * The body another method gets on this path (405 with `Allow`), when it is not the
    * Portal envelope's METHOD_NOT_ALLOWED: the token endpoint answers in OAuth form.
@@ -93,39 +92,39 @@ const CHALLENGES: Partial<Record<Access, string>> = {
   machine: '`Bearer realm="merchant-api"`, with `error="invalid_token"` when a token was sent',
 }
 
-const AUTH_ERRORS: Record<Access, Record<number, string[]>> = {
-  public: { 429: ['RATE_LIMITED'] },
-  app: { 401: ['ECOSYSTEM_CLIENT_UNAUTHENTICATED'], 429: ['RATE_LIMITED'] },
-  pat: {
-    401: ['UNAUTHENTICATED', 'ACCESS_TOKEN_INVALID'],
-    403: [
-      'MERCHANT_USER_NOT_AUTHORIZED',
-      'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
-      'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
-      'MERCHANT_SCOPE_MISMATCH',
-    ],
-    429: ['RATE_LIMITED'],
-  },
-  admin: {
-    401: ['UNAUTHENTICATED', 'ACCESS_TOKEN_INVALID'],
-    403: [
-      'MERCHANT_USER_NOT_AUTHORIZED',
-      'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
-      'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
-      'FORBIDDEN',
-      'MERCHANT_SCOPE_MISMATCH',
-    ],
-    429: ['RATE_LIMITED'],
-  },
-  machine: {
-    401: ['UNAUTHENTICATED', 'ACCESS_TOKEN_INVALID'],
-    403: ['CLIENT_MERCHANT_NOT_AUTHORIZED', 'INSUFFICIENT_SCOPE'],
-    429: ['RATE_LIMITED'],
-    503: ['MERCHANT_MACHINE_API_UNAVAILABLE'],
-  },
-  signed_link: { 403: ['INVALID_SIGNATURE'], 429: ['RATE_LIMITED'] },
-  oauth_client: {},
-  none: {},
+const AUTH_ERRORS: Record<Access, ErrorCode[]> = {
+  public: ['RATE_LIMITED'],
+  app: ['ECOSYSTEM_CLIENT_UNAUTHENTICATED', 'RATE_LIMITED'],
+  pat: [
+    'UNAUTHENTICATED',
+    'ACCESS_TOKEN_INVALID',
+    'MERCHANT_USER_NOT_AUTHORIZED',
+    'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
+    'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+    'MERCHANT_SCOPE_MISMATCH',
+    'RATE_LIMITED',
+  ],
+  admin: [
+    'UNAUTHENTICATED',
+    'ACCESS_TOKEN_INVALID',
+    'MERCHANT_USER_NOT_AUTHORIZED',
+    'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED',
+    'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+    'FORBIDDEN',
+    'MERCHANT_SCOPE_MISMATCH',
+    'RATE_LIMITED',
+  ],
+  machine: [
+    'UNAUTHENTICATED',
+    'ACCESS_TOKEN_INVALID',
+    'CLIENT_MERCHANT_NOT_AUTHORIZED',
+    'INSUFFICIENT_SCOPE',
+    'RATE_LIMITED',
+    'MERCHANT_MACHINE_API_UNAVAILABLE',
+  ],
+  signed_link: ['INVALID_SIGNATURE', 'RATE_LIMITED'],
+  oauth_client: [],
+  none: [],
 }
 
 const SECURITY: Record<Access, object[] | undefined> = {
@@ -178,15 +177,11 @@ export function limitText(limit: LimitRef) {
   return `${entry.perMinute} per minute per ${per} (\`${entry.env}\`)`
 }
 
-function mergeErrors(...sets: Record<number, string[]>[]) {
-  const merged: Record<number, Set<string>> = {}
-  for (const set of sets) {
-    for (const [status, codes] of Object.entries(set)) {
-      merged[Number(status)] ??= new Set()
-      codes.forEach((code) => merged[Number(status)].add(code))
-    }
-  }
-  return merged
+/** Codes grouped by their status (error_codes.ts), each once, in the order given. */
+function errorsByStatus(codes: ErrorCode[]) {
+  const byStatus: Record<number, Set<ErrorCode>> = {}
+  for (const code of codes) (byStatus[ERROR_STATUSES[code]] ??= new Set()).add(code)
+  return byStatus
 }
 
 /** The error envelope of one operation and status: its exact `error_code` values. */
@@ -206,26 +201,26 @@ const cacheHeader = (description: string, value: JsonSchema): Record<string, Hea
   'Cache-Control': { description, schema: value, required: true },
 })
 
-export function toOperationObject(spec: OperationSpec) {
-  const envelope = spec.envelope ?? true
-  const parsesBody = spec.parsesBody ?? (envelope && spec.path.startsWith('/api/v1/'))
-  const implied: Record<number, string[]> = { ...AUTH_ERRORS[spec.access] }
-  const extra: Record<number, string[]> = {}
-  if (envelope) {
-    extra[500] = ['SERVER_ERROR']
-    extra[503] = ['SERVICE_UNAVAILABLE']
-  }
+/** What an envelope route answers without declaring it: its access kind's, 5xx, body and path codes. */
+function impliedErrors(spec: OperationSpec, parsesBody: boolean): ErrorCode[] {
+  const codes: ErrorCode[] = [...AUTH_ERRORS[spec.access], 'SERVER_ERROR', 'SERVICE_UNAVAILABLE']
   if (parsesBody) {
     // A GET body is never read (config/bodyparser.ts allowedMethods), so it cannot be
     // too large; one sent with a content type the route does not take is still 415.
-    if (spec.method !== 'get') extra[413] = ['PAYLOAD_TOO_LARGE']
-    extra[415] = ['UNSUPPORTED_MEDIA_TYPE']
+    if (spec.method !== 'get') codes.push('PAYLOAD_TOO_LARGE')
+    codes.push('UNSUPPORTED_MEDIA_TYPE')
   }
-  if (spec.body || spec.query || parsesBody) extra[422] = ['VALIDATION_ERROR']
-  if (spec.pathParameters?.length) extra[404] = ['NOT_FOUND']
-  const errors = envelope
-    ? mergeErrors(implied, extra, spec.errors ?? {})
-    : mergeErrors(spec.errors ?? {})
+  if (spec.body || spec.query || parsesBody) codes.push('VALIDATION_ERROR')
+  if (spec.pathParameters?.length) codes.push('NOT_FOUND')
+  return codes
+}
+
+export function toOperationObject(spec: OperationSpec) {
+  const envelope = spec.envelope ?? true
+  const parsesBody = spec.parsesBody ?? (envelope && spec.path.startsWith('/api/v1/'))
+  // Outside the Portal envelope (OAuth, health, the docs) only the declared codes.
+  const implied = envelope ? impliedErrors(spec, parsesBody) : []
+  const errors = errorsByStatus([...implied, ...(spec.errors ?? [])])
 
   const responses: Record<string, object> = {}
   for (const [status, response] of Object.entries(spec.responses)) {
@@ -268,9 +263,6 @@ export function toOperationObject(spec: OperationSpec) {
     spec.limits === 'none'
       ? '**Limits:** none.'
       : `**Limits** (a refused request counts too; 429 \`RATE_LIMITED\` carries \`Retry-After\`):\n${limits}`,
-    spec.pending
-      ? '**Status:** described from the contract; the route is not served by this build yet.'
-      : undefined,
   ]
     .filter(Boolean)
     .join('\n\n')

@@ -10,16 +10,10 @@
 | reference lookup) go unnamed: parsed and planned each time, still without knex.
 */
 import { createHash } from 'node:crypto'
+import type { Knex } from 'knex'
+import type { PoolClient } from 'pg'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-
-interface PooledClient {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: any[] }>
-}
-interface KnexPool {
-  acquireConnection(): Promise<PooledClient>
-  releaseConnection(connection: PooledClient): Promise<unknown>
-}
 
 /** `text` uses `$1`-style placeholders; `name` prepares it (see above), undefined does not. */
 export async function directQuery<Row = Record<string, any>>(
@@ -28,15 +22,17 @@ export async function directQuery<Row = Record<string, any>>(
   values: unknown[],
   connection: QueryClientContract = db.connection()
 ): Promise<Row[]> {
-  const pool = (connection.getWriteClient() as unknown as { client: KnexPool }).client
-  const client = await pool.acquireConnection()
+  // Knex's client hands out the pool's pg connections (a transaction's own inside one),
+  // with knex's acquire timeout and errors.
+  const knexClient: Knex.Client = connection.getWriteClient().client
+  const client: PoolClient = await knexClient.acquireConnection()
   try {
     const result = await client.query(
       name === undefined ? { text, values } : { name, text, values }
     )
     return result.rows as Row[]
   } finally {
-    await pool.releaseConnection(client)
+    await knexClient.releaseConnection(client)
   }
 }
 

@@ -14,6 +14,7 @@
 */
 import { createDecipheriv, createHash, createSecretKey, hkdfSync, randomUUID } from 'node:crypto'
 import type pg from 'pg'
+import type { Environment } from '#models/collections_vocabulary'
 import { bootApp } from '../boot_app.js'
 
 await bootApp()
@@ -85,7 +86,7 @@ export async function historyPage(
   transactionId: string,
   search: URLSearchParams
 ) {
-  const environment = search.get('environment') as 'live' | 'test'
+  const environment = search.get('environment') as Environment
   const perPage = Number(search.get('per_page') ?? 25)
   const page = Number(search.get('page') ?? 1)
   const queries = historyQueries(

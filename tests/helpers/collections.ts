@@ -9,6 +9,7 @@ import { Readable } from 'node:stream'
 import { ulid } from 'ulid'
 import db from '@adonisjs/lucid/services/db'
 import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
+import type { Environment } from '#models/collections_vocabulary'
 import { importJsonLines } from '#services/collections/import/import_transactions'
 
 export interface ImportEvent {
@@ -34,7 +35,7 @@ export interface ImportEvent {
 
 export interface ImportLine {
   merchant_id: number
-  environment: 'test' | 'live'
+  environment: Environment
   merchant_transaction_id: string
   amount?: string | null
   currency?: string

@@ -5,6 +5,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import { route } from '#tests/helpers/routes'
+import type { Environment } from '#models/collections_vocabulary'
 
 export interface TransactionRow {
   created_at: string | null
@@ -12,7 +13,7 @@ export interface TransactionRow {
   /** payment_status; PAID by default. */
   status?: string | null
   legacy_status?: string | null
-  environment?: 'test' | 'live'
+  environment?: Environment
   currency?: string
   payment_brand?: string
   is_archived?: boolean

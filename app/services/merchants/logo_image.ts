@@ -9,7 +9,7 @@
 | Every refusal is a 422 on `file`.
 |
 | Step 3 is the costly one (seconds of CPU for a large image), so it runs in the
-| logo_image lane (issue 21 › Heavy work in bounded lanes; docs/operations.md):
+| logo_image lane (docs/operations.md), so one upload cannot slow other requests:
 | - at most LOGO_IMAGE_CONCURRENCY images (default 1) at once per server process, each
 |   in a child process of its own (app/support/child_workers.ts), so image work never
 |   takes the threads password hashing needs, and runs at a lower CPU priority;

@@ -11,6 +11,7 @@ import {
 } from '#tests/helpers/reporting'
 import { formatCents, parseCents, successRatePercent } from '#services/collections/reporting/money'
 import { parseTimestamp } from '#validators/rules/timestamp'
+import type { Environment } from '#models/collections_vocabulary'
 import { signedInMember } from '#tests/helpers/portal'
 
 const WINDOW_FROM = BigInt(Date.parse('2023-01-01T00:00:00Z')) * 1000n
@@ -63,7 +64,7 @@ function toTransactionRow(row: GeneratedRow): TransactionRow {
     // PAID rows always carry an amount here (the 503 rule has its own tests).
     amount: row.nullAmount && !paid ? null : formatCents(row.cents),
     payment_brand: row.brand,
-    environment: row.environment as 'live' | 'test',
+    environment: row.environment as Environment,
     currency: row.currency,
     is_archived: row.archived,
   }

@@ -11,7 +11,7 @@ import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { liftLimit } from '#tests/helpers/limits'
 import { signedInMember, type Session } from '#tests/helpers/portal'
-import { route } from '#tests/helpers/routes'
+import { route, type RouteName } from '#tests/helpers/routes'
 
 const RANGE = { from: '2026-03-01T00:00:00+08:00', to: '2026-04-01T00:00:00+08:00' }
 const REVERSED = { from: RANGE.to, to: RANGE.from }
@@ -31,7 +31,7 @@ const MESSAGES = {
 
 type Query = Record<string, string>
 
-function getQuery(client: any, session: Session, name: string, query: Query, params = {}) {
+function getQuery(client: any, session: Session, name: RouteName, query: Query, params = {}) {
   return client.get(route(name, params)).header('Authorization', session.bearer).qs(query)
 }
 
@@ -50,7 +50,7 @@ test.group('Validation messages name the rule, and every field that fails', (gro
     assert,
   }) => {
     const admin = await signedInMember()
-    const lists: Array<[string, Query, Record<string, number>?]> = [
+    const lists: Array<[RouteName, Query, Record<string, number>?]> = [
       ['collections.transactions.index', { environment: 'live' }],
       ['collections.history.index', { environment: 'live' }, { transaction: 1 }],
       ['team.members.index', {}],
@@ -83,7 +83,7 @@ test.group('Validation messages name the rule, and every field that fails', (gro
     assert,
   }) => {
     const member = await signedInMember()
-    const routes: Array<[string, Query, Record<string, number | string>?]> = [
+    const routes: Array<[RouteName, Query, Record<string, number | string>?]> = [
       ['collections.transactions.index', {}],
       ['collections.transactions.show', {}, { transaction: 1 }],
       ['collections.history.index', {}, { transaction: 1 }],
@@ -262,7 +262,7 @@ test.group('Validation messages name the rule, and every field that fails', (gro
     assert,
   }) => {
     const admin = await signedInMember()
-    const cases: Array<[string, string, Record<string, unknown>, Record<string, string[]>]> = [
+    const cases: Array<[string, RouteName, Record<string, unknown>, Record<string, string[]>]> = [
       [
         'post',
         'team.invitations.store',

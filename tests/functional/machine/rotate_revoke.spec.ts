@@ -156,7 +156,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
     const admin = await signedInMember('administrator')
     for (const kind of ['framework', 'personal_access', 'password', 'ecosystem'] as const) {
       const mapping = await mappedClientOfKind(admin.merchant.id, kind)
-      for (const operation of ['rotate', 'revoke']) {
+      for (const operation of ['rotate', 'revoke'] as const) {
         const response = await client
           .post(route(`merchant.machine_clients.${operation}`, { client: mapping.id }))
           .header('Authorization', admin.bearer)
@@ -185,7 +185,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
       '99999999999999999999',
       '9223372036854775808',
     ]) {
-      for (const operation of ['rotate', 'revoke']) {
+      for (const operation of ['rotate', 'revoke'] as const) {
         const response = await client
           .post(route(`merchant.machine_clients.${operation}`, { client: id }))
           .header('Authorization', admin.bearer)

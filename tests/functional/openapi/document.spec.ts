@@ -1,11 +1,8 @@
 /*
 | Issue 10: the OpenAPI document cannot drift from the code.
 | - docs/openapi.json and the generated client types are what the code generates now;
-| - every route registered in the router has an entry, and every entry not marked
-|   `pending` is a registered route. Entries marked `pending` describe contract routes
-|   whose implementation has not landed yet (merchant, collections, reporting); they
-|   must NOT be registered, so that the engineer who registers one also removes the
-|   mark and swaps in the real validators (docs/openapi.md);
+| - every route registered in the router has an entry, and every entry is a
+|   registered route;
 | - every operation states its limits, and every /api/v1 route consumes one;
 | - the typed client example logs in and reads /portal/me against the service.
 | The response validation of every functional test lives in tests/bootstrap.ts.
@@ -36,10 +33,8 @@ function registeredRoutes() {
     )
 }
 
-const described = (pending: boolean) =>
-  OPERATIONS.filter((operation) => Boolean(operation.pending) === pending).map(
-    (operation) => `${operation.method.toUpperCase()} ${operation.path}`
-  )
+const described = () =>
+  OPERATIONS.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`)
 
 test.group('OpenAPI document', () => {
   test('docs/openapi.json and clients/portal-api/schema.d.ts are current (run node ace openapi:generate)', async ({
@@ -55,26 +50,18 @@ test.group('OpenAPI document', () => {
     }
   })
 
-  test('every registered route has an entry; every entry is registered unless marked pending', ({
-    assert,
-  }) => {
+  test('every registered route has an entry; every entry is registered', ({ assert }) => {
     const registered = registeredRoutes()
-    const documented = described(false)
-    const pending = described(true)
+    const documented = described()
     assert.deepEqual(
       registered.filter((route) => !documented.includes(route)),
       [],
-      'registered routes without a (non-pending) entry in app/openapi/paths'
+      'registered routes without an entry in the endpoint declarations'
     )
     assert.deepEqual(
       documented.filter((route) => !registered.includes(route)),
       [],
-      'entries of routes the router does not serve (mark them pending or remove them)'
-    )
-    assert.deepEqual(
-      pending.filter((route) => registered.includes(route)),
-      [],
-      'registered routes still marked pending: remove `pending` and use their validators'
+      'entries of routes the router does not serve'
     )
   })
 

@@ -15,6 +15,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import ApiError from '#exceptions/api_error'
+import { isConflict } from '#exceptions/error_codes'
 import { onUniqueViolation } from '#support/database_errors'
 import TeamInvitation from '#models/team_invitation'
 import User, { ROLES } from '#models/user'
@@ -115,7 +116,7 @@ async function markAccepted(
  * USER_IDENTITY_CONFLICT. Any other conflict is rethrown as is.
  */
 async function lostConcurrentAcceptance(seen: TeamInvitation, error: unknown): Promise<never> {
-  if (error instanceof ApiError && error.status === 409) {
+  if (error instanceof ApiError && isConflict(error.errorCode)) {
     const current = await TeamInvitation.find(seen.id)
     if (current?.status === 'accepted' && current.tokenHash === seen.tokenHash) {
       throw identityConflict()
