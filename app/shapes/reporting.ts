@@ -1,10 +1,14 @@
 /*
 | portal-api.md › Metrics summary and Chart: the response shapes, each declared once as
 | its JSON Schema (for the document) with its TypeScript type derived from it, which
-| collection_metrics_transformer.ts returns.
+| collection_metrics_transformer.ts returns; and what the reporting operations hand
+| that transformer.
 */
+import type { DateTime } from 'luxon'
 import { schema, type Static } from '#openapi/json_schema'
 import { CURRENCY_CODE_PATTERN, ENVIRONMENTS } from '#models/collections_vocabulary'
+import type { Bucket, Interval } from '#services/collections/reporting/calendar'
+import type { ReportingQuery } from '#validators/reporting'
 
 /** Reporting-timezone offset and six fractional digits (decisions.md §2). */
 const reportingInstant = () =>
@@ -73,3 +77,33 @@ export type Chart = Static<typeof Chart>
 
 /** Components of the document, in its order. */
 export const reportingSchemas = { MetricsTotals, MetricsSummary, ChartBucket, Chart }
+
+/** Exact totals of one bucket (or of a whole summary), as the aggregate counts them. */
+export interface StatusTotals {
+  transactionCount: bigint
+  successfulCount: bigint
+  pendingCount: bigint
+  rejectedCount: bigint
+  /** Sum of PAID amounts, in cents. */
+  collectionCents: bigint
+}
+
+/** What summarizeCollections returns for a Metrics summary. */
+export interface MetricsSummaryView {
+  query: ReportingQuery
+  asOf: DateTime
+  totals: StatusTotals
+}
+
+export interface ChartBucketView extends Bucket {
+  totals: StatusTotals
+}
+
+/** What chartCollections returns for a Chart. */
+export interface MetricsChartView {
+  query: ReportingQuery
+  interval: Interval
+  asOf: DateTime
+  totals: StatusTotals
+  buckets: ChartBucketView[]
+}

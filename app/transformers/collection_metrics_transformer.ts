@@ -6,12 +6,8 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
 import { formatInstant, formatInstantAt } from '#services/collections/reporting/calendar'
 import { formatCents, successRatePercent } from '#services/collections/reporting/money'
-import type { StatusTotals } from '#services/collections/reporting/collection_aggregate'
-import type {
-  MetricsChart,
-  MetricsSummary,
-} from '#services/collections/reporting/collection_metrics'
 import type { ReportingQuery } from '#validators/reporting'
+import type { MetricsChartView, MetricsSummaryView, StatusTotals } from '#shapes/reporting'
 
 /** The six metric fields of a summary, of chart totals and of each bucket. */
 export function metricFields(totals: StatusTotals) {
@@ -40,7 +36,7 @@ function range(query: ReportingQuery) {
   }
 }
 
-export class MetricsSummaryTransformer extends PortalTransformer<MetricsSummary> {
+export class MetricsSummaryTransformer extends PortalTransformer<MetricsSummaryView> {
   toObject() {
     const { query, asOf, totals } = this.resource
     return {
@@ -53,7 +49,7 @@ export class MetricsSummaryTransformer extends PortalTransformer<MetricsSummary>
   }
 }
 
-export class MetricsChartTransformer extends PortalTransformer<MetricsChart> {
+export class MetricsChartTransformer extends PortalTransformer<MetricsChartView> {
   toObject() {
     const { query, interval, asOf, totals, buckets } = this.resource
     // Each bucket ends where the next begins: format each bound once, at the offset

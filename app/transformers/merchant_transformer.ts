@@ -3,8 +3,7 @@
 | sets. Never a secret, key, fee, settlement or provider setting.
 */
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type { MerchantView } from '#services/merchants/show_merchant'
-import type { IntegrationKeysPresence } from '#services/merchants/integration_keys'
+import type { IntegrationKeysView, MerchantView } from '#shapes/merchant'
 
 export default class MerchantTransformer extends PortalTransformer<MerchantView> {
   toObject() {
@@ -36,7 +35,7 @@ export default class MerchantTransformer extends PortalTransformer<MerchantView>
   }
 }
 
-export class IntegrationKeysTransformer extends PortalTransformer<IntegrationKeysPresence> {
+export class IntegrationKeysTransformer extends PortalTransformer<IntegrationKeysView> {
   toObject() {
     return {
       has_authentication_token: this.resource.hasAuthenticationToken,

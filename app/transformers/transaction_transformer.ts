@@ -1,5 +1,5 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type { TransactionRow } from '#services/collections/transactions/transaction_rows'
+import type { TransactionRow } from '#shapes/collections'
 
 /**
  * portal-api.md › Transaction. `amount` is the numeric column's text (two decimals)

@@ -14,9 +14,9 @@ import {
   snapshotReadable,
   SYNC_BODY_CAPTURE_STATUSES,
   type EvidenceRecord,
-  type HistoryItem,
   type OpenedSnapshot,
 } from '#services/collections/history/projection'
+import type { HistoryItem } from '#shapes/collections'
 import { SNAPSHOT_READ_BOUND_BYTES } from '#services/collections/history/evidence_snapshot'
 import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 

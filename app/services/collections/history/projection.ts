@@ -26,7 +26,6 @@
 import {
   KIND_DEFINITIONS,
   type EvidenceKind,
-  type HistoryDirection,
   type HistoryEventType,
 } from '#services/collections/history/evidence_kinds'
 import { parseTimestamp } from '#validators/rules/timestamp'
@@ -37,7 +36,9 @@ import {
   DELIVERY_STATES,
   TRANSACTION_STATUSES,
   type DeliveryState,
+  type Environment,
 } from '#models/collections_vocabulary'
+import type { HistoryItem } from '#shapes/collections'
 
 export const SUPPORTED_SCHEMA_VERSIONS: ReadonlySet<number> = new Set([1, 2])
 /** Encrypted snapshots over this size are never read (bytes of ciphertext). */
@@ -81,6 +82,7 @@ export const REPLY_BODY_CAPTURE_STATUSES = [
   'captured_sanitized',
   'captured_invalid_json_text',
 ] as const
+type ReplyBodyCaptureStatus = (typeof REPLY_BODY_CAPTURE_STATUSES)[number]
 /** Body capture states of the service's synchronous responses: the reply ones and four more. */
 export const SYNC_BODY_CAPTURE_STATUSES = [
   ...REPLY_BODY_CAPTURE_STATUSES,
@@ -126,34 +128,6 @@ export interface Omission {
 
 export type Payload = Record<string, unknown>
 
-export interface HistoryItem {
-  id: string
-  transaction_id: number
-  environment: string
-  event_type: HistoryEventType
-  direction: HistoryDirection
-  captured_at: string
-  capture_format: string
-  capture_status: CaptureStatus
-  event_id: string | null
-  attempt_number: number | null
-  http_status: number | null
-  delivery: {
-    state?: DeliveryState
-    duration_ms?: number
-    body_capture_status?: BodyCaptureStatus | null
-  } | null
-  response: {
-    is_repeated_request: boolean
-    capture_stage: 'prepared_for_return'
-    body_capture_status: BodyCaptureStatus | null
-  } | null
-  payload: Payload | null
-  omissions: Omission[]
-  retain_until: string
-  purged_at: string | null
-}
-
 /**
  * What the projection of an evidence row's body depends on: the columns fixed when
  * the evidence is written. The import and `history:reproject` have these; a read has
@@ -178,7 +152,7 @@ export interface EvidenceFacts {
 export interface EvidenceRecord extends EvidenceFacts {
   id: string
   transactionId: number
-  environment: string
+  environment: Environment
   capturedAt: string
   captureFormat: string
   eventId: string | null
@@ -422,8 +396,8 @@ const REQUEST_FIELDS: Record<string, FieldRule> = {
   is_card_payment: isBoolean,
 }
 
-// The value allowlists below are exported: the response schemas
-// (app/transformers/schemas/collections.ts) are built from them, never restated.
+// The value allowlists below are exported: the response shapes
+// (app/shapes/collections.ts) are built from them, never restated.
 export const REPLY_BOOLEANS = ['acknowledged', 'ok', 'success', 'accepted', 'received'] as const
 export const REPLY_STATUS_VALUES = [
   'ok',
@@ -745,7 +719,8 @@ function deliveryOf(record: EvidenceFacts, body: BodyProjection): HistoryItem['d
   const duration = integerIn(record.durationMs, 0, 86_400_000)
   if (duration !== null) delivery.duration_ms = duration
   if (record.kind === 'merchant_notification.response') {
-    delivery.body_capture_status = body.bodyCaptureStatus
+    // A reply's body is never checked as JSON: its state is one of the reply states.
+    delivery.body_capture_status = body.bodyCaptureStatus as ReplyBodyCaptureStatus | null
     return delivery
   }
   return Object.keys(delivery).length > 0 ? delivery : null

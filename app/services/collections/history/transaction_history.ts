@@ -36,8 +36,8 @@ import {
   snapshotReadable,
   type CoverageState,
   type EvidenceRecord,
-  type HistoryItem,
 } from '#services/collections/history/projection'
+import type { HistoryItem } from '#shapes/collections'
 
 const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
   ${isoUtc('e.captured_at')} AS captured_at, e.capture_format, e.schema_version,
@@ -56,7 +56,7 @@ const CHRONOLOGICAL = `e.captured_at ASC, e.id COLLATE "C" ASC`
 interface EvidenceRow {
   id: string
   transaction_id: number | string
-  environment: string
+  environment: Environment
   kind: EvidenceKind
   captured_at: string
   capture_format: string
