@@ -3,7 +3,7 @@ import type { HistoryItem } from '#shapes/collections'
 
 /** portal-api.md › History item, field by field, from the projection (app/services/collections/history). */
 export default class HistoryItemTransformer extends PortalTransformer<HistoryItem> {
-  toObject() {
+  toObject(): HistoryItem {
     const item = this.resource
     return {
       id: item.id,
