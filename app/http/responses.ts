@@ -5,6 +5,7 @@
 */
 import type { HttpContext } from '@adonisjs/core/http'
 import { BaseSerializer } from '@adonisjs/core/transformers'
+import type { PageMeta } from '#shapes/envelope'
 
 class EnvelopeSerializer extends BaseSerializer<{}> {
   wrap = undefined
@@ -14,13 +15,6 @@ class EnvelopeSerializer extends BaseSerializer<{}> {
 }
 
 const serializer = new EnvelopeSerializer()
-
-export interface PageMeta {
-  current_page: number
-  per_page: number
-  total: number
-  last_page: number
-}
 
 export function pageMeta(page: number, perPage: number, total: number): PageMeta {
   return {

@@ -1,7 +1,8 @@
 /*
-| Shared pieces of the document: the success envelope, list meta, field errors,
-| path parameters (from the route id shapes start/routes.ts matches with) and the
-| security schemes of portal-api.md › Authentication.
+| Shared pieces of the document: the success envelope, path parameters (from the
+| route id shapes start/routes.ts matches with) and the security schemes of
+| portal-api.md › Authentication. The envelope's list meta and field errors are
+| response shapes (app/shapes/envelope.ts).
 */
 import { routeIds } from '#validators/rules/route_ids'
 import { schema, type JsonSchema } from '#openapi/json_schema'
@@ -102,22 +103,6 @@ function pathParameter(name: string, description: string, paramSchema: JsonSchem
     description: `${description} A malformed, unknown, foreign or inaccessible id answers 404 \`NOT_FOUND\`.`,
     schema: paramSchema,
   }
-}
-
-export const sharedSchemas = {
-  PageMeta: schema.object({
-    current_page: schema.integer({ minimum: 1 }),
-    per_page: schema.integer({ minimum: 1, maximum: 100 }),
-    total: schema.integer({ minimum: 0 }),
-    last_page: schema.integer({ minimum: 1 }),
-  }),
-  FieldErrors: {
-    type: 'object',
-    description:
-      'Field path (dot notation) → non-empty list of messages. Unlisted fields rejected by a strict endpoint appear under their own name; `body` names the body as a whole.',
-    minProperties: 1,
-    additionalProperties: schema.array(schema.string(), { minItems: 1 }),
-  },
 }
 
 export const securitySchemes = {

@@ -1,22 +1,23 @@
 /*
 | The OpenAPI 3.1 document of the whole service, assembled from the endpoint
 | declarations beside the controllers (app/controllers/endpoints.ts, the same ones
-| start/routes.ts registers) and the response schemas declared beside the
-| transformers (app/transformers/schemas/). `node ace openapi:generate`
+| start/routes.ts registers) and the response shapes (app/shapes/, whose types the
+| transformers return). `node ace openapi:generate`
 | writes it to docs/openapi.json; GET /openapi.json serves it; the test suite
 | validates every response against it.
 */
 import { LIMITS } from '#limits/limits'
-import { parameters, securitySchemes, sharedSchemas } from '#openapi/components'
+import { parameters, securitySchemes } from '#openapi/components'
 import { toOperationObject, type OperationSpec } from '#openapi/operation'
 import { operationOf } from '#http/endpoint'
 import { ENDPOINTS } from '#controllers/endpoints'
-import { profileSchemas } from '#transformers/schemas/profile'
-import { machineClientSchemas } from '#transformers/schemas/machine_client'
-import { teamSchemas } from '#transformers/schemas/team'
-import { merchantSchemas } from '#transformers/schemas/merchant'
-import { collectionsSchemas } from '#transformers/schemas/collections'
-import { reportingSchemas } from '#transformers/schemas/reporting'
+import { envelopeSchemas } from '#shapes/envelope'
+import { profileSchemas } from '#shapes/profile'
+import { machineClientSchemas } from '#shapes/machine_client'
+import { teamSchemas } from '#shapes/team'
+import { merchantSchemas } from '#shapes/merchant'
+import { collectionsSchemas } from '#shapes/collections'
+import { reportingSchemas } from '#shapes/reporting'
 
 /** Every declared endpoint's operation, in the order of the contract's Endpoints index, then the service's own. */
 export const OPERATIONS: OperationSpec[] = Object.values(ENDPOINTS).flatMap((endpoints) =>
@@ -100,7 +101,7 @@ export function buildOpenApiDocument() {
     paths,
     components: {
       schemas: {
-        ...sharedSchemas,
+        ...envelopeSchemas,
         ...profileSchemas,
         ...machineClientSchemas,
         ...teamSchemas,

@@ -2,35 +2,67 @@
 | JSON Schema (2020-12, the dialect of OpenAPI 3.1) building blocks for the
 | document, and the bridge from the VineJS schemas the code validates with
 | (`toJSONSchema()`) to request bodies and query parameters.
+|
+| Each builder's result also carries the TypeScript type of the values it describes
+| (`Static<typeof shape>`), so a response shape (app/shapes/) is written once and its
+| transformer is checked against it. Hand-written rather than TypeBox: TypeBox lays out
+| objects and nullables differently, which would change the published document.
 */
 import type { InputSchema } from '#validators/rules/input'
 
 export type JsonSchema = { [keyword: string]: unknown }
 
+// Never set at run time: it only lets the compiler carry a schema's value type.
+declare const VALUE: unique symbol
+
+/**
+ * A JSON Schema that also carries, for the compiler only, the TypeScript type of the
+ * values it describes: a response shape is declared once and its type derived from it.
+ */
+export type Schema<T> = JsonSchema & { readonly [VALUE]?: T }
+
+/** The TypeScript type of the values a schema describes (`unknown` for a plain one). */
+export type Static<S> = S extends Schema<infer T> ? T : never
+
+// Shows an object type's fields in compiler messages rather than an intersection.
+type Flatten<T> = T extends object ? { [K in keyof T]: T[K] } : never
+
+type ObjectValue<P extends Record<string, JsonSchema>, Optional extends keyof P> = Flatten<
+  { -readonly [K in Exclude<keyof P, Optional>]: Static<P[K]> } & {
+    -readonly [K in Optional]?: Static<P[K]>
+  }
+>
+
 export const schema = {
-  string: (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra }),
-  integer: (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra }),
-  boolean: (extra: JsonSchema = {}): JsonSchema => ({ type: 'boolean', ...extra }),
+  string: (extra: JsonSchema = {}): Schema<string> => ({ type: 'string', ...extra }),
+  integer: (extra: JsonSchema = {}): Schema<number> => ({ type: 'integer', ...extra }),
+  boolean: (extra: JsonSchema = {}): Schema<boolean> => ({ type: 'boolean', ...extra }),
+  null: (extra: JsonSchema = {}): Schema<null> => ({ type: 'null', ...extra }),
   /** ISO 8601 / RFC 3339 with an explicit offset (decisions.md §2). */
-  timestamp: (extra: JsonSchema = {}): JsonSchema => ({
+  timestamp: (extra: JsonSchema = {}): Schema<string> => ({
     type: 'string',
     format: 'date-time',
     ...extra,
   }),
   /** A two-decimal amount string: money never travels as a JSON number. */
-  decimal: (extra: JsonSchema = {}): JsonSchema => ({
+  decimal: (extra: JsonSchema = {}): Schema<string> => ({
     type: 'string',
     pattern: '^-?[0-9]+\\.[0-9]{2}$',
     ...extra,
   }),
-  enum: (values: readonly (string | number)[], extra: JsonSchema = {}): JsonSchema => ({
+  enum: <const Value extends string | number>(
+    values: readonly Value[],
+    extra: JsonSchema = {}
+  ): Schema<Value> => ({
     type: typeof values[0] === 'number' ? 'integer' : 'string',
     enum: [...values],
     ...extra,
   }),
-  const: (value: string | number | boolean): JsonSchema => ({ const: value }),
+  const: <const Value extends string | number | boolean>(value: Value): Schema<Value> => ({
+    const: value,
+  }),
   /** The schema, or null. */
-  nullable(inner: JsonSchema): JsonSchema {
+  nullable<T>(inner: Schema<T>): Schema<T | null> {
     if (typeof inner.type === 'string') {
       const result: JsonSchema = { ...inner, type: [inner.type, 'null'] }
       if (Array.isArray(inner.enum)) result.enum = [...inner.enum, null]
@@ -39,11 +71,11 @@ export const schema = {
     return { oneOf: [inner, { type: 'null' }] }
   },
   /** A closed object: every listed property, and only those (all required unless named). */
-  object(
-    properties: Record<string, JsonSchema>,
-    options: { optional?: string[]; description?: string } = {}
-  ): JsonSchema {
-    const optional = new Set(options.optional ?? [])
+  object<P extends Record<string, JsonSchema>, Optional extends keyof P & string = never>(
+    properties: P,
+    options: { optional?: readonly Optional[]; description?: string } = {}
+  ): Schema<ObjectValue<P, Optional>> {
+    const optional = new Set<string>(options.optional ?? [])
     return {
       type: 'object',
       ...(options.description ? { description: options.description } : {}),
@@ -52,12 +84,17 @@ export const schema = {
       properties,
     }
   },
-  array: (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({
+  array: <T>(items: Schema<T>, extra: JsonSchema = {}): Schema<T[]> => ({
     type: 'array',
     items,
     ...extra,
   }),
-  ref: (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` }),
+  /** `$ref` to a component; given the component's schema (`target`), it has its type. */
+  ref: <T = unknown>(name: string, _target?: Schema<T>): Schema<T> => ({
+    $ref: `#/components/schemas/${name}`,
+  }),
+  /** A schema the builders above cannot express, with the type of its values stated. */
+  typed: <T>(json: JsonSchema): Schema<T> => json,
 }
 
 /** Field-level corrections where a VineJS rule carries no JSON Schema of its own. */

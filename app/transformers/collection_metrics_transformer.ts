@@ -6,15 +6,20 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
 import { formatInstant, formatInstantAt } from '#services/collections/reporting/calendar'
 import { formatCents, successRatePercent } from '#services/collections/reporting/money'
-import type { StatusTotals } from '#services/collections/reporting/collection_aggregate'
-import type {
-  MetricsChart,
-  MetricsSummary,
-} from '#services/collections/reporting/collection_metrics'
 import type { ReportingQuery } from '#validators/reporting'
+import type {
+  Chart,
+  ChartBucket,
+  MetricsChartView,
+  MetricsSummary,
+  MetricsSummaryView,
+  MetricsTotals,
+  StatusTotals,
+} from '#shapes/reporting'
+import { utcIso } from '#transformers/timestamps'
 
 /** The six metric fields of a summary, of chart totals and of each bucket. */
-export function metricFields(totals: StatusTotals) {
+export function metricFields(totals: StatusTotals): MetricsTotals {
   return {
     collection_total: formatCents(totals.collectionCents),
     transaction_count: Number(totals.transactionCount),
@@ -25,7 +30,9 @@ export function metricFields(totals: StatusTotals) {
   }
 }
 
-function echoes(query: ReportingQuery) {
+function echoes(
+  query: ReportingQuery
+): Pick<MetricsSummary, 'environment' | 'currency' | 'timezone'> {
   return {
     environment: query.environment,
     currency: query.currency,
@@ -33,28 +40,28 @@ function echoes(query: ReportingQuery) {
   }
 }
 
-function range(query: ReportingQuery) {
+function range(query: ReportingQuery): Pick<MetricsSummary, 'from' | 'to'> {
   return {
     from: formatInstant(query.from.epochMicros, query.timezone),
     to: formatInstant(query.to.epochMicros, query.timezone),
   }
 }
 
-export class MetricsSummaryTransformer extends PortalTransformer<MetricsSummary> {
-  toObject() {
+export class MetricsSummaryTransformer extends PortalTransformer<MetricsSummaryView> {
+  toObject(): MetricsSummary {
     const { query, asOf, totals } = this.resource
     return {
       ...echoes(query),
       ...range(query),
-      as_of: asOf.toUTC().toISO(),
+      as_of: utcIso(asOf),
       date_basis: 'created_at',
       ...metricFields(totals),
     }
   }
 }
 
-export class MetricsChartTransformer extends PortalTransformer<MetricsChart> {
-  toObject() {
+export class MetricsChartTransformer extends PortalTransformer<MetricsChartView> {
+  toObject(): Chart {
     const { query, interval, asOf, totals, buckets } = this.resource
     // Each bucket ends where the next begins: format each bound once, at the offset
     // the calendar already read for it.
@@ -70,9 +77,9 @@ export class MetricsChartTransformer extends PortalTransformer<MetricsChart> {
       interval,
       date_basis: 'created_at',
       ...range(query),
-      as_of: asOf.toUTC().toISO(),
+      as_of: utcIso(asOf),
       totals: metricFields(totals),
-      buckets: buckets.map((bucket) => ({
+      buckets: buckets.map((bucket): ChartBucket => ({
         period: bucket.period,
         from: bound(bucket.from, bucket.fromOffsetMs),
         to: bound(bucket.to, bucket.toOffsetMs),

@@ -1,9 +1,9 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type { HistoryItem } from '#services/collections/history/projection'
+import type { HistoryItem } from '#shapes/collections'
 
 /** portal-api.md › History item, field by field, from the projection (app/services/collections/history). */
 export default class HistoryItemTransformer extends PortalTransformer<HistoryItem> {
-  toObject() {
+  toObject(): HistoryItem {
     const item = this.resource
     return {
       id: item.id,

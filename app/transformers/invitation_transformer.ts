@@ -1,22 +1,25 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
 import type TeamInvitation from '#models/team_invitation'
 import { roleName } from '#models/user'
+import type { Invitation, InvitationWithDelivery } from '#shapes/team'
+import { utcIso } from '#transformers/timestamps'
 
 /**
  * portal-api.md › Invitation: the seven fields, never the proof, its hash or the
  * acceptance URL. Create and resend responses add `sent` (InvitationWithDelivery).
  */
 export default class InvitationTransformer extends PortalTransformer<TeamInvitation> {
-  toObject() {
+  toObject(): Invitation {
     const invitation = this.resource
     return {
       id: invitation.id,
       email: invitation.email,
-      role: roleName(invitation.role),
+      // Invitations are only made for the two Portal roles (validators/team.ts).
+      role: roleName(invitation.role)!,
       status: invitation.statusAt(),
       invited_by: invitation.invitedBy,
-      created_at: invitation.createdAt.toUTC().toISO(),
-      expires_at: invitation.expiresAt.toUTC().toISO(),
+      created_at: utcIso(invitation.createdAt),
+      expires_at: utcIso(invitation.expiresAt),
     }
   }
 }
@@ -26,7 +29,7 @@ export class InvitationWithDeliveryTransformer extends PortalTransformer<{
   invitation: TeamInvitation
   sent: boolean
 }> {
-  toObject() {
+  toObject(): InvitationWithDelivery {
     return {
       ...new InvitationTransformer(this.resource.invitation).toObject(),
       sent: this.resource.sent,

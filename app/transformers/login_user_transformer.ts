@@ -1,13 +1,16 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
 import type User from '#models/user'
+import type { ROLES, RoleName } from '#models/user'
 import type Merchant from '#models/merchant'
+import type { LoginUser } from '#shapes/profile'
+import { utcIso, utcIsoOrNull } from '#transformers/timestamps'
 
 /** portal-api.md › Login user (`data.user` of the login response). */
 export default class LoginUserTransformer extends PortalTransformer<{
   user: User
   merchant: Merchant
 }> {
-  toObject() {
+  toObject(): LoginUser {
     const { user, merchant } = this.resource
     return {
       id: user.id,
@@ -16,10 +19,11 @@ export default class LoginUserTransformer extends PortalTransformer<{
       merchant_id: merchant.id,
       first_name: user.firstName,
       last_name: user.lastName,
-      role: user.role,
+      // Sign-in refuses every other role (app/services/sessions/sign_in.ts).
+      role: user.role as (typeof ROLES)[RoleName],
       email: user.email,
-      email_verified_at: user.emailVerifiedAt?.toUTC().toISO() ?? null,
-      created_at: user.createdAt.toUTC().toISO(),
+      email_verified_at: utcIsoOrNull(user.emailVerifiedAt),
+      created_at: utcIso(user.createdAt),
     }
   }
 }

@@ -3,8 +3,13 @@ import type { DateTime } from 'luxon'
 import type MerchantOauthClient from '#models/merchant_oauth_client'
 import type OauthClient from '#models/oauth_client'
 import type CredentialDelivery from '#models/credential_delivery'
-
-const iso = (value: DateTime | null | undefined) => value?.toUTC().toISO() ?? null
+import type {
+  DeliveryReference,
+  IssuedMachineClient,
+  MachineClient,
+  MachineClientListItem,
+} from '#shapes/machine_client'
+import { utcIso, utcIsoOrNull as iso } from '#transformers/timestamps'
 
 /**
  * portal-api.md › Machine client metadata. `delivery` is added only for list items
@@ -17,7 +22,7 @@ export default class MachineClientTransformer extends PortalTransformer<{
   withDelivery?: boolean
   delivery?: CredentialDelivery | null
 }> {
-  toObject() {
+  toObject(): MachineClient | MachineClientListItem {
     const { ownership, client, now, withDelivery, delivery } = this.resource
     return {
       id: ownership.id,
@@ -34,8 +39,12 @@ export default class MachineClientTransformer extends PortalTransformer<{
   }
 }
 
+export function deliveryReference(delivery: CredentialDelivery): DeliveryReference
+export function deliveryReference(
+  delivery: CredentialDelivery | null | undefined
+): DeliveryReference | null
 export function deliveryReference(delivery: CredentialDelivery | null | undefined) {
-  return delivery ? { id: delivery.id, expires_at: iso(delivery.expiresAt) } : null
+  return delivery ? { id: delivery.id, expires_at: utcIso(delivery.expiresAt) } : null
 }
 
 /** 201 of issue and rotate: `data.client` (metadata without `delivery`) and `data.delivery`. */
@@ -45,7 +54,7 @@ export class IssuedMachineClientTransformer extends PortalTransformer<{
   delivery: CredentialDelivery
   now: DateTime
 }> {
-  toObject() {
+  toObject(): IssuedMachineClient {
     const { ownership, client, delivery, now } = this.resource
     return {
       client: new MachineClientTransformer({ ownership, client, now }).toObject(),

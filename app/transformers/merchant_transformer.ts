@@ -3,11 +3,17 @@
 | sets. Never a secret, key, fee, settlement or provider setting.
 */
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type { MerchantView } from '#services/merchants/show_merchant'
-import type { IntegrationKeysPresence } from '#services/merchants/integration_keys'
+import type {
+  IntegrationKeysPresence,
+  IntegrationKeysView,
+  Merchant,
+  MerchantService,
+  MerchantView,
+} from '#shapes/merchant'
+import { utcIso, utcIsoOrNull } from '#transformers/timestamps'
 
 export default class MerchantTransformer extends PortalTransformer<MerchantView> {
-  toObject() {
+  toObject(): Merchant {
     const { merchant, services, logoUrl } = this.resource
     return {
       id: merchant.id,
@@ -23,25 +29,25 @@ export default class MerchantTransformer extends PortalTransformer<MerchantView>
       currency: merchant.currency,
       is_active: merchant.isActive,
       is_production: merchant.isProduction,
-      services: services.map((service) => ({
+      services: services.map((service): MerchantService => ({
         id: service.id,
         code: service.code,
         type: service.type,
         is_active: service.isActive,
         is_production: service.isProduction,
       })),
-      created_at: merchant.createdAt.toUTC().toISO(),
-      updated_at: merchant.updatedAt.toUTC().toISO(),
+      created_at: utcIso(merchant.createdAt),
+      updated_at: utcIso(merchant.updatedAt),
     }
   }
 }
 
-export class IntegrationKeysTransformer extends PortalTransformer<IntegrationKeysPresence> {
-  toObject() {
+export class IntegrationKeysTransformer extends PortalTransformer<IntegrationKeysView> {
+  toObject(): IntegrationKeysPresence {
     return {
       has_authentication_token: this.resource.hasAuthenticationToken,
       has_secret_key: this.resource.hasSecretKey,
-      updated_at: this.resource.updatedAt?.toUTC().toISO() ?? null,
+      updated_at: utcIsoOrNull(this.resource.updatedAt),
     }
   }
 }

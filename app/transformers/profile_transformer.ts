@@ -3,6 +3,8 @@ import { PortalTransformer } from '#transformers/portal_transformer'
 import type User from '#models/user'
 import type Merchant from '#models/merchant'
 import { roleName } from '#models/user'
+import type { Profile } from '#shapes/profile'
+import { utcIsoOrNull } from '#transformers/timestamps'
 
 /**
  * portal-api.md › Profile (`GET /portal/me`, PATCH and OTP verify responses). A
@@ -12,7 +14,7 @@ export default class ProfileTransformer extends PortalTransformer<{
   user: User
   merchant: Merchant
 }> {
-  toObject() {
+  toObject(): Profile {
     const { user, merchant } = this.resource
     const pending =
       user.pendingEmail !== null &&
@@ -26,9 +28,10 @@ export default class ProfileTransformer extends PortalTransformer<{
       username: user.username,
       email: user.email,
       pending_email: pending ? user.pendingEmail : null,
-      pending_email_expires_at: pending ? user.pendingEmailExpiresAt!.toUTC().toISO() : null,
-      email_verified_at: user.emailVerifiedAt?.toUTC().toISO() ?? null,
-      role: roleName(user.role),
+      pending_email_expires_at: pending ? utcIsoOrNull(user.pendingEmailExpiresAt) : null,
+      email_verified_at: utcIsoOrNull(user.emailVerifiedAt),
+      // The PAT stack refuses every other role (portal_auth_middleware.ts).
+      role: roleName(user.role)!,
       is_active: user.isActive,
       merchant: { id: merchant.id, reference_id: merchant.referenceId, name: merchant.name },
     }

@@ -1,20 +1,23 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
 import type User from '#models/user'
 import { roleName } from '#models/user'
+import type { TeamMember } from '#shapes/team'
+import { utcIsoOrNull } from '#transformers/timestamps'
 
 /** portal-api.md › Team member (list, role change and invitation acceptance responses). */
 export default class TeamMemberTransformer extends PortalTransformer<User> {
-  toObject() {
+  toObject(): TeamMember {
     const user = this.resource
     return {
       id: user.id,
       first_name: user.firstName,
       last_name: user.lastName,
       email: user.email,
-      role: roleName(user.role),
+      // Members are listed, changed and accepted with a Portal role only.
+      role: roleName(user.role)!,
       is_active: user.isActive,
       // The contract defines joined_at as the account creation time for now.
-      joined_at: user.createdAt?.toUTC().toISO() ?? null,
+      joined_at: utcIsoOrNull(user.createdAt),
     }
   }
 }

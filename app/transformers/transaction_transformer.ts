@@ -1,5 +1,5 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type { TransactionRow } from '#services/collections/transactions/transaction_rows'
+import type { Transaction, TransactionRow } from '#shapes/collections'
 
 /**
  * portal-api.md › Transaction. `amount` is the numeric column's text (two decimals)
@@ -7,7 +7,7 @@ import type { TransactionRow } from '#services/collections/transactions/transact
  * null. Customer identifiers, URLs, credentials, payloads and fees are not selected.
  */
 export default class TransactionTransformer extends PortalTransformer<TransactionRow> {
-  toObject() {
+  toObject(): Transaction {
     const row = this.resource
     return {
       id: Number(row.id),

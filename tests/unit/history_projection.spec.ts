@@ -7,9 +7,9 @@ import {
   REPLY_BODY_CAPTURE_STATUSES,
   SYNC_BODY_CAPTURE_STATUSES,
   type EvidenceRecord,
-  type HistoryItem,
   type OpenedSnapshot,
 } from '#services/collections/history/projection'
+import type { HistoryItem } from '#shapes/collections'
 import { coverageOf } from '#services/collections/history/coverage'
 import {
   historyItemOf,

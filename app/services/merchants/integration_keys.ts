@@ -15,16 +15,11 @@ import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
 import { lockTeamAsAdministrator } from '#services/team/team_locks'
 import type { IntegrationKeyType } from '#validators/merchant'
+import type { IntegrationKeysView } from '#shapes/merchant'
 
 const COLUMN: Record<IntegrationKeyType, string> = {
   authentication_token: 'encrypted_authentication_token',
   secret_key: 'encrypted_secret_key',
-}
-
-export interface IntegrationKeysPresence {
-  hasAuthenticationToken: boolean
-  hasSecretKey: boolean
-  updatedAt: DateTime | null
 }
 
 /** Encryption purpose of a stored key: its merchant and slot (the signer decrypts with it). */
@@ -35,7 +30,7 @@ export const integrationKeyPurpose = (merchantId: number, keyType: IntegrationKe
 export async function integrationKeysPresence(
   actor: UserActor,
   client = db.connection()
-): Promise<IntegrationKeysPresence> {
+): Promise<IntegrationKeysView> {
   const row = await client
     .from('merchant_integrations')
     .where('merchant_id', actor.merchantId)
@@ -72,7 +67,7 @@ export async function putIntegrationKey(
   actor: UserActor,
   keyType: IntegrationKeyType,
   input: { value: string; current_password: string; reason: string }
-): Promise<IntegrationKeysPresence> {
+): Promise<IntegrationKeysView> {
   const action = AuditActions.integrationKeyPut
   const { column, target } = await authorizeKeyMutation(
     actor,

@@ -7,20 +7,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import Merchant from '#models/merchant'
 import type { Actor } from '#auth/actor'
 import { currentLogoUrl } from '#services/merchants/logo_storage'
-
-export interface MerchantServiceItem {
-  id: number
-  code: string
-  type: string
-  isActive: boolean
-  isProduction: boolean
-}
-
-export interface MerchantView {
-  merchant: Merchant
-  services: MerchantServiceItem[]
-  logoUrl: string | null
-}
+import type { MerchantServiceItem, MerchantView } from '#shapes/merchant'
 
 /**
  * The merchant's services, by service id. An item is active only when both the

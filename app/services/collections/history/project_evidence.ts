@@ -41,12 +41,13 @@ import {
   type CaptureStatus,
   type EvidenceFacts,
   type EvidenceRecord,
-  type HistoryItem,
   type OpenedSnapshot,
   type ReasonCode,
   type StoredProjection,
   type StoredProjectionRead,
+  type ReplyBodyCaptureStatus,
 } from '#services/collections/history/projection'
+import type { HistoryItem } from '#shapes/collections'
 import {
   projectReply,
   projectRequest,
@@ -244,7 +245,8 @@ function deliveryOf(record: EvidenceFacts, body: BodyProjection): HistoryItem['d
   const duration = integerIn(record.durationMs, DURATION_MS_RANGE)
   if (duration !== null) delivery.duration_ms = duration
   if (record.kind === 'merchant_notification.response') {
-    delivery.body_capture_status = body.bodyCaptureStatus
+    // A reply's body is never checked as JSON: its state is one of the reply states.
+    delivery.body_capture_status = body.bodyCaptureStatus as ReplyBodyCaptureStatus | null
     return delivery
   }
   return Object.keys(delivery).length > 0 ? delivery : null

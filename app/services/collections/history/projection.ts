@@ -9,18 +9,15 @@
 | Bump PROJECTION_VERSION whenever what a snapshot projects to changes (an allowlist,
 | a rule, a reason): `node ace history:reproject` then re-projects the stored rows.
 */
-import type {
-  EvidenceKind,
-  HistoryDirection,
-  HistoryEventType,
-} from '#services/collections/history/evidence_kinds'
+import type { EvidenceKind, HistoryEventType } from '#services/collections/history/evidence_kinds'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import {
   AMOUNT_PATTERN,
   CURRENCY_CODE_PATTERN,
   TRANSACTION_STATUSES,
-  type DeliveryState,
+  type Environment,
 } from '#models/collections_vocabulary'
+import type { HistoryItem } from '#shapes/collections'
 
 export const SUPPORTED_SCHEMA_VERSIONS: ReadonlySet<number> = new Set([1, 2])
 /** Encrypted snapshots over this size are never read (bytes of ciphertext). */
@@ -64,6 +61,7 @@ export const REPLY_BODY_CAPTURE_STATUSES = [
   'captured_sanitized',
   'captured_invalid_json_text',
 ] as const
+export type ReplyBodyCaptureStatus = (typeof REPLY_BODY_CAPTURE_STATUSES)[number]
 /** Body capture states of the service's synchronous responses: the reply ones and four more. */
 export const SYNC_BODY_CAPTURE_STATUSES = [
   ...REPLY_BODY_CAPTURE_STATUSES,
@@ -118,34 +116,6 @@ export interface Omission {
 
 export type Payload = Record<string, unknown>
 
-export interface HistoryItem {
-  id: string
-  transaction_id: number
-  environment: string
-  event_type: HistoryEventType
-  direction: HistoryDirection
-  captured_at: string
-  capture_format: string
-  capture_status: CaptureStatus
-  event_id: string | null
-  attempt_number: number | null
-  http_status: number | null
-  delivery: {
-    state?: DeliveryState
-    duration_ms?: number
-    body_capture_status?: BodyCaptureStatus | null
-  } | null
-  response: {
-    is_repeated_request: boolean
-    capture_stage: 'prepared_for_return'
-    body_capture_status: BodyCaptureStatus | null
-  } | null
-  payload: Payload | null
-  omissions: Omission[]
-  retain_until: string
-  purged_at: string | null
-}
-
 /**
  * What the projection of an evidence row's body depends on: the columns fixed when
  * the evidence is written. The import and `history:reproject` have these; a read has
@@ -170,7 +140,7 @@ export interface EvidenceFacts {
 export interface EvidenceRecord extends EvidenceFacts {
   id: string
   transactionId: number
-  environment: string
+  environment: Environment
   capturedAt: string
   captureFormat: string
   eventId: string | null

@@ -31,11 +31,8 @@ import type { EvidenceKind, HistoryEventType } from '#services/collections/histo
 import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
 import { historyItemOf, snapshotReadable } from '#services/collections/history/project_evidence'
 import { coverageOf, eventTypeOf } from '#services/collections/history/coverage'
-import type {
-  CoverageState,
-  EvidenceRecord,
-  HistoryItem,
-} from '#services/collections/history/projection'
+import type { CoverageState, EvidenceRecord } from '#services/collections/history/projection'
+import type { HistoryItem } from '#shapes/collections'
 
 const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
   ${isoUtc('e.captured_at')} AS captured_at, e.capture_format, e.schema_version,
@@ -54,7 +51,7 @@ const CHRONOLOGICAL = `e.captured_at ASC, e.id COLLATE "C" ASC`
 interface EvidenceRow {
   id: string
   transaction_id: number | string
-  environment: string
+  environment: Environment
   kind: EvidenceKind
   captured_at: string
   capture_format: string

@@ -10,6 +10,7 @@
 */
 import ApiError from '#exceptions/api_error'
 import type { Environment } from '#models/collections_vocabulary'
+import type { StatusTotals } from '#shapes/reporting'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
 import {
@@ -26,16 +27,6 @@ import {
 
 export interface ReportingScope extends AggregateScope {
   environment: Environment
-}
-
-/** Exact totals of one bucket (or of a whole summary). */
-export interface StatusTotals {
-  transactionCount: bigint
-  successfulCount: bigint
-  pendingCount: bigint
-  rejectedCount: bigint
-  /** Sum of PAID amounts, in cents. */
-  collectionCents: bigint
 }
 
 export const emptyTotals = (): StatusTotals => ({

@@ -8,7 +8,7 @@
 import { DateTime } from 'luxon'
 import type { UserActor } from '#auth/actor'
 import ApiError from '#exceptions/api_error'
-import { BUCKET_LIMITS, buildBuckets, type Bucket } from '#services/collections/reporting/buckets'
+import { BUCKET_LIMITS, buildBuckets } from '#services/collections/reporting/buckets'
 import type { Interval } from '#services/collections/reporting/calendar'
 import type { ReportingQuery } from '#validators/reporting'
 import {
@@ -16,26 +16,8 @@ import {
   aggregateBuckets,
   emptyTotals,
   type ReportingScope,
-  type StatusTotals,
 } from '#services/collections/reporting/collection_aggregate'
-
-export interface MetricsSummary {
-  query: ReportingQuery
-  asOf: DateTime
-  totals: StatusTotals
-}
-
-export interface ChartBucket extends Bucket {
-  totals: StatusTotals
-}
-
-export interface MetricsChart {
-  query: ReportingQuery
-  interval: Interval
-  asOf: DateTime
-  totals: StatusTotals
-  buckets: ChartBucket[]
-}
+import type { MetricsChartView, MetricsSummaryView } from '#shapes/reporting'
 
 function scopeOf(actor: UserActor, query: ReportingQuery): ReportingScope {
   return {
@@ -50,7 +32,7 @@ function scopeOf(actor: UserActor, query: ReportingQuery): ReportingScope {
 export async function summarizeCollections(
   actor: UserActor,
   query: ReportingQuery
-): Promise<MetricsSummary> {
+): Promise<MetricsSummaryView> {
   const asOf = DateTime.utc()
   const [totals] = await aggregateBuckets(scopeOf(actor, query), [
     { from: query.from.epochMicros, to: query.to.epochMicros },
@@ -67,7 +49,7 @@ export async function chartCollections(
   actor: UserActor,
   query: ReportingQuery,
   interval: Interval
-): Promise<MetricsChart> {
+): Promise<MetricsChartView> {
   const calendar = buildBuckets(
     query.from.epochMicros,
     query.to.epochMicros,

@@ -19,10 +19,8 @@ import type { Timestamp } from '#validators/rules/timestamp'
 import type { Environment, TransactionStatus } from '#models/collections_vocabulary'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
-import {
-  TRANSACTION_COLUMNS,
-  type TransactionRow,
-} from '#services/collections/transactions/transaction_rows'
+import { TRANSACTION_COLUMNS } from '#services/collections/transactions/transaction_rows'
+import type { TransactionRow } from '#shapes/collections'
 import { sqlInstant } from '#services/collections/reporting/instants'
 import { planReads, type BucketRange } from '#services/collections/reporting/query_plan'
 

@@ -8,10 +8,8 @@ import type { Environment } from '#models/collections_vocabulary'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
-import {
-  TRANSACTION_COLUMNS,
-  type TransactionRow,
-} from '#services/collections/transactions/transaction_rows'
+import { TRANSACTION_COLUMNS } from '#services/collections/transactions/transaction_rows'
+import type { TransactionRow } from '#shapes/collections'
 
 export function showTransactionQuery(
   merchantId: number,

@@ -36,7 +36,7 @@ export const TRANSACTION_VALUE_COLUMNS = [
   'updated_at',
 ]
 
-/** Columns of a transaction row for the transformer; `t` is the transactions alias. */
+/** Columns of a transaction row (TransactionRow, app/shapes/collections.ts); `t` is the transactions alias. */
 export const TRANSACTION_COLUMNS = `t.id, t.merchant_transaction_id, t.environment, t.amount,
   t.currency, t.status, t.payment_brand,
   ${isoUtc('t.created_at')} AS created_at, ${isoUtc('t.updated_at')} AS updated_at,
@@ -46,16 +46,3 @@ export const TRANSACTION_COLUMNS = `t.id, t.merchant_transaction_id, t.environme
       AND e.environment = t.environment
       AND e.purged_at IS NULL AND e.kind IN (${PERMITTED_KINDS_SQL})
   ) AS history_available`
-
-export interface TransactionRow {
-  id: number
-  merchant_transaction_id: string
-  environment: string
-  amount: string | null
-  currency: string
-  status: string
-  payment_brand: string
-  created_at: string | null
-  updated_at: string | null
-  history_available: boolean
-}

@@ -1,0 +1,197 @@
+/*
+| portal-api.md › Transaction and History item: the response shapes, each declared once
+| as its JSON Schema (for the document) with its TypeScript type derived from it.
+| transaction_transformer.ts returns a Transaction from the row the list and detail
+| read; the history projection (app/services/collections/history/projection.ts) builds
+| History items, and its value lists (capture states, reason codes, the reply and
+| synchronous response allowlists) are the ones these schemas list.
+*/
+import { schema, type JsonSchema, type Static } from '#openapi/json_schema'
+import {
+  CAPTURE_STATUSES,
+  REASON_CODES,
+  REPLY_BODY_CAPTURE_STATUSES,
+  REPLY_BOOLEANS,
+  REPLY_STATUS_VALUES,
+  REPLY_TEXT_VALUES,
+  SYNC_BODY_CAPTURE_STATUSES,
+  SYNC_ERROR_CODE_VALUES,
+} from '#services/collections/history/projection'
+import {
+  CURRENCY_CODE_PATTERN,
+  DELIVERY_STATES,
+  ENVIRONMENTS,
+  TRANSACTION_STATUSES,
+} from '#models/collections_vocabulary'
+
+const ENVIRONMENT = schema.enum(ENVIRONMENTS)
+
+const MERCHANT_REPLY_CAPTURE = REPLY_BODY_CAPTURE_STATUSES
+const SYNCHRONOUS_CAPTURE = SYNC_BODY_CAPTURE_STATUSES
+const OMISSION_REASONS = REASON_CODES
+
+const PAYMENT_STATUS = schema.enum(TRANSACTION_STATUSES)
+const CURRENCY = schema.string({ pattern: CURRENCY_CODE_PATTERN.source })
+const REFERENCE = schema.string({ pattern: '^[A-Za-z0-9_-]{1,100}$' })
+/** Looser than the projection's AMOUNT_PATTERN (leading zeros), as published so far. */
+const AMOUNT = schema.string({ pattern: '^[0-9]{1,12}\\.[0-9]{2}$' })
+
+/** Every field optional: a projection keeps only the allowed fields that were present. */
+const allOptional = (properties: Record<string, JsonSchema>, title: string): JsonSchema => ({
+  title,
+  ...schema.object(properties, { optional: Object.keys(properties) }),
+})
+
+/**
+ * portal-api.md › Payload projection: fixed allowlists per payload kind, every other
+ * field excluded. A field outside them in a response fails the suite.
+ */
+const PAYLOAD = schema.typed<Record<string, unknown> | null>({
+  description:
+    'The allowlisted projection of the body, or null (portal-api.md › Payload projection).',
+  anyOf: [
+    { type: 'null' },
+    allOptional(
+      {
+        merchant_transaction_id: REFERENCE,
+        payment_brand: schema.string({ pattern: '^[A-Za-z0-9_-]{1,20}$' }),
+        currency: CURRENCY,
+        amount: AMOUNT,
+        payment_status: PAYMENT_STATUS,
+        channel: schema.integer({ minimum: 1, maximum: 4 }),
+        is_card_payment: schema.boolean(),
+      },
+      'Validated merchant request or queued webhook (no channel or card flag)'
+    ),
+    allOptional(
+      {
+        ...Object.fromEntries(REPLY_BOOLEANS.map((field) => [field, schema.boolean()])),
+        status: schema.enum(REPLY_STATUS_VALUES),
+      },
+      'Merchant reply (JSON)'
+    ),
+    {
+      title: 'Merchant reply (text)',
+      ...schema.object({ text: schema.enum(REPLY_TEXT_VALUES) }),
+    },
+    allOptional(
+      {
+        success: schema.boolean(),
+        error_code: schema.enum(SYNC_ERROR_CODE_VALUES),
+        data: allOptional(
+          {
+            merchant_transaction_id: REFERENCE,
+            amount: AMOUNT,
+            payment_status: PAYMENT_STATUS,
+            is_card_payment: schema.boolean(),
+            timestamp: schema.timestamp(),
+          },
+          'Synchronous response data'
+        ),
+      },
+      "The service's synchronous response"
+    ),
+  ],
+})
+
+const COVERAGE = schema.enum(['captured', 'purged', 'not_captured'], {
+  description:
+    '`captured`: an unpurged record remains; `purged`: all records of the type purged; `not_captured`: none (`not_applicable` is reserved, never emitted).',
+})
+
+export const Transaction = schema.object({
+  id: schema.integer({ description: 'Internal id (the `{transaction}` route id).' }),
+  merchant_transaction_id: schema.string(),
+  environment: ENVIRONMENT,
+  amount: schema.nullable(schema.decimal()),
+  currency: CURRENCY,
+  status: schema.enum(TRANSACTION_STATUSES),
+  payment_brand: schema.string(),
+  payment_method: schema.null({ description: 'Always null.' }),
+  created_at: schema.nullable(schema.timestamp()),
+  updated_at: schema.nullable(schema.timestamp()),
+  history_available: schema.boolean({
+    description: 'Unpurged permitted history evidence exists (expired but unpurged counts).',
+  }),
+})
+export type Transaction = Static<typeof Transaction>
+
+export const HistoryItem = schema.object({
+  id: schema.string({ pattern: '^[0-7][0-9A-HJKMNP-TV-Z]{25}$', description: 'ULID.' }),
+  transaction_id: schema.integer(),
+  environment: ENVIRONMENT,
+  event_type: schema.enum([
+    'merchant_request',
+    'dlt_response',
+    'merchant_webhook_request',
+    'merchant_webhook_response',
+  ]),
+  direction: schema.enum(['merchant_to_dlt', 'dlt_to_merchant']),
+  captured_at: schema.timestamp(),
+  capture_format: schema.string({
+    examples: ['sanitized_snapshot', 'legacy_sanitized_snapshot'],
+  }),
+  capture_status: schema.enum(CAPTURE_STATUSES),
+  event_id: schema.nullable(schema.string({ maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
+  attempt_number: schema.nullable(schema.integer({ minimum: 1, maximum: 1_000_000 })),
+  http_status: schema.nullable(schema.integer({ minimum: 100, maximum: 599 })),
+  delivery: schema.nullable(
+    schema.object(
+      {
+        state: schema.enum(DELIVERY_STATES),
+        duration_ms: schema.integer({ minimum: 0, maximum: 86_400_000 }),
+        body_capture_status: schema.nullable(schema.enum(MERCHANT_REPLY_CAPTURE)),
+      },
+      { optional: ['state', 'duration_ms', 'body_capture_status'] }
+    )
+  ),
+  response: schema.nullable(
+    schema.object({
+      is_repeated_request: schema.boolean(),
+      capture_stage: schema.const('prepared_for_return'),
+      body_capture_status: schema.nullable(schema.enum(SYNCHRONOUS_CAPTURE)),
+    })
+  ),
+  payload: PAYLOAD,
+  omissions: schema.array(
+    schema.object({
+      field_path: schema.string({
+        description:
+          'Server vocabulary only, never a key the sender chose: `body` (the whole body), ' +
+          'an allowlisted field whose value was not shown (`currency`, `data.amount`), or ' +
+          '`*` / `data.*` for the fields at that level that are not on its allowlist ' +
+          '(one entry per reason).',
+      }),
+      reason_code: schema.enum(OMISSION_REASONS),
+    })
+  ),
+  retain_until: schema.timestamp(),
+  purged_at: schema.nullable(schema.timestamp()),
+})
+export type HistoryItem = Static<typeof HistoryItem>
+
+export const HistoryMeta = schema.object({
+  current_page: schema.integer({ minimum: 1 }),
+  per_page: schema.integer({ minimum: 1, maximum: 100 }),
+  total: schema.integer({ minimum: 0 }),
+  last_page: schema.integer({ minimum: 1 }),
+  coverage: schema.object(
+    {
+      merchant_request: COVERAGE,
+      dlt_response: COVERAGE,
+      merchant_webhook_request: COVERAGE,
+      merchant_webhook_response: COVERAGE,
+    },
+    { description: 'Computed over the whole scoped history, independent of the page.' }
+  ),
+})
+export type HistoryMeta = Static<typeof HistoryMeta>
+
+/** Components of the document, in its order. */
+export const collectionsSchemas = { Transaction, HistoryItem, HistoryMeta }
+
+/**
+ * A row of TRANSACTION_COLUMNS (app/services/collections/transactions/transaction_rows.ts),
+ * read by the list and the detail: the Transaction but `payment_method`, which is not stored.
+ */
+export type TransactionRow = Omit<Transaction, 'payment_method'>

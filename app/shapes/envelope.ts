@@ -1,0 +1,24 @@
+/*
+| The shared parts of the envelope (decisions.md §1): a list's `meta` and the field
+| errors of a 422.
+*/
+import { schema, type Static } from '#openapi/json_schema'
+
+export const PageMeta = schema.object({
+  current_page: schema.integer({ minimum: 1 }),
+  per_page: schema.integer({ minimum: 1, maximum: 100 }),
+  total: schema.integer({ minimum: 0 }),
+  last_page: schema.integer({ minimum: 1 }),
+})
+export type PageMeta = Static<typeof PageMeta>
+
+export const FieldErrors = schema.typed<Record<string, string[]>>({
+  type: 'object',
+  description:
+    'Field path (dot notation) → non-empty list of messages. Unlisted fields rejected by a strict endpoint appear under their own name; `body` names the body as a whole.',
+  minProperties: 1,
+  additionalProperties: schema.array(schema.string(), { minItems: 1 }),
+})
+
+/** Components of the document, in its order. */
+export const envelopeSchemas = { PageMeta, FieldErrors }

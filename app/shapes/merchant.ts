@@ -1,0 +1,87 @@
+/*
+| portal-api.md › Merchant resource, logo and Integration keys presence: the response
+| shapes, each declared once as its JSON Schema (for the document) with its TypeScript
+| type derived from it, which merchant_transformer.ts returns; and what the merchant
+| operations hand that transformer.
+*/
+import type { DateTime } from 'luxon'
+import type MerchantModel from '#models/merchant'
+import { schema, type Static } from '#openapi/json_schema'
+
+export const MerchantService = schema.object({
+  id: schema.integer(),
+  code: schema.string(),
+  type: schema.string(),
+  is_active: schema.boolean({ description: 'Both the service and the assignment are active.' }),
+  is_production: schema.boolean({ description: "The assignment's stored environment flag." }),
+})
+export type MerchantService = Static<typeof MerchantService>
+
+export const Merchant = schema.object(
+  {
+    id: schema.integer({ readOnly: true }),
+    reference_id: schema.string({ readOnly: true }),
+    name: schema.string({ minLength: 1, maxLength: 150 }),
+    contact_person: schema.nullable(schema.string({ minLength: 1, maxLength: 100 })),
+    email: schema.string({ maxLength: 255, description: 'Business contact only.' }),
+    dial_code: schema.nullable(schema.string({ maxLength: 8 })),
+    phone: schema.nullable(schema.string({ maxLength: 30 })),
+    address: schema.nullable(schema.string({ maxLength: 500 })),
+    website: schema.nullable(schema.string({ format: 'uri', maxLength: 2048 })),
+    logo_url: schema.nullable(schema.string()),
+    currency: schema.string({ readOnly: true }),
+    is_active: schema.boolean({ readOnly: true }),
+    is_production: schema.boolean({ readOnly: true }),
+    services: schema.array(schema.ref('MerchantService', MerchantService), { readOnly: true }),
+    created_at: schema.timestamp({ readOnly: true }),
+    updated_at: schema.timestamp({ readOnly: true }),
+  },
+  {
+    description:
+      'No OAuth secret, provider credential, integration key, callback setting, balance or fee. `contact_person`, `dial_code`, `phone` and `address` are null until first set (a merchant created by the operator command may lack them).',
+  }
+)
+export type Merchant = Static<typeof Merchant>
+
+export const MerchantLogo = schema.object({
+  url: schema.nullable(
+    schema.string({ description: 'Null when the stored file is missing or unusable.' })
+  ),
+})
+export type MerchantLogo = Static<typeof MerchantLogo>
+
+export const IntegrationKeysPresence = schema.object(
+  {
+    has_authentication_token: schema.boolean(),
+    has_secret_key: schema.boolean(),
+    updated_at: schema.nullable(schema.timestamp()),
+  },
+  { description: 'Presence only: values are never readable.' }
+)
+export type IntegrationKeysPresence = Static<typeof IntegrationKeysPresence>
+
+/** Components of the document, in its order. */
+export const merchantSchemas = { MerchantService, Merchant, MerchantLogo, IntegrationKeysPresence }
+
+/** One of the merchant's services, as servicesOf reads it (show_merchant.ts). */
+export interface MerchantServiceItem {
+  id: number
+  code: string
+  type: string
+  isActive: boolean
+  isProduction: boolean
+}
+
+/** What showMerchant and updateMerchant return for the Merchant resource. */
+export interface MerchantView {
+  merchant: MerchantModel
+  services: MerchantServiceItem[]
+  logoUrl: string | null
+}
+
+/** What the integration keys operations return for Integration keys presence. */
+export interface IntegrationKeysView {
+  hasAuthenticationToken: boolean
+  hasSecretKey: boolean
+  updatedAt: DateTime | null
+}

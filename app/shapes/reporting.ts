@@ -1,0 +1,110 @@
+/*
+| portal-api.md › Metrics summary and Chart: the response shapes, each declared once as
+| its JSON Schema (for the document) with its TypeScript type derived from it, which
+| collection_metrics_transformer.ts returns; and what the reporting operations hand
+| that transformer.
+*/
+import type { DateTime } from 'luxon'
+import { schema, type Static } from '#openapi/json_schema'
+import { CURRENCY_CODE_PATTERN, ENVIRONMENTS } from '#models/collections_vocabulary'
+import type { Interval } from '#services/collections/reporting/calendar'
+import type { Bucket } from '#services/collections/reporting/buckets'
+import type { ReportingQuery } from '#validators/reporting'
+
+/** Reporting-timezone offset and six fractional digits (decisions.md §2). */
+const reportingInstant = () =>
+  schema.timestamp({
+    pattern:
+      '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}(Z|[+-][0-9]{2}:[0-9]{2})$',
+  })
+
+const metricFields = {
+  collection_total: schema.decimal({ description: 'Gross sum of PAID amounts, before fees.' }),
+  transaction_count: schema.integer({ minimum: 0 }),
+  successful_count: schema.integer({ minimum: 0 }),
+  pending_count: schema.integer({ minimum: 0 }),
+  rejected_count: schema.integer({ minimum: 0 }),
+  success_rate_percent: schema.nullable(
+    schema.decimal({
+      pattern: '^(?:100\\.00|[0-9]{1,2}\\.[0-9]{2})$',
+      description:
+        'successful / total × 100, 0.00-100.00, two places; null when no transaction, `"0.00"` when none succeeded.',
+    })
+  ),
+}
+
+const scope = {
+  environment: schema.enum(ENVIRONMENTS),
+  currency: schema.string({ pattern: CURRENCY_CODE_PATTERN.source }),
+  timezone: schema.string({ description: 'IANA identifier.' }),
+}
+
+export const MetricsTotals = schema.object(metricFields)
+export type MetricsTotals = Static<typeof MetricsTotals>
+
+export const MetricsSummary = schema.object({
+  ...scope,
+  from: reportingInstant(),
+  to: reportingInstant(),
+  as_of: schema.timestamp({ description: 'UTC observation marker (`Z`), not a filter.' }),
+  date_basis: schema.const('created_at'),
+  ...metricFields,
+})
+export type MetricsSummary = Static<typeof MetricsSummary>
+
+export const ChartBucket = schema.object({
+  period: schema.string({
+    pattern: '^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$',
+    description: '`YYYY-MM-DD` (day), `YYYY-MM` (month) or `YYYY` (year).',
+  }),
+  from: reportingInstant(),
+  to: reportingInstant(),
+  partial: schema.boolean({ description: 'True for a clipped first or last bucket.' }),
+  ...metricFields,
+})
+export type ChartBucket = Static<typeof ChartBucket>
+
+export const Chart = schema.object({
+  ...scope,
+  interval: schema.enum(['day', 'month', 'year']),
+  date_basis: schema.const('created_at'),
+  from: reportingInstant(),
+  to: reportingInstant(),
+  as_of: schema.timestamp(),
+  totals: schema.ref('MetricsTotals', MetricsTotals),
+  buckets: schema.array(schema.ref('ChartBucket', ChartBucket)),
+})
+export type Chart = Static<typeof Chart>
+
+/** Components of the document, in its order. */
+export const reportingSchemas = { MetricsTotals, MetricsSummary, ChartBucket, Chart }
+
+/** Exact totals of one bucket (or of a whole summary), as the aggregate counts them. */
+export interface StatusTotals {
+  transactionCount: bigint
+  successfulCount: bigint
+  pendingCount: bigint
+  rejectedCount: bigint
+  /** Sum of PAID amounts, in cents. */
+  collectionCents: bigint
+}
+
+/** What summarizeCollections returns for a Metrics summary. */
+export interface MetricsSummaryView {
+  query: ReportingQuery
+  asOf: DateTime
+  totals: StatusTotals
+}
+
+export interface ChartBucketView extends Bucket {
+  totals: StatusTotals
+}
+
+/** What chartCollections returns for a Chart. */
+export interface MetricsChartView {
+  query: ReportingQuery
+  interval: Interval
+  asOf: DateTime
+  totals: StatusTotals
+  buckets: ChartBucketView[]
+}
