@@ -1,41 +1,34 @@
 /*
-| The base of this service's transformers: BaseTransformer, with `transform`
-| overridden to build its Item or Collection (public classes of
-| @adonisjs/core/transformers) without the framework's per-call `new RuntimeException()`.
-| That error only serves to report an undefined resource with the caller's stack, and
-| capturing a stack on every response was a visible share of a read's CPU. An
-| undefined or Maybe-wrapped resource still goes through the framework's own
-| `transform`, error included.
+| The base of this service's transformers: a resource in, its contract shape out, at
+| once. `transform` shapes one resource or each of a list through `toObject`, whose
+| return type is the shape's (app/shapes), and gives plain objects to `respond`.
+|
+| Not the framework's BaseTransformer: its serializer resolves every item through the
+| container and copies each shaped object key by key, asynchronously. On a page of
+| 100 history items that was most of what the server allocated, and the collections
+| it caused paused the event loop for other merchants' requests. Nothing here needs
+| what that pipeline adds (dependency injection into `toObject`, lazy relations,
+| variants, depth limits).
 */
-import { RuntimeException } from '@adonisjs/core/exceptions'
-import { BaseTransformer, Collection, Item, Maybe } from '@adonisjs/core/transformers'
+type Transformer = abstract new (resource: any) => { toObject(): unknown }
+type ResourceOf<Self extends Transformer> = ConstructorParameters<Self>[0]
+type ShapeOf<Self extends Transformer> = ReturnType<InstanceType<Self>['toObject']>
 
-// Never thrown: Item throws it only for an undefined resource, which is not built here.
-const NO_UNDEFINED_RESOURCE = new RuntimeException('An undefined resource reached a transformer.')
+export abstract class PortalTransformer<Resource> {
+  constructor(protected readonly resource: Resource) {}
 
-type TransformerClass = new (resource: any) => any
+  abstract toObject(): unknown
 
-export abstract class PortalTransformer<Resource> extends BaseTransformer<Resource> {
-  static transform<Self extends TransformerClass>(
+  /** The shape of each resource of a list, in order. */
+  static transform<Self extends Transformer>(
     this: Self,
-    data: ConstructorParameters<Self>[0][]
-  ): Collection<InstanceType<Self>, 1, 'toObject'>
-  static transform<Self extends TransformerClass>(
-    this: Self,
-    data: ConstructorParameters<Self>[0]
-  ): Item<InstanceType<Self>, 1, 'toObject'>
-  static transform<Self extends TransformerClass>(
-    this: Self,
-    data: ConstructorParameters<Self>[0] | null
-  ): Item<InstanceType<Self>, 1, 'toObject'> | null
-  static transform<Self extends TransformerClass>(this: Self, data: unknown) {
-    if (data === undefined || data instanceof Maybe) return super.transform(data)
-    if (data === null) return null
-    // What the framework's `transform` builds for a resource without further
-    // constructor arguments, with the shared error instead of a new one.
-    if (Array.isArray(data)) {
-      return new Collection([data, []], this, 1, 'toObject', NO_UNDEFINED_RESOURCE)
-    }
-    return new Item([data, []], this, 1, 'toObject', NO_UNDEFINED_RESOURCE)
+    resources: ResourceOf<Self>[]
+  ): ShapeOf<Self>[]
+  /** The shape of one resource. */
+  static transform<Self extends Transformer>(this: Self, resource: ResourceOf<Self>): ShapeOf<Self>
+  static transform(this: new (resource: unknown) => { toObject(): unknown }, data: unknown) {
+    return Array.isArray(data)
+      ? data.map((resource) => new this(resource).toObject())
+      : new this(data).toObject()
   }
 }
