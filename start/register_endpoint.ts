@@ -1,44 +1,99 @@
 /*
 | Registers an endpoint declaration (app/http/endpoint.ts) with the router: its
-| method, path, name and handler, and each step of its stack as the named middleware
-| of start/kernel.ts, in the stack's order.
+| method, path, name and handler, and each step of its stack as a named middleware
+| (its name and arguments are what router.toJSON() shows), in the stack's order.
+|
+| Middleware and controllers keep no state between requests, so each is made once
+| per process and called directly. The router's lazy class references would instead
+| resolve each one through the container on every request (an instance, its method's
+| dependencies and a promise per step): the largest allocator of a Portal read, whose
+| garbage collections paused the loop for every merchant.
 */
 import router from '@adonisjs/core/services/router'
-import { middleware } from '#start/kernel'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn, ParsedNamedMiddleware } from '@adonisjs/core/types/http'
 import type { Endpoint, StackStep } from '#http/endpoint'
-import type { ThrottledAuditWriter } from '#middleware/limit_middleware'
+import AppClientAuthMiddleware from '#middleware/app_client_auth_middleware'
+import BodyMiddleware from '#middleware/body_middleware'
+import LimitMiddleware, { type ThrottledAuditWriter } from '#middleware/limit_middleware'
+import MachineAuthMiddleware from '#middleware/machine_auth_middleware'
+import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
+import PortalAuthMiddleware from '#middleware/portal_auth_middleware'
+import PrivateCacheMiddleware from '#middleware/private_cache_middleware'
+import RawBodyMiddleware from '#middleware/raw_body_middleware'
+import RoleMiddleware from '#middleware/role_middleware'
 import { audit as auditTrail } from '#services/audit/audit_trail'
 
 // Handed to the limit middleware here, so that middleware import no services. A
 // refusal has no transaction of its own to join.
 const writeThrottled: ThrottledAuditWriter = (actor, record) => auditTrail(undefined, actor, record)
 
-function middlewareOf(step: StackStep) {
+interface Middleware<Args> {
+  handle(ctx: HttpContext, next: NextFn, args: Args): unknown
+}
+
+/** A step named as the router shows it, calling the one instance of its middleware. */
+function named<Args>(
+  name: string,
+  middleware: Middleware<Args>,
+  args?: Args
+): ParsedNamedMiddleware {
+  return {
+    name,
+    reference: middleware.constructor as ParsedNamedMiddleware['reference'],
+    args,
+    handle: (_resolver, ctx, next) => middleware.handle(ctx, next, args as Args),
+  }
+}
+
+const MIDDLEWARE = {
+  appClient: new AppClientAuthMiddleware(),
+  body: new BodyMiddleware(),
+  limit: new LimitMiddleware(),
+  machineAuth: new MachineAuthMiddleware(),
+  merchantScope: new MerchantScopeMiddleware(),
+  portalAuth: new PortalAuthMiddleware(),
+  privateCache: new PrivateCacheMiddleware(),
+  rawBody: new RawBodyMiddleware(),
+  role: new RoleMiddleware(),
+}
+
+function middlewareOf(step: StackStep): ParsedNamedMiddleware {
   switch (step.use) {
     case 'limit': {
       const { name, key, audit } = step.limit
-      return middleware.limit({
+      return named('limit', MIDDLEWARE.limit, {
         name,
         key,
         ...(audit ? { audit: { ...audit, write: writeThrottled } } : {}),
       })
     }
-    case 'portalAuth':
-      return middleware.portalAuth()
-    case 'appClient':
-      return middleware.appClient()
     case 'role':
-      return middleware.role({ role: step.role })
-    case 'body':
-      return step.options ? middleware.body(step.options) : middleware.body()
-    case 'merchantScope':
-      return middleware.merchantScope()
-    case 'privateCache':
-      return step.options ? middleware.privateCache(step.options) : middleware.privateCache()
+      return named('role', MIDDLEWARE.role, { role: step.role })
     case 'machineAuth':
-      return middleware.machineAuth({ scope: step.scope })
+      return named('machineAuth', MIDDLEWARE.machineAuth, { scope: step.scope })
+    case 'body':
+      return named('body', MIDDLEWARE.body, step.options)
+    case 'privateCache':
+      return named('privateCache', MIDDLEWARE.privateCache, step.options)
+    case 'portalAuth':
+    case 'appClient':
+    case 'merchantScope':
     case 'rawBody':
-      return middleware.rawBody()
+      return named(step.use, MIDDLEWARE[step.use])
+  }
+}
+
+/** The action of the controller's one instance, made when the route is first used. */
+function handlerOf([load, action]: Endpoint['handler']) {
+  let controller: Record<string, (ctx: HttpContext) => unknown> | undefined
+  const make = async () => {
+    const { default: Controller } = await load()
+    return new Controller()
+  }
+  return async (ctx: HttpContext) => {
+    const instance = (controller ??= await make())
+    return instance[action](ctx)
   }
 }
 
@@ -52,7 +107,8 @@ const METHODS = {
 
 export function register(endpoint: Endpoint) {
   const methods = endpoint.head === false ? ['GET'] : METHODS[endpoint.method]
-  const route = router.route(endpoint.path, methods, endpoint.handler).as(endpoint.name)
+  const route = router.route(endpoint.path, methods, handlerOf(endpoint.handler))
+  route.as(endpoint.name)
   for (const [param, matcher] of Object.entries(endpoint.where ?? {})) route.where(param, matcher)
   if (endpoint.stack.steps.length) route.use(endpoint.stack.steps.map(middlewareOf))
 }

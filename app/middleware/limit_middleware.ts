@@ -86,7 +86,7 @@ function throttledActor(ctx: HttpContext): {
 }
 
 /**
- * A limit declared on its route line: `middleware.limit({name, key, audit})`. A
+ * A limit of a route's stack (app/http/endpoint.ts), with its key parts and audit. A
  * refused request counts too, and answers 429 RATE_LIMITED with Retry-After.
  */
 export default class LimitMiddleware {
