@@ -25,7 +25,7 @@ import {
   localYear,
   rangeLimit,
 } from '#services/collections/reporting/calendar'
-import { isIanaTimezone } from '#services/collections/reporting/time_zones'
+import { isIanaTimezone } from '#support/time_zones'
 import type { Interval } from '#services/collections/reporting/calendar'
 
 export const DEFAULT_REPORTING_TIMEZONE = 'Asia/Manila'

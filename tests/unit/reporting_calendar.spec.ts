@@ -10,8 +10,8 @@ import {
 } from '#services/collections/reporting/calendar'
 import { buildBuckets } from '#services/collections/reporting/buckets'
 import { civilDate, daysFromCivil, sqlInstant } from '#services/collections/reporting/instants'
-import { isIanaTimezone, zoneOffsetMs } from '#services/collections/reporting/time_zones'
-import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#services/collections/reporting/iana_zones'
+import { isIanaTimezone, zoneOffsetMs } from '#support/time_zones'
+import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#support/iana_zones'
 import { parseTimestamp } from '#validators/rules/timestamp'
 
 const micros = (value: string) => {

@@ -2,7 +2,7 @@
 | The day/month/year buckets of a range in the reporting timezone: every local period
 | (calendar.ts) the range intersects, clipped to it.
 */
-import { zoneOffsetMs } from '#services/collections/reporting/time_zones'
+import { zoneOffsetMs } from '#support/time_zones'
 import { microsOf, splitMicros } from '#services/collections/reporting/instants'
 import {
   HOUR_MS,

@@ -18,7 +18,7 @@
 |   same instant: it has no instants, so it has no bucket.
 */
 import { DateTime } from 'luxon'
-import { zoneOffsetMs } from '#services/collections/reporting/time_zones'
+import { zoneOffsetMs } from '#support/time_zones'
 import { microsOf, pad, splitMicros } from '#services/collections/reporting/instants'
 
 export type Interval = 'day' | 'month' | 'year'
