@@ -9,7 +9,7 @@ import {
   type Interval,
 } from '#services/collections/reporting/calendar'
 import { buildBuckets } from '#services/collections/reporting/buckets'
-import { civilDate, daysFromCivil, sqlInstant } from '#services/collections/reporting/instants'
+import { civilDate, daysFromCivil, sqlInstant } from '#support/instants'
 import { isIanaTimezone, zoneOffsetMs } from '#support/time_zones'
 import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#support/iana_zones'
 import { parseTimestamp } from '#validators/rules/timestamp'

@@ -3,7 +3,7 @@
 | (calendar.ts) the range intersects, clipped to it.
 */
 import { zoneOffsetMs } from '#support/time_zones'
-import { microsOf, splitMicros } from '#services/collections/reporting/instants'
+import { microsOf, splitMicros } from '#support/instants'
 import {
   HOUR_MS,
   localDateOf,

@@ -19,7 +19,7 @@
 */
 import { DateTime } from 'luxon'
 import { zoneOffsetMs } from '#support/time_zones'
-import { microsOf, pad, splitMicros } from '#services/collections/reporting/instants'
+import { microsOf, pad, splitMicros } from '#support/instants'
 
 export type Interval = 'day' | 'month' | 'year'
 export const INTERVALS = ['day', 'month', 'year'] as const
