@@ -4,7 +4,7 @@
 | money as two-decimal strings, `as_of` a UTC timestamp.
 */
 import { PortalTransformer } from '#transformers/portal_transformer'
-import { formatInstant, formatInstantAt } from '#services/collections/reporting/calendar'
+import { formatInstant, formatInstantAt } from '#support/zoned_instants'
 import { formatCents, successRatePercent } from '#services/collections/reporting/money'
 import type { ReportingQuery } from '#validators/reporting'
 import type {

@@ -19,12 +19,8 @@ import { timestampField, type Timestamp } from '#validators/rules/timestamp'
 import { defineInput, type CrossFieldRule, type InputSchema } from '#validators/rules/input'
 import { currencyField } from '#validators/rules/currency'
 import { textOfLength } from '#validators/rules/text_length'
-import {
-  INTERVALS,
-  RANGE_LIMIT_YEARS,
-  localYear,
-  rangeLimit,
-} from '#services/collections/reporting/calendar'
+import { INTERVALS } from '#services/collections/reporting/calendar'
+import { RANGE_LIMIT_YEARS, localYear, rangeLimit } from '#support/zoned_instants'
 import { isIanaTimezone } from '#support/time_zones'
 import type { Interval } from '#services/collections/reporting/calendar'
 

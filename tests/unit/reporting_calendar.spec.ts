@@ -1,13 +1,8 @@
 import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { IANAZone } from 'luxon'
-import {
-  formatInstant,
-  formatInstantAt,
-  rangeLimit,
-  startOfLocalDate,
-  type Interval,
-} from '#services/collections/reporting/calendar'
+import { startOfLocalDate, type Interval } from '#services/collections/reporting/calendar'
+import { formatInstant, formatInstantAt, rangeLimit } from '#support/zoned_instants'
 import { buildBuckets } from '#services/collections/reporting/buckets'
 import { civilDate, daysFromCivil, sqlInstant } from '#support/instants'
 import { isIanaTimezone, zoneOffsetMs } from '#support/time_zones'
