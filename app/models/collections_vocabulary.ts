@@ -40,6 +40,10 @@ export const NORMALIZED_STATUS_SQL = `CASE
   ELSE 'PENDING'
 END`
 
+/** portal-api.md › Chart: the intervals a chart's buckets span. */
+export const INTERVALS = ['day', 'month', 'year'] as const
+export type Interval = (typeof INTERVALS)[number]
+
 /** portal-api.md › States and transitions › Merchant webhook delivery state. */
 export const DELIVERY_STATES = [
   'pending',

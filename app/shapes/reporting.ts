@@ -6,8 +6,12 @@
 */
 import type { DateTime } from 'luxon'
 import { schema, type Static } from '#openapi/json_schema'
-import { CURRENCY_CODE_PATTERN, ENVIRONMENTS } from '#models/collections_vocabulary'
-import type { Interval } from '#services/collections/reporting/calendar'
+import {
+  CURRENCY_CODE_PATTERN,
+  ENVIRONMENTS,
+  INTERVALS,
+  type Interval,
+} from '#models/collections_vocabulary'
 import type { Bucket } from '#services/collections/reporting/buckets'
 import type { ReportingQuery } from '#validators/reporting'
 
@@ -66,7 +70,7 @@ export type ChartBucket = Static<typeof ChartBucket>
 
 export const Chart = schema.object({
   ...scope,
-  interval: schema.enum(['day', 'month', 'year']),
+  interval: schema.enum(INTERVALS),
   date_basis: schema.const('created_at'),
   from: reportingInstant(),
   to: reportingInstant(),

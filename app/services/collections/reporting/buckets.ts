@@ -13,9 +13,9 @@ import {
   startAndOffsetOf,
   startOfLocalDate,
   wallMidnightMs,
-  type Interval,
   type LocalDate,
 } from '#services/collections/reporting/calendar'
+import type { Interval } from '#models/collections_vocabulary'
 
 /** Most buckets a chart may have, partial and empty ones included (portal-api.md › Limits). */
 export const BUCKET_LIMITS: Record<Interval, number> = { day: 366, month: 120, year: 10 }

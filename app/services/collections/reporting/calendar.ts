@@ -21,9 +21,7 @@
 import { DateTime } from 'luxon'
 import { zoneOffsetMs } from '#support/time_zones'
 import { pad } from '#support/instants'
-
-export type Interval = 'day' | 'month' | 'year'
-export const INTERVALS = ['day', 'month', 'year'] as const
+import type { Interval } from '#models/collections_vocabulary'
 
 export const HOUR_MS = 3_600_000
 
