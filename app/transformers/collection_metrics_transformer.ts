@@ -5,7 +5,7 @@
 */
 import { PortalTransformer } from '#transformers/portal_transformer'
 import { formatInstant, formatInstantAt } from '#support/zoned_instants'
-import { formatCents, successRatePercent } from '#services/collections/reporting/money'
+import { formatCents, successRatePercent } from '#support/money'
 import type { ReportingQuery } from '#validators/reporting'
 import type {
   Chart,

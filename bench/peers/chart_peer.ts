@@ -22,11 +22,7 @@ import http from 'node:http'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import pg from 'pg'
 import { formatInstant } from '../../app/support/zoned_instants.ts'
-import {
-  formatCents,
-  parseCents,
-  successRatePercent,
-} from '../../app/services/collections/reporting/money.ts'
+import { formatCents, parseCents, successRatePercent } from '../../app/support/money.ts'
 import { parseTimestamp } from '../../app/validators/rules/timestamp.ts'
 
 const PORT = Number(process.env.PEER_PORT ?? 3421)
