@@ -12,7 +12,6 @@ import {
   INTERVALS,
   type Interval,
 } from '#models/collections_vocabulary'
-import type { Bucket } from '#services/collections/reporting/buckets'
 import type { ReportingQuery } from '#validators/reporting'
 
 /** Reporting-timezone offset and six fractional digits (decisions.md §2). */
@@ -98,6 +97,20 @@ export interface MetricsSummaryView {
   query: ReportingQuery
   asOf: DateTime
   totals: StatusTotals
+}
+
+/** One bucket of a chart as buildBuckets (app/services/collections/reporting/buckets.ts) finds it. */
+export interface Bucket {
+  /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
+  period: string
+  /** Exact bounds, epoch microseconds, half-open [from, to). */
+  from: bigint
+  to: bigint
+  /** Clipped by the range: the first bucket when `from` is not a period start, the last when `to` is not. */
+  partial: boolean
+  /** The zone's offset at `from` and at `to`, in ms (for formatInstantAt). */
+  fromOffsetMs: number
+  toOffsetMs: number
 }
 
 export interface ChartBucketView extends Bucket {
