@@ -51,7 +51,8 @@ const { default: db } = await import('@adonisjs/lucid/services/db')
 const { default: Merchant } = await import('#models/merchant')
 const { createPortalClient, createMerchantWithUser, issuePat } =
   await import('#tests/helpers/portal')
-const { formatInstant, startOfLocalDate } = await import('#services/collections/reporting/calendar')
+const { startOfLocalDate } = await import('#services/collections/reporting/calendar')
+const { formatInstant } = await import('#support/zoned_instants')
 
 const largest = await db
   .from('transactions')

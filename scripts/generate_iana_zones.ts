@@ -1,5 +1,5 @@
 /*
-| Regenerates app/services/collections/reporting/iana_zones.ts, the allowlist of reporting time-zone names
+| Regenerates app/support/iana_zones.ts, the allowlist of reporting time-zone names
 | (docs/reporting.md › Time zones), from the IANA tz database as compiled by the
 | system's tzdata package: every zone (`Z name ...`) and link (`L target name`) of
 | tzdata.zi, the `backward` links included. The service never reads system files: the
@@ -14,9 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const source = process.argv[2] ?? '/usr/share/zoneinfo/tzdata.zi'
-const target = fileURLToPath(
-  new URL('../app/services/collections/reporting/iana_zones.ts', import.meta.url)
-)
+const target = fileURLToPath(new URL('../app/support/iana_zones.ts', import.meta.url))
 
 const lines = readFileSync(source, 'utf8').split('\n')
 const version = /^# version (\d{4}[a-z])$/.exec(lines[0])?.[1]

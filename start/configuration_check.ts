@@ -4,7 +4,7 @@
 | a silent fallback to the default (or a 503 on the first reporting request).
 | Unset variables keep their defaults; the readers keep their own fallbacks.
 */
-import { isIanaTimezone } from '#services/collections/reporting/time_zones'
+import { isIanaTimezone } from '#support/time_zones'
 
 type Rule = (value: string) => string | null
 

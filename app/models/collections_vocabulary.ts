@@ -40,6 +40,10 @@ export const NORMALIZED_STATUS_SQL = `CASE
   ELSE 'PENDING'
 END`
 
+/** portal-api.md › Chart: the intervals a chart's buckets span. */
+export const INTERVALS = ['day', 'month', 'year'] as const
+export type Interval = (typeof INTERVALS)[number]
+
 /** portal-api.md › States and transitions › Merchant webhook delivery state. */
 export const DELIVERY_STATES = [
   'pending',
@@ -49,3 +53,99 @@ export const DELIVERY_STATES = [
   'exhausted',
 ] as const
 export type DeliveryState = (typeof DELIVERY_STATES)[number]
+
+// ---------------------------------------------------------------------------------
+// History item (portal-api.md › History item, Payload projection): the capture states,
+// omission reasons, event metadata bounds and payload allowlists the projection
+// applies and the History item schema lists. Changing one changes what a snapshot
+// projects to: bump PROJECTION_VERSION (app/services/collections/history/projection.ts).
+
+/** portal-api.md › History item › capture_status. */
+export const CAPTURE_STATUSES = ['available', 'omitted', 'unavailable', 'purged'] as const
+export type CaptureStatus = (typeof CAPTURE_STATUSES)[number]
+
+/** Capture states meaning no body was kept, for replies and synchronous responses alike. */
+export const BODILESS_REPLY_STATUSES = [
+  'no_response',
+  'empty',
+  'omitted_oversize',
+  'omitted_unsupported_content_type',
+  'omitted_binary',
+  'omitted_sensitive',
+] as const
+/** Capture states only a synchronous response can have (its body is checked as JSON). */
+export const SYNC_ONLY_CAPTURE_STATUSES = [
+  'omitted_non_json',
+  'omitted_invalid_json',
+  'omitted_unsupported_shape',
+  'omitted_no_permitted_fields',
+] as const
+
+/** Body capture states of merchant webhook replies. */
+export const REPLY_BODY_CAPTURE_STATUSES = [
+  ...BODILESS_REPLY_STATUSES,
+  'captured',
+  'captured_sanitized',
+  'captured_invalid_json_text',
+] as const
+export type ReplyBodyCaptureStatus = (typeof REPLY_BODY_CAPTURE_STATUSES)[number]
+/** Body capture states of the service's synchronous responses: the reply ones and four more. */
+export const SYNC_BODY_CAPTURE_STATUSES = [
+  ...REPLY_BODY_CAPTURE_STATUSES,
+  ...SYNC_ONLY_CAPTURE_STATUSES,
+] as const
+export type BodyCaptureStatus = (typeof SYNC_BODY_CAPTURE_STATUSES)[number]
+
+/** Omission reasons: the projection's own, then every bodiless capture state as itself. */
+export const REASON_CODES = [
+  'portal_field_allowlist',
+  'merchant_response_field_allowlist',
+  'payment_url_excluded',
+  'legacy_body_unverified',
+  'snapshot_limit_exceeded',
+  'snapshot_schema_unsupported',
+  'snapshot_unreadable',
+  'snapshot_unavailable',
+  'body_not_captured',
+  ...BODILESS_REPLY_STATUSES,
+  ...SYNC_ONLY_CAPTURE_STATUSES,
+  'response_fields_excluded',
+] as const
+export type ReasonCode = (typeof REASON_CODES)[number]
+
+/**
+ * Bounds of a History item's event metadata (portal-api.md › History item): the import
+ * refuses a value outside them, a read shows it as null, the schema publishes them. An
+ * event id is 1 to EVENT_ID_MAX_LENGTH of EVENT_ID_CHARACTER; the schema states it as a
+ * character pattern with a maxLength.
+ */
+export const EVENT_ID_CHARACTER = '[A-Za-z0-9_-]'
+export const EVENT_ID_MAX_LENGTH = 128
+export const EVENT_ID_PATTERN = new RegExp(`^${EVENT_ID_CHARACTER}{1,${EVENT_ID_MAX_LENGTH}}$`)
+export const ATTEMPT_NUMBER_RANGE = { min: 1, max: 1_000_000 }
+export const HTTP_STATUS_RANGE = { min: 100, max: 599 }
+export const DURATION_MS_RANGE = { min: 0, max: 86_400_000 }
+
+/**
+ * portal-api.md › Payload projection: a payload's `merchant_transaction_id` and
+ * `payment_brand`, kept only when they match.
+ */
+export const PAYLOAD_REFERENCE_PATTERN = /^[A-Za-z0-9_-]{1,100}$/
+export const PAYLOAD_BRAND_PATTERN = /^[A-Za-z0-9_-]{1,20}$/
+
+/** portal-api.md › Payload projection: the values a merchant reply or synchronous response may show. */
+export const REPLY_BOOLEANS = ['acknowledged', 'ok', 'success', 'accepted', 'received'] as const
+export const REPLY_STATUS_VALUES = [
+  'ok',
+  'success',
+  'accepted',
+  'received',
+  'failed',
+  'error',
+] as const
+export const REPLY_TEXT_VALUES = ['ok', 'ack', 'accepted', 'received'] as const
+export const SYNC_ERROR_CODE_VALUES = [
+  'TRANSACTION_REFERENCE_CONFLICT',
+  'SUBMISSION_UNKNOWN',
+  'SUBMISSION_IN_PROGRESS',
+] as const

@@ -2,13 +2,25 @@
 | portal-api.md › Transaction and History item: the response shapes, each declared once
 | as its JSON Schema (for the document) with its TypeScript type derived from it.
 | transaction_transformer.ts returns a Transaction from the row the list and detail
-| read; the history projection (app/services/collections/history/projection.ts) builds
-| History items, and its value lists (capture states, reason codes, the reply and
-| synchronous response allowlists) are the ones these schemas list.
+| read; the history projection (app/services/collections/history/) builds History
+| items. The value lists, patterns and bounds these schemas list are the collections
+| vocabulary's, which the projection and the import apply too; the item id is the
+| history route's id shape (app/validators/rules/route_ids.ts).
 */
 import { schema, type JsonSchema, type Static } from '#openapi/json_schema'
+import { routeIds } from '#validators/rules/route_ids'
 import {
+  ATTEMPT_NUMBER_RANGE,
   CAPTURE_STATUSES,
+  CURRENCY_CODE_PATTERN,
+  DELIVERY_STATES,
+  DURATION_MS_RANGE,
+  ENVIRONMENTS,
+  EVENT_ID_CHARACTER,
+  EVENT_ID_MAX_LENGTH,
+  HTTP_STATUS_RANGE,
+  PAYLOAD_BRAND_PATTERN,
+  PAYLOAD_REFERENCE_PATTERN,
   REASON_CODES,
   REPLY_BODY_CAPTURE_STATUSES,
   REPLY_BOOLEANS,
@@ -16,11 +28,6 @@ import {
   REPLY_TEXT_VALUES,
   SYNC_BODY_CAPTURE_STATUSES,
   SYNC_ERROR_CODE_VALUES,
-} from '#services/collections/history/projection'
-import {
-  CURRENCY_CODE_PATTERN,
-  DELIVERY_STATES,
-  ENVIRONMENTS,
   TRANSACTION_STATUSES,
 } from '#models/collections_vocabulary'
 
@@ -32,7 +39,7 @@ const OMISSION_REASONS = REASON_CODES
 
 const PAYMENT_STATUS = schema.enum(TRANSACTION_STATUSES)
 const CURRENCY = schema.string({ pattern: CURRENCY_CODE_PATTERN.source })
-const REFERENCE = schema.string({ pattern: '^[A-Za-z0-9_-]{1,100}$' })
+const REFERENCE = schema.string({ pattern: PAYLOAD_REFERENCE_PATTERN.source })
 /** Looser than the projection's AMOUNT_PATTERN (leading zeros), as published so far. */
 const AMOUNT = schema.string({ pattern: '^[0-9]{1,12}\\.[0-9]{2}$' })
 
@@ -54,7 +61,7 @@ const PAYLOAD = schema.typed<Record<string, unknown> | null>({
     allOptional(
       {
         merchant_transaction_id: REFERENCE,
-        payment_brand: schema.string({ pattern: '^[A-Za-z0-9_-]{1,20}$' }),
+        payment_brand: schema.string({ pattern: PAYLOAD_BRAND_PATTERN.source }),
         currency: CURRENCY,
         amount: AMOUNT,
         payment_status: PAYMENT_STATUS,
@@ -117,7 +124,7 @@ export const Transaction = schema.object({
 export type Transaction = Static<typeof Transaction>
 
 export const HistoryItem = schema.object({
-  id: schema.string({ pattern: '^[0-7][0-9A-HJKMNP-TV-Z]{25}$', description: 'ULID.' }),
+  id: schema.string({ pattern: routeIds.ulid.match.source, description: 'ULID.' }),
   transaction_id: schema.integer(),
   environment: ENVIRONMENT,
   event_type: schema.enum([
@@ -132,14 +139,23 @@ export const HistoryItem = schema.object({
     examples: ['sanitized_snapshot', 'legacy_sanitized_snapshot'],
   }),
   capture_status: schema.enum(CAPTURE_STATUSES),
-  event_id: schema.nullable(schema.string({ maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
-  attempt_number: schema.nullable(schema.integer({ minimum: 1, maximum: 1_000_000 })),
-  http_status: schema.nullable(schema.integer({ minimum: 100, maximum: 599 })),
+  event_id: schema.nullable(
+    schema.string({ maxLength: EVENT_ID_MAX_LENGTH, pattern: `^${EVENT_ID_CHARACTER}+$` })
+  ),
+  attempt_number: schema.nullable(
+    schema.integer({ minimum: ATTEMPT_NUMBER_RANGE.min, maximum: ATTEMPT_NUMBER_RANGE.max })
+  ),
+  http_status: schema.nullable(
+    schema.integer({ minimum: HTTP_STATUS_RANGE.min, maximum: HTTP_STATUS_RANGE.max })
+  ),
   delivery: schema.nullable(
     schema.object(
       {
         state: schema.enum(DELIVERY_STATES),
-        duration_ms: schema.integer({ minimum: 0, maximum: 86_400_000 }),
+        duration_ms: schema.integer({
+          minimum: DURATION_MS_RANGE.min,
+          maximum: DURATION_MS_RANGE.max,
+        }),
         body_capture_status: schema.nullable(schema.enum(MERCHANT_REPLY_CAPTURE)),
       },
       { optional: ['state', 'duration_ms', 'body_capture_status'] }

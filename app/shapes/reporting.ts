@@ -6,9 +6,12 @@
 */
 import type { DateTime } from 'luxon'
 import { schema, type Static } from '#openapi/json_schema'
-import { CURRENCY_CODE_PATTERN, ENVIRONMENTS } from '#models/collections_vocabulary'
-import type { Interval } from '#services/collections/reporting/calendar'
-import type { Bucket } from '#services/collections/reporting/buckets'
+import {
+  CURRENCY_CODE_PATTERN,
+  ENVIRONMENTS,
+  INTERVALS,
+  type Interval,
+} from '#models/collections_vocabulary'
 import type { ReportingQuery } from '#validators/reporting'
 
 /** Reporting-timezone offset and six fractional digits (decisions.md §2). */
@@ -66,7 +69,7 @@ export type ChartBucket = Static<typeof ChartBucket>
 
 export const Chart = schema.object({
   ...scope,
-  interval: schema.enum(['day', 'month', 'year']),
+  interval: schema.enum(INTERVALS),
   date_basis: schema.const('created_at'),
   from: reportingInstant(),
   to: reportingInstant(),
@@ -94,6 +97,20 @@ export interface MetricsSummaryView {
   query: ReportingQuery
   asOf: DateTime
   totals: StatusTotals
+}
+
+/** One bucket of a chart as buildBuckets (app/services/collections/reporting/buckets.ts) finds it. */
+export interface Bucket {
+  /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
+  period: string
+  /** Exact bounds, epoch microseconds, half-open [from, to). */
+  from: bigint
+  to: bigint
+  /** Clipped by the range: the first bucket when `from` is not a period start, the last when `to` is not. */
+  partial: boolean
+  /** The zone's offset at `from` and at `to`, in ms (for formatInstantAt). */
+  fromOffsetMs: number
+  toOffsetMs: number
 }
 
 export interface ChartBucketView extends Bucket {

@@ -4,8 +4,8 @@
 | money as two-decimal strings, `as_of` a UTC timestamp.
 */
 import { PortalTransformer } from '#transformers/portal_transformer'
-import { formatInstant, formatInstantAt } from '#services/collections/reporting/calendar'
-import { formatCents, successRatePercent } from '#services/collections/reporting/money'
+import { formatInstant, formatInstantAt } from '#support/zoned_instants'
+import { formatCents, successRatePercent } from '#support/money'
 import type { ReportingQuery } from '#validators/reporting'
 import type {
   Chart,

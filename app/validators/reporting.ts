@@ -14,19 +14,13 @@ import vine from '@vinejs/vine'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import settings from '#config/settings'
 import { environmentField } from '#validators/rules/environment'
-import type { Environment } from '#models/collections_vocabulary'
+import { INTERVALS, type Environment } from '#models/collections_vocabulary'
 import { timestampField, type Timestamp } from '#validators/rules/timestamp'
 import { defineInput, type CrossFieldRule, type InputSchema } from '#validators/rules/input'
 import { currencyField } from '#validators/rules/currency'
 import { textOfLength } from '#validators/rules/text_length'
-import {
-  INTERVALS,
-  RANGE_LIMIT_YEARS,
-  localYear,
-  rangeLimit,
-} from '#services/collections/reporting/calendar'
-import { isIanaTimezone } from '#services/collections/reporting/time_zones'
-import type { Interval } from '#services/collections/reporting/calendar'
+import { RANGE_LIMIT_YEARS, localYear, rangeLimit } from '#support/zoned_instants'
+import { isIanaTimezone } from '#support/time_zones'
 
 export const DEFAULT_REPORTING_TIMEZONE = 'Asia/Manila'
 
@@ -152,4 +146,4 @@ export function reportingQuery(input: {
   }
 }
 
-export type { Interval, InputSchema }
+export type { InputSchema }

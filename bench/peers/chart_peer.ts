@@ -12,20 +12,17 @@
 |   currency's catalogue row.
 |
 | The body is the service's: bounds in the zone's offset with six fractional digits
-| (formatted by the calendar module, the one place that writes them), money with two
-| decimals, the rate rounded half-up. Only what bench/chart_zones.ts sends is served.
+| (formatted by app/support/zoned_instants.ts, the one place that writes them), money
+| with two decimals, the rate rounded half-up. Only what bench/chart_zones.ts sends is
+| served.
 |
 | Usage: DATABASE_URL=... PEER_PORT=3421 node --import=@poppinss/ts-exec bench/peers/chart_peer.ts
 */
 import http from 'node:http'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import pg from 'pg'
-import { formatInstant } from '../../app/services/collections/reporting/calendar.ts'
-import {
-  formatCents,
-  parseCents,
-  successRatePercent,
-} from '../../app/services/collections/reporting/money.ts'
+import { formatInstant } from '../../app/support/zoned_instants.ts'
+import { formatCents, parseCents, successRatePercent } from '../../app/support/money.ts'
 import { parseTimestamp } from '../../app/validators/rules/timestamp.ts'
 
 const PORT = Number(process.env.PEER_PORT ?? 3421)

@@ -3,12 +3,14 @@ import { test } from '@japa/runner'
 import {
   PROJECTION_VERSION,
   READ_BOUND_BYTES,
-  REASON_CODES,
-  REPLY_BODY_CAPTURE_STATUSES,
-  SYNC_BODY_CAPTURE_STATUSES,
   type EvidenceRecord,
   type OpenedSnapshot,
 } from '#services/collections/history/projection'
+import {
+  REASON_CODES,
+  REPLY_BODY_CAPTURE_STATUSES,
+  SYNC_BODY_CAPTURE_STATUSES,
+} from '#models/collections_vocabulary'
 import type { HistoryItem } from '#shapes/collections'
 import { coverageOf } from '#services/collections/history/coverage'
 import {

@@ -1,17 +1,13 @@
 import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { IANAZone } from 'luxon'
-import {
-  formatInstant,
-  formatInstantAt,
-  rangeLimit,
-  startOfLocalDate,
-  type Interval,
-} from '#services/collections/reporting/calendar'
+import { startOfLocalDate } from '#services/collections/reporting/calendar'
+import type { Interval } from '#models/collections_vocabulary'
+import { formatInstant, formatInstantAt, rangeLimit } from '#support/zoned_instants'
 import { buildBuckets } from '#services/collections/reporting/buckets'
-import { civilDate, daysFromCivil, sqlInstant } from '#services/collections/reporting/instants'
-import { isIanaTimezone, zoneOffsetMs } from '#services/collections/reporting/time_zones'
-import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#services/collections/reporting/iana_zones'
+import { civilDate, daysFromCivil, sqlInstant } from '#support/instants'
+import { isIanaTimezone, zoneOffsetMs } from '#support/time_zones'
+import { IANA_TZDATA_VERSION, IANA_ZONE_NAMES } from '#support/iana_zones'
 import { parseTimestamp } from '#validators/rules/timestamp'
 
 const micros = (value: string) => {

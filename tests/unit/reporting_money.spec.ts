@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import fc from 'fast-check'
-import { formatCents, parseCents, successRatePercent } from '#services/collections/reporting/money'
+import { formatCents, parseCents, successRatePercent } from '#support/money'
 import { planReads } from '#services/collections/reporting/query_plan'
 
 test.group('Reporting money: exact two-decimal strings (decisions.md §2)', () => {

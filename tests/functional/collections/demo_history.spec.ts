@@ -14,7 +14,7 @@ import {
   CAPTURE_STATUSES,
   REASON_CODES,
   SYNC_BODY_CAPTURE_STATUSES,
-} from '#services/collections/history/projection'
+} from '#models/collections_vocabulary'
 import { route } from '#tests/helpers/routes'
 import { signedInMember } from '#tests/helpers/portal'
 

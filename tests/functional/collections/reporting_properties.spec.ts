@@ -9,7 +9,7 @@ import {
   type TransactionRow,
   upsertAsTheImportDoes,
 } from '#tests/helpers/reporting'
-import { formatCents, parseCents, successRatePercent } from '#services/collections/reporting/money'
+import { formatCents, parseCents, successRatePercent } from '#support/money'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import type { Environment } from '#models/collections_vocabulary'
 import { signedInMember } from '#tests/helpers/portal'

@@ -16,7 +16,7 @@ import {
   insertTransactions,
   upsertAsTheImportDoes,
 } from '#tests/helpers/reporting'
-import { formatCents, parseCents } from '#services/collections/reporting/money'
+import { formatCents, parseCents } from '#support/money'
 import { startOfLocalDate } from '#services/collections/reporting/calendar'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import { signedInMember } from '#tests/helpers/portal'

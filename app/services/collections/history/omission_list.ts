@@ -8,8 +8,8 @@ import {
   type FieldRule,
   type Omission,
   type Payload,
-  type ReasonCode,
 } from '#services/collections/history/projection'
+import type { ReasonCode } from '#models/collections_vocabulary'
 
 /**
  * The omissions of one item, each (path, reason) once, in order of first appearance.

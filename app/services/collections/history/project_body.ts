@@ -8,21 +8,23 @@ import { decodeJson } from '#services/collections/history/bounded_json'
 import { OmissionList, pickAllowed } from '#services/collections/history/omission_list'
 import {
   isBoolean,
-  REPLY_BOOLEANS,
   REPLY_STATUSES,
   REPLY_TEXTS,
   RESPONSE_DECODE_BOUND_BYTES,
   SYNC_DATA_FIELDS,
   SYNC_ERROR_CODES,
   URL_LIKE,
-  type BodyCaptureStatus,
-  type CaptureStatus,
   type FieldRule,
   type Omission,
   type OpenedSnapshot,
   type Payload,
-  type ReasonCode,
 } from '#services/collections/history/projection'
+import {
+  REPLY_BOOLEANS,
+  type BodyCaptureStatus,
+  type CaptureStatus,
+  type ReasonCode,
+} from '#models/collections_vocabulary'
 
 export interface BodyProjection {
   status: CaptureStatus

@@ -24,28 +24,31 @@
 | body by payload kind in project_body.ts.
 */
 import { KIND_DEFINITIONS, type EvidenceKind } from '#services/collections/history/evidence_kinds'
-import { DELIVERY_STATES, type DeliveryState } from '#models/collections_vocabulary'
 import {
   ATTEMPT_NUMBER_RANGE,
-  BODILESS_STATUSES,
+  DELIVERY_STATES,
   DURATION_MS_RANGE,
   EVENT_ID_PATTERN,
   HTTP_STATUS_RANGE,
-  READ_BOUND_BYTES,
   REPLY_BODY_CAPTURE_STATUSES,
-  REQUEST_FIELDS,
-  SUPPORTED_SCHEMA_VERSIONS,
   SYNC_BODY_CAPTURE_STATUSES,
-  WEBHOOK_FIELDS,
   type BodyCaptureStatus,
   type CaptureStatus,
+  type DeliveryState,
+  type ReasonCode,
+  type ReplyBodyCaptureStatus,
+} from '#models/collections_vocabulary'
+import {
+  BODILESS_STATUSES,
+  READ_BOUND_BYTES,
+  REQUEST_FIELDS,
+  SUPPORTED_SCHEMA_VERSIONS,
+  WEBHOOK_FIELDS,
   type EvidenceFacts,
   type EvidenceRecord,
   type OpenedSnapshot,
-  type ReasonCode,
   type StoredProjection,
   type StoredProjectionRead,
-  type ReplyBodyCaptureStatus,
 } from '#services/collections/history/projection'
 import type { HistoryItem } from '#shapes/collections'
 import {

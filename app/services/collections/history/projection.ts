@@ -1,10 +1,11 @@
 /*
 | What the Portal's view of exchange evidence is made of (portal-api.md › History item,
-| Payload projection): the bounds, versions, capture states and reason codes, the
-| shapes of an item and of what it is built from, and the allowlists of every payload
-| kind. Tables only: the projecting code is project_evidence.ts (the item) and
-| project_body.ts (the body by payload kind), which read them from here, as do the
-| import and the response schemas.
+| Payload projection): the bounds and versions, the shapes of an item and of what it
+| is built from, and the allowlists of every payload kind. The capture states, reason
+| codes, event metadata bounds and payload values are the collections vocabulary's
+| (app/models/collections_vocabulary.ts), shared with the import and the response
+| schemas. Tables only: the projecting code is project_evidence.ts (the item) and
+| project_body.ts (the body by payload kind), which read them from here.
 |
 | Bump PROJECTION_VERSION whenever what a snapshot projects to changes (an allowlist,
 | a rule, a reason): `node ace history:reproject` then re-projects the stored rows.
@@ -13,9 +14,17 @@ import type { EvidenceKind, HistoryEventType } from '#services/collections/histo
 import { parseTimestamp } from '#validators/rules/timestamp'
 import {
   AMOUNT_PATTERN,
+  BODILESS_REPLY_STATUSES,
   CURRENCY_CODE_PATTERN,
+  PAYLOAD_BRAND_PATTERN,
+  PAYLOAD_REFERENCE_PATTERN,
+  REPLY_STATUS_VALUES,
+  REPLY_TEXT_VALUES,
+  SYNC_ERROR_CODE_VALUES,
+  SYNC_ONLY_CAPTURE_STATUSES,
   TRANSACTION_STATUSES,
   type Environment,
+  type ReasonCode,
 } from '#models/collections_vocabulary'
 import type { HistoryItem } from '#shapes/collections'
 
@@ -34,63 +43,11 @@ export const PROJECTION_VERSION = 2
 /** The omission path of "every field at this level that is not on the allowlist". */
 export const UNLISTED_FIELDS = '*'
 
-export const CAPTURE_STATUSES = ['available', 'omitted', 'unavailable', 'purged'] as const
-export type CaptureStatus = (typeof CAPTURE_STATUSES)[number]
-
-/** Capture states meaning no body was kept, for replies and synchronous responses alike. */
-const BODILESS_REPLY_STATUSES = [
-  'no_response',
-  'empty',
-  'omitted_oversize',
-  'omitted_unsupported_content_type',
-  'omitted_binary',
-  'omitted_sensitive',
-] as const
-/** Capture states only a synchronous response can have (its body is checked as JSON). */
-export const SYNC_ONLY_CAPTURE_STATUSES = [
-  'omitted_non_json',
-  'omitted_invalid_json',
-  'omitted_unsupported_shape',
-  'omitted_no_permitted_fields',
-] as const
-
-/** Body capture states of merchant webhook replies. */
-export const REPLY_BODY_CAPTURE_STATUSES = [
-  ...BODILESS_REPLY_STATUSES,
-  'captured',
-  'captured_sanitized',
-  'captured_invalid_json_text',
-] as const
-export type ReplyBodyCaptureStatus = (typeof REPLY_BODY_CAPTURE_STATUSES)[number]
-/** Body capture states of the service's synchronous responses: the reply ones and four more. */
-export const SYNC_BODY_CAPTURE_STATUSES = [
-  ...REPLY_BODY_CAPTURE_STATUSES,
-  ...SYNC_ONLY_CAPTURE_STATUSES,
-] as const
-export type BodyCaptureStatus = (typeof SYNC_BODY_CAPTURE_STATUSES)[number]
-
 /** Capture states meaning no body was kept: the snapshot is never read for them. */
 export const BODILESS_STATUSES = new Set<string>([
   ...BODILESS_REPLY_STATUSES,
   ...SYNC_ONLY_CAPTURE_STATUSES,
 ])
-
-/** Omission reasons: the projection's own, then every bodiless capture state as itself. */
-export const REASON_CODES = [
-  'portal_field_allowlist',
-  'merchant_response_field_allowlist',
-  'payment_url_excluded',
-  'legacy_body_unverified',
-  'snapshot_limit_exceeded',
-  'snapshot_schema_unsupported',
-  'snapshot_unreadable',
-  'snapshot_unavailable',
-  'body_not_captured',
-  ...BODILESS_REPLY_STATUSES,
-  ...SYNC_ONLY_CAPTURE_STATUSES,
-  'response_fields_excluded',
-] as const
-export type ReasonCode = (typeof REASON_CODES)[number]
 
 export const COVERAGE_EVENT_TYPES: readonly HistoryEventType[] = [
   'merchant_request',
@@ -99,15 +56,6 @@ export const COVERAGE_EVENT_TYPES: readonly HistoryEventType[] = [
   'merchant_webhook_response',
 ]
 export type CoverageState = 'captured' | 'purged' | 'not_captured'
-
-/**
- * Bounds of an item's event metadata (portal-api.md › History item): the import refuses
- * a value outside them, a read shows it as null.
- */
-export const EVENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/
-export const ATTEMPT_NUMBER_RANGE = { min: 1, max: 1_000_000 }
-export const HTTP_STATUS_RANGE = { min: 100, max: 599 }
-export const DURATION_MS_RANGE = { min: 0, max: 86_400_000 }
 
 export interface Omission {
   field_path: string
@@ -175,8 +123,6 @@ export type StoredProjectionRead = StoredProjection | 'missing' | 'unreadable'
 
 export type FieldRule = (value: unknown) => boolean
 
-const REFERENCE = /^[A-Za-z0-9_-]{1,100}$/
-const BRAND = /^[A-Za-z0-9_-]{1,20}$/
 const PAYMENT_STATUSES = new Set<string>(TRANSACTION_STATUSES)
 
 const isString =
@@ -186,8 +132,8 @@ const isString =
 export const isBoolean: FieldRule = (value) => typeof value === 'boolean'
 
 export const WEBHOOK_FIELDS: Record<string, FieldRule> = {
-  merchant_transaction_id: isString(REFERENCE),
-  payment_brand: isString(BRAND),
+  merchant_transaction_id: isString(PAYLOAD_REFERENCE_PATTERN),
+  payment_brand: isString(PAYLOAD_BRAND_PATTERN),
   currency: isString(CURRENCY_CODE_PATTERN),
   amount: isString(AMOUNT_PATTERN),
   payment_status: (value) => typeof value === 'string' && PAYMENT_STATUSES.has(value),
@@ -199,24 +145,6 @@ export const REQUEST_FIELDS: Record<string, FieldRule> = {
   is_card_payment: isBoolean,
 }
 
-// The value allowlists below are exported: the response schemas
-// (app/transformers/schemas/collections.ts) are built from them, never restated.
-export const REPLY_BOOLEANS = ['acknowledged', 'ok', 'success', 'accepted', 'received'] as const
-export const REPLY_STATUS_VALUES = [
-  'ok',
-  'success',
-  'accepted',
-  'received',
-  'failed',
-  'error',
-] as const
-export const REPLY_TEXT_VALUES = ['ok', 'ack', 'accepted', 'received'] as const
-export const SYNC_ERROR_CODE_VALUES = [
-  'TRANSACTION_REFERENCE_CONFLICT',
-  'SUBMISSION_UNKNOWN',
-  'SUBMISSION_IN_PROGRESS',
-] as const
-
 export const REPLY_STATUSES = new Set<string>(REPLY_STATUS_VALUES)
 export const REPLY_TEXTS = new Set<string>(REPLY_TEXT_VALUES)
 export const SYNC_ERROR_CODES = new Set<string>(SYNC_ERROR_CODE_VALUES)
@@ -225,7 +153,7 @@ export const SYNC_ERROR_CODES = new Set<string>(SYNC_ERROR_CODE_VALUES)
 const isOffsetTimestamp: FieldRule = (value) => parseTimestamp(value) !== null
 
 export const SYNC_DATA_FIELDS: Record<string, FieldRule> = {
-  merchant_transaction_id: isString(REFERENCE),
+  merchant_transaction_id: isString(PAYLOAD_REFERENCE_PATTERN),
   amount: isString(AMOUNT_PATTERN),
   payment_status: WEBHOOK_FIELDS.payment_status,
   is_card_payment: isBoolean,

@@ -6,16 +6,16 @@
 import { isPlainObject } from '#support/plain_object'
 import type { Timestamp } from '#validators/rules/timestamp'
 import { routeIds } from '#validators/rules/route_ids'
-import { DELIVERY_STATES } from '#models/collections_vocabulary'
 import {
   ATTEMPT_NUMBER_RANGE,
+  DELIVERY_STATES,
   DURATION_MS_RANGE,
   EVENT_ID_PATTERN,
   HTTP_STATUS_RANGE,
   REPLY_BODY_CAPTURE_STATUSES,
   SYNC_BODY_CAPTURE_STATUSES,
-  type OpenedSnapshot,
-} from '#services/collections/history/projection'
+} from '#models/collections_vocabulary'
+import type { OpenedSnapshot } from '#services/collections/history/projection'
 import {
   isEvidenceKind,
   KIND_DEFINITIONS,

@@ -4,7 +4,7 @@
 | UTC days and months, each part grouped by bucket and normalized status. Pure, so the
 | service runs it and bench/reporting.ts times the very same text as bare SQL.
 */
-import { sqlInstant } from '#services/collections/reporting/instants'
+import { sqlInstant } from '#support/instants'
 import type { BucketRange, ReadPlan } from '#services/collections/reporting/query_plan'
 
 export interface AggregateScope {

@@ -2,8 +2,8 @@
 | The day/month/year buckets of a range in the reporting timezone: every local period
 | (calendar.ts) the range intersects, clipped to it.
 */
-import { zoneOffsetMs } from '#services/collections/reporting/time_zones'
-import { microsOf, splitMicros } from '#services/collections/reporting/instants'
+import { zoneOffsetMs } from '#support/time_zones'
+import { microsOf, splitMicros } from '#support/instants'
 import {
   HOUR_MS,
   localDateOf,
@@ -13,25 +13,13 @@ import {
   startAndOffsetOf,
   startOfLocalDate,
   wallMidnightMs,
-  type Interval,
   type LocalDate,
 } from '#services/collections/reporting/calendar'
+import type { Interval } from '#models/collections_vocabulary'
+import type { Bucket } from '#shapes/reporting'
 
 /** Most buckets a chart may have, partial and empty ones included (portal-api.md › Limits). */
 export const BUCKET_LIMITS: Record<Interval, number> = { day: 366, month: 120, year: 10 }
-
-export interface Bucket {
-  /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
-  period: string
-  /** Exact bounds, epoch microseconds, half-open [from, to). */
-  from: bigint
-  to: bigint
-  /** Clipped by the range: the first bucket when `from` is not a period start, the last when `to` is not. */
-  partial: boolean
-  /** The zone's offset at `from` and at `to`, in ms (for formatInstantAt). */
-  fromOffsetMs: number
-  toOffsetMs: number
-}
 
 export type BucketsResult = { ok: true; buckets: Bucket[] } | { ok: false; limit: number }
 

@@ -1,10 +1,11 @@
 /*
 | The reporting calendar (portal-api.md › Chart, GET /portal/collections/metrics and
-| /charts; decisions.md §2): the local periods of the reporting timezone, instants shown
-| in it, and the ten-calendar-year range bound; the accepted zones are time_zones.ts's,
-| the buckets of a range buckets.ts's. Pure: luxon's zone data and the committed IANA
-| name list only, no database. Instants are exact epoch microseconds (bigint,
-| instants.ts) because the range bounds carry microseconds.
+| /charts; decisions.md §2): the local periods of the reporting timezone. Instants shown
+| in it and the ten-calendar-year range bound are app/support/zoned_instants.ts's, the
+| accepted zones app/support/time_zones.ts's, the buckets of a range buckets.ts's.
+| Pure: luxon's zone data and the committed IANA name list only, no database. Instants
+| are exact epoch microseconds (bigint, app/support/instants.ts) because the range
+| bounds carry microseconds.
 |
 | A period (local day, month or year) is the half-open range of instants from its
 | start to the next period's start. The start of local date D is the earliest instant
@@ -18,51 +19,11 @@
 |   same instant: it has no instants, so it has no bucket.
 */
 import { DateTime } from 'luxon'
-import { zoneOffsetMs } from '#services/collections/reporting/time_zones'
-import { microsOf, pad, splitMicros } from '#services/collections/reporting/instants'
-
-export type Interval = 'day' | 'month' | 'year'
-export const INTERVALS = ['day', 'month', 'year'] as const
-
-export const RANGE_LIMIT_YEARS = 10
+import { zoneOffsetMs } from '#support/time_zones'
+import { pad } from '#support/instants'
+import type { Interval } from '#models/collections_vocabulary'
 
 export const HOUR_MS = 3_600_000
-
-// ---------------------------------------------------------------- instants
-
-/**
- * An instant in `zone`, six fractional digits and a `±HH:MM` offset
- * (`2026-03-01T00:00:00.000000+08:00`). RFC 3339 offsets have no seconds: before
- * standard time (local mean time such as +08:04:52) the offset is rounded to the
- * minute and the wall time shown is the instant at that offset, so the instant stays
- * exact.
- */
-export function formatInstant(micros: bigint, zoneName: string): string {
-  return formatInstantAt(micros, zoneOffsetMs(zoneName, splitMicros(micros).ms))
-}
-
-/** formatInstant with the zone's offset at that instant already known (`offsetMs`). */
-export function formatInstantAt(micros: bigint, offsetMs: number): string {
-  const { ms, subMs } = splitMicros(micros)
-  const offsetMinutes = Math.round(offsetMs / 60_000)
-  const wall = new Date(ms + offsetMinutes * 60_000)
-  const absolute = Math.abs(offsetMinutes)
-  const offset = `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`
-  return (
-    `${pad(wall.getUTCFullYear(), 4)}-${pad(wall.getUTCMonth() + 1)}-${pad(wall.getUTCDate())}` +
-    `T${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}:${pad(wall.getUTCSeconds())}` +
-    `.${pad(wall.getUTCMilliseconds(), 3)}${pad(subMs, 3)}${offset}`
-  )
-}
-
-/** The year an instant reads in `zoneName` (wall clock at the offset shown by formatInstant). */
-export function localYear(micros: bigint, zoneName: string): number {
-  const { ms } = splitMicros(micros)
-  const offsetMinutes = Math.round(zoneOffsetMs(zoneName, ms) / 60_000)
-  return new Date(ms + offsetMinutes * 60_000).getUTCFullYear()
-}
-
-// ---------------------------------------------------------------- periods
 
 /** A local calendar date (proleptic Gregorian). */
 export interface LocalDate {
@@ -144,17 +105,4 @@ export function periodLabel(period: LocalDate, interval: Interval): string {
   if (interval === 'year') return year
   if (interval === 'month') return `${year}-${pad(period.month)}`
   return `${year}-${pad(period.month)}-${pad(period.day)}`
-}
-
-/**
- * The latest `to` a range starting at `from` may have: ten calendar years later in
- * `zoneName`, a 29 February anniversary clipped to 28 February, the wall time kept
- * (luxon resolves a wall time that the zone skips or repeats).
- */
-export function rangeLimit(from: bigint, zoneName: string): bigint {
-  const { ms, subMs } = splitMicros(from)
-  const limit = DateTime.fromMillis(ms, { zone: zoneName }).plus({
-    years: RANGE_LIMIT_YEARS,
-  })
-  return microsOf(limit.toMillis()) + BigInt(subMs)
 }

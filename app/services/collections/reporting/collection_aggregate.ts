@@ -17,7 +17,7 @@ import {
   aggregateStatement,
   type AggregateScope,
 } from '#services/collections/reporting/aggregate_statement'
-import { parseCents } from '#services/collections/reporting/money'
+import { parseCents } from '#support/money'
 import { planReads } from '#services/collections/reporting/query_plan'
 import { planScopeReads } from '#services/collections/reporting/scope_plan'
 import {

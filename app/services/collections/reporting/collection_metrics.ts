@@ -9,7 +9,7 @@ import { DateTime } from 'luxon'
 import type { UserActor } from '#auth/actor'
 import ApiError from '#exceptions/api_error'
 import { BUCKET_LIMITS, buildBuckets } from '#services/collections/reporting/buckets'
-import type { Interval } from '#services/collections/reporting/calendar'
+import type { Interval } from '#models/collections_vocabulary'
 import type { ReportingQuery } from '#validators/reporting'
 import {
   addTotals,

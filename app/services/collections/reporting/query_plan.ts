@@ -12,7 +12,7 @@
 | null-amount counts are all additive, so the signed sum is still exact. Each bucket
 | takes whichever decomposition reads fewer hours of raw rows and rollup rows.
 */
-import { civilDate, daysFromCivil } from '#services/collections/reporting/instants'
+import { civilDate, daysFromCivil } from '#support/instants'
 
 const DAY_MICROS = 86_400_000_000n
 
@@ -45,7 +45,7 @@ function ceilDay(micros: bigint): bigint {
 }
 
 /*
-| Months are found by integer date arithmetic on day counts (app/services/collections/reporting/instants.ts
+| Months are found by integer date arithmetic on day counts (app/support/instants.ts
 | › civilDate, daysFromCivil): this runs a few times per bucket, up to 366 buckets a
 | request, where luxon, then Date objects, were the largest cost of the plan.
 */

@@ -21,7 +21,7 @@
 | one, added to the next): parts are returned once, each with every bucket it counts
 | for.
 */
-import { civilDate, daysFromCivil } from '#services/collections/reporting/instants'
+import { civilDate, daysFromCivil } from '#support/instants'
 
 export type ScopeGrain = 'month' | 'day' | 'hour' | 'quarter'
 export const SCOPE_GRAINS: readonly ScopeGrain[] = ['month', 'day', 'hour', 'quarter']

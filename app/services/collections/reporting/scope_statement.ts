@@ -11,7 +11,7 @@
 | by the slot mask: a daily chart in Asia/Manila reads its 8-hour edges as one scan of
 | the year's hour rows rather than 367 probes. Slots far apart are a probe each.
 */
-import { sqlInstant, sqlInstantOfMs } from '#services/collections/reporting/instants'
+import { sqlInstant, sqlInstantOfMs } from '#support/instants'
 import {
   SCOPE_GRAINS,
   type PartUse,

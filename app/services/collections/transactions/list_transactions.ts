@@ -21,7 +21,7 @@ import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
 import { TRANSACTION_COLUMNS } from '#services/collections/transactions/transaction_rows'
 import type { TransactionRow } from '#shapes/collections'
-import { sqlInstant } from '#services/collections/reporting/instants'
+import { sqlInstant } from '#support/instants'
 import { planReads, type BucketRange } from '#services/collections/reporting/query_plan'
 
 export interface TransactionFilters {

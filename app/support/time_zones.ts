@@ -3,10 +3,10 @@
 | accepted, and a zone's offset at an instant, read from the runtime's tz data.
 */
 import { IANAZone } from 'luxon'
-import { IANA_ZONE_NAMES } from '#services/collections/reporting/iana_zones'
+import { IANA_ZONE_NAMES } from '#support/iana_zones'
 
 /*
-| IANA names only: the zones and links of the tz database (app/services/collections/reporting/iana_zones.ts,
+| IANA names only: the zones and links of the tz database (app/support/iana_zones.ts,
 | generated from tzdata: `backward` links such as US/Eastern, Asia/Calcutta, EST,
 | EST5EDT, Etc/GMT+8, UTC, GMT included), and among them those the runtime's tz data
 | (ICU, through luxon) can compute: `Factory` is IANA but unknown to ICU. Matched

@@ -1,7 +1,8 @@
 /*
 | Instants as exact epoch microseconds (bigint, since range bounds carry microseconds)
-| and the integer date arithmetic of the reporting calendar (calendar.ts) and read
-| plans: proleptic Gregorian dates from day counts and back, and timestamptz literals.
+| and the integer date arithmetic of the reporting calendar, its read plans and the
+| transactions list: proleptic Gregorian dates from day counts and back, and
+| timestamptz literals.
 */
 
 /** Epoch microseconds → epoch milliseconds (floor) and the microseconds left over. */
