@@ -3,7 +3,8 @@
 | as deployed, with the limiter on but scaled out of the way unless `env` says
 | otherwise (`env` is added last: `RATE_LIMIT_MULTIPLIER: '1'` enforces the limits).
 | BENCH_NODE_ARGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
-| profile it).
+| profile it); BENCH_LOG_LEVEL=info keeps its request log (one line per request, with
+| its duration) on the bench's standard output.
 */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -27,7 +28,7 @@ export async function startProductionServer(options: {
         APP_KEY: options.appKey,
         PORT: String(options.port),
         HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         RATE_LIMIT_MULTIPLIER: '100000',
         ...options.env,
       },

@@ -8,7 +8,7 @@ import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
 import { showMerchant } from '#services/merchants/show_merchant'
 import { updateMerchant } from '#services/merchants/update_merchant'
 import { currentLogoUrl } from '#services/merchants/logo_storage'
-import { LOGO_MAX_BYTES, normalizeLogo } from '#services/merchants/logo_image'
+import { LOGO_MAX_BYTES, normalizeLogo, refuseWhileLaneFull } from '#services/merchants/logo_image'
 import { deleteLogo, uploadLogo } from '#services/merchants/merchant_logo'
 
 /**
@@ -37,6 +37,7 @@ export default class MerchantController {
   /** POST /portal/merchant/logo (Admin; multipart `file` only) */
   async storeLogo(ctx: HttpContext) {
     await validateQuery(ctx, NO_BODY)
+    refuseWhileLaneFull(ctx.portal!.merchant.id)
     const upload = await receiveSingleFile(ctx, {
       field: 'file',
       maxBytes: LOGO_MAX_BYTES,

@@ -68,8 +68,11 @@ export class WorkLane {
     return this.#waiting.length
   }
 
-  /** Runs `task` when a place is free, or throws LaneFullError at once. */
-  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+  /**
+   * Throws the LaneFullError `run` would throw for `key` now, so that a caller can
+   * refuse before doing the work that precedes the task (reading an upload).
+   */
+  refuseWhenFull(key: string) {
     const held = this.#perKey.get(key) ?? 0
     const mustWait = this.#running >= this.concurrency
     const refusal: LaneRefusal | undefined =
@@ -82,7 +85,13 @@ export class WorkLane {
       recordLaneRefusal(this.name, refusal)
       throw new LaneFullError(this.name, refusal, this.#retryAfterSeconds())
     }
+  }
 
+  /** Runs `task` when a place is free, or throws LaneFullError at once. */
+  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    this.refuseWhenFull(key)
+    const held = this.#perKey.get(key) ?? 0
+    const mustWait = this.#running >= this.concurrency
     this.#perKey.set(key, held + 1)
     try {
       if (mustWait) {

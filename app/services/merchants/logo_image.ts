@@ -15,7 +15,9 @@
 |   takes the threads password hashing needs, and runs at a lower CPU priority;
 | - the others wait in arrival order, at most LOGO_IMAGE_QUEUE of them (default 4) and
 |   at most MAX_PER_MERCHANT per merchant (running or waiting);
-| - beyond that, 503 SERVICE_UNAVAILABLE with Retry-After, at once.
+| - beyond that, 503 SERVICE_UNAVAILABLE with Retry-After, at once: checked before the
+|   body is read (refuseWhileLaneFull), and again when the checked image asks for its
+|   place.
 */
 import { fileTypeFromBuffer } from 'file-type'
 import logger from '@adonisjs/core/services/logger'
@@ -76,6 +78,25 @@ export function logoImageLane() {
   return lane
 }
 
+const laneFull = (error: LaneFullError) =>
+  ApiError.serviceUnavailable(
+    'Too many images are being processed. Try again later.',
+    error.retryAfterSeconds
+  )
+
+/**
+ * Refuses an upload of `merchantId` with 503 while the lane would refuse its image, so
+ * that a full lane costs a refusal and not the reading and checking of a 2 MiB body.
+ */
+export function refuseWhileLaneFull(merchantId: number) {
+  try {
+    logoImageLane().images.refuseWhenFull(String(merchantId))
+  } catch (error) {
+    if (error instanceof LaneFullError) throw laneFull(error)
+    throw error
+  }
+}
+
 /** Decides whether `bytes` is an acceptable logo of `merchantId`, and returns its re-encoded copy. */
 export async function normalizeLogo(merchantId: number, bytes: Buffer): Promise<NormalizedLogo> {
   if (bytes.length === 0) throw refuse('The file is empty.')
@@ -92,12 +113,7 @@ export async function normalizeLogo(merchantId: number, bytes: Buffer): Promise<
   try {
     outcome = await images.run(String(merchantId), () => encoders.call({ bytes, format }))
   } catch (error) {
-    if (error instanceof LaneFullError) {
-      throw ApiError.serviceUnavailable(
-        'Too many images are being processed. Try again later.',
-        error.retryAfterSeconds
-      )
-    }
+    if (error instanceof LaneFullError) throw laneFull(error)
     // The encoder died on this image (a crash or out of memory in the native decoder):
     // the upload is what it could not decode.
     if (error instanceof ChildWorkerExited) {

@@ -163,6 +163,33 @@ test.group('Logo images go through a bounded lane', (group) => {
     retried.assertStatus(200)
   })
 
+  test('while the lane is full an upload is 503 before its body is read: a file that is no image is refused as busy, then as invalid', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { images } = logoImageLane()
+    const admins = await administrators(images.maxQueued + 1)
+    const latecomer = admins.pop()!
+    const image = await tinyPng()
+    const notAnImage = Buffer.from('this is not an image, and reading it would answer 422')
+    const letGo = holdTheLane()
+    cleanup(letGo)
+
+    const waiting = admins.map((admin) => send(uploadLogo(client, admin, image)))
+    await untilQueued(images.maxQueued)
+    const busy = await uploadLogo(client, latecomer, notAnImage)
+    busy.assertStatus(503)
+    assert.equal(busy.body().error_code, 'SERVICE_UNAVAILABLE')
+    assert.match(busy.header('retry-after') ?? '', /^[1-9][0-9]*$/)
+
+    await letGo()
+    for (const response of await Promise.all(waiting)) response.assertStatus(200)
+    const judged = await uploadLogo(client, latecomer, notAnImage)
+    judged.assertStatus(422)
+    assert.property(judged.body().errors, 'file')
+  })
+
   test('the encoder runs at SCHED_IDLE and nice 10 on every thread, so it never takes a core the server wants', async ({
     client,
     assert,
