@@ -33,6 +33,8 @@
 |
 | Merchant B (what is measured): `--b-users` (10) developers, each calling
 | `GET /portal/me` every 1.02 s, within its API limit (p50/p95/p99 over all of them),
+| from a worker thread of their own (noisy_neighbour_b.ts), so that this process's
+| pauses while it loads the server for A are not counted as the server's,
 | and a login every `--b-login-interval` ms (500; correct password, each from a new
 | client IP, identities in turn). B's requests are sent on schedule whether or not the
 | previous ones were answered (open loop), so a slow server is not asked less.
@@ -49,6 +51,8 @@
 import { execFileSync } from 'node:child_process'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as delay } from 'node:timers/promises'
+import { Worker } from 'node:worker_threads'
+import type { BSample, BUsersInput } from './noisy_neighbour_b.js'
 import { bootApp } from './boot_app.js'
 import { startProductionServer } from './production_server.js'
 import {
@@ -307,20 +311,34 @@ for (let index = 0; index < 3; index++) {
   )
 }
 
-// B runs from here to the end: /me per user within its limit, logins one at a time.
-const stops: Array<(waitMs?: number) => Promise<number>> = []
-for (const user of bUsers) {
-  stops.push(
-    pacedClient({
-      intervalMs: legalInterval(API_PER_MINUTE),
-      perMinute: API_PER_MINUTE,
-      concurrency: API_PER_MINUTE,
-      pace: 'spread',
-      request: () =>
-        send(samples.bMe, `${base}/api/v1/portal/me`, { headers: { authorization: user.bearer } }),
+// B runs from here to the end: /me per user within its limit (on B's own thread),
+// logins one at a time.
+const bThread = new Worker(new URL('noisy_neighbour_b.ts', import.meta.url), {
+  workerData: {
+    url: `${base}/api/v1/portal/me`,
+    bearers: bUsers.map((user) => user.bearer),
+    intervalMs: legalInterval(API_PER_MINUTE),
+  } satisfies BUsersInput,
+})
+/** The next message of B's thread after `message` is posted to it. */
+const askB = <Reply>(message: unknown) =>
+  new Promise<Reply>((resolve) => {
+    bThread.once('message', resolve)
+    bThread.postMessage(message)
+  })
+const stops: Array<(waitMs?: number) => Promise<number>> = [
+  async (waitMs = Infinity) => {
+    const reply = await askB<{ samples: BSample[]; unanswered: number }>({
+      stop: Number.isFinite(waitMs) ? waitMs : 2 ** 31 - 1,
     })
-  )
-}
+    await bThread.terminate()
+    // Wall-clock times to this thread's performance.now(), as the phases are.
+    for (const sample of reply.samples) {
+      samples.bMe.push({ ...sample, at: sample.at - performance.timeOrigin })
+    }
+    return reply.unanswered
+  },
+]
 let bLogins = 0
 stops.push(
   pacedClient({
@@ -346,14 +364,18 @@ progress('A measured alone; B started')
 
 const phases: Record<string, { from: number; to: number; loop: unknown }> = {}
 const clientLoopMax: Record<string, number> = {}
+const bThreadLoopMax: Record<string, number> = {}
 async function phase(name: string, seconds: number) {
   progress(`${name} phase`)
   await eventLoopMetrics(metricsBase)
   clientLoop.reset()
+  await askB('resetLoop')
   const from = performance.now()
   await delay(seconds * 1000)
   const to = performance.now()
   clientLoopMax[name] = round1(clientLoop.max / 1e6)
+  const { loopMaxMs } = await askB<{ loopMaxMs: number }>('resetLoop')
+  bThreadLoopMax[name] = round1(loopMaxMs)
   phases[name] = { from, to, loop: await eventLoopMetrics(metricsBase) }
 }
 
@@ -454,6 +476,7 @@ const b = (name: string) => ({
 const loop = (name: string) => ({
   health_live: probeFigures(within(probe.samples, name).map((sample) => sample.ms)),
   bench_process_loop_max_ms: clientLoopMax[name],
+  b_thread_loop_max_ms: bThreadLoopMax[name],
   server: phases[name].loop as Record<string, number> | null,
 })
 const loopMax = (name: string) =>
