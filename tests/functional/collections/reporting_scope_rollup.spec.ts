@@ -342,6 +342,10 @@ test.group('Metrics and charts: the scope rollup in every kind of zone', (group)
         }
       })
     await db.table('transactions').multiInsert(rowsOf('BASE', false))
+    // The update and the delete take disjoint rows of the same hours: two statements
+    // locking the same transaction rows in different scan orders (an index range
+    // against a sequential scan) can deadlock on those rows whatever the triggers do,
+    // which is not what this test is about.
     const writers = [
       (trx: any) => trx.table('transactions').multiInsert(rowsOf('A', false)),
       (trx: any) => trx.table('transactions').multiInsert(rowsOf('B', true)),
@@ -349,7 +353,7 @@ test.group('Metrics and charts: the scope rollup in every kind of zone', (group)
         trx
           .from('transactions')
           .where('merchant_id', member.merchant.id)
-          .whereLike('merchant_transaction_id', 'BASE-%')
+          .whereRaw(`merchant_transaction_id ~ '^BASE-[0-9]*[1-46-9]$'`)
           .update({
             payment_status: 'REJECTED',
             created_at: db.raw(`created_at + interval '11 minutes'`),
