@@ -9,7 +9,7 @@
 */
 import { test } from '@japa/runner'
 import { readdirSync, readFileSync } from 'node:fs'
-import type { ApiResponse } from '@japa/api-client'
+import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { clearLogoStorage, uploadLogo } from '#tests/helpers/merchant'
@@ -73,6 +73,23 @@ const SCHED_IDLE = 5
 
 async function administrators(count: number) {
   return Promise.all(Array.from({ length: count }, () => signedInMember('administrator')))
+}
+
+/**
+ * Fills the lane: its places held by the test, LOGO_IMAGE_QUEUE uploads of other
+ * administrators waiting. Returns one more administrator, the uploads waiting, and
+ * how to let them go (also registered as the test's cleanup).
+ */
+async function fullLane(client: ApiClient, cleanup: (handler: () => Promise<void>) => void) {
+  const { images } = logoImageLane()
+  const admins = await administrators(images.maxQueued + 1)
+  const latecomer = admins.pop()!
+  const image = await tinyPng()
+  const letGo = holdTheLane()
+  cleanup(letGo)
+  const waiting = admins.map((admin) => send(uploadLogo(client, admin, image)))
+  await untilQueued(images.maxQueued)
+  return { latecomer, image, waiting, letGo }
 }
 
 test.group('Logo images go through a bounded lane', (group) => {
@@ -140,16 +157,8 @@ test.group('Logo images go through a bounded lane', (group) => {
     assert,
     cleanup,
   }) => {
-    const { images } = logoImageLane()
-    const admins = await administrators(images.maxQueued + 1)
-    const latecomer = admins.pop()!
-    const image = await tinyPng()
-    const letGo = holdTheLane()
-    cleanup(letGo)
     const before = await refusals('queue_full')
-
-    const waiting = admins.map((admin) => send(uploadLogo(client, admin, image)))
-    await untilQueued(images.maxQueued)
+    const { latecomer, image, waiting, letGo } = await fullLane(client, cleanup)
     const refused = await uploadLogo(client, latecomer, image)
     refused.assertStatus(503)
     assert.equal(refused.body().error_code, 'SERVICE_UNAVAILABLE')
@@ -168,16 +177,8 @@ test.group('Logo images go through a bounded lane', (group) => {
     assert,
     cleanup,
   }) => {
-    const { images } = logoImageLane()
-    const admins = await administrators(images.maxQueued + 1)
-    const latecomer = admins.pop()!
-    const image = await tinyPng()
     const notAnImage = Buffer.from('this is not an image, and reading it would answer 422')
-    const letGo = holdTheLane()
-    cleanup(letGo)
-
-    const waiting = admins.map((admin) => send(uploadLogo(client, admin, image)))
-    await untilQueued(images.maxQueued)
+    const { latecomer, waiting, letGo } = await fullLane(client, cleanup)
     const busy = await uploadLogo(client, latecomer, notAnImage)
     busy.assertStatus(503)
     assert.equal(busy.body().error_code, 'SERVICE_UNAVAILABLE')
