@@ -18,38 +18,20 @@
 |
 | Usage: DATABASE_URL=... PEER_PORT=3421 node --import=@poppinss/ts-exec bench/peers/chart_peer.ts
 */
-import http from 'node:http'
-import { createHash, timingSafeEqual } from 'node:crypto'
+import type http from 'node:http'
 import pg from 'pg'
+import { authorizeRead, failure, send, servePeer } from './peer_access.js'
 import { formatInstant } from '../../app/support/zoned_instants.ts'
 import { formatCents, parseCents, successRatePercent } from '../../app/support/money.ts'
 import { parseTimestamp } from '../../app/validators/rules/timestamp.ts'
 
 const PORT = Number(process.env.PEER_PORT ?? 3421)
-// Requests per minute of the API limit, scaled as the server under test scales it.
-const API_PER_MINUTE = 60 * Number(process.env.RATE_LIMIT_MULTIPLIER ?? 1)
-
 // JIT off, as the service's sessions have it (config/database.ts).
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: 10,
   options: '-c jit=off',
 })
-
-const RESOLVE = `select t.hash, t.expires_at, u.id as user_id, u.role, u.is_active as user_active,
-    u.merchant_id, m.is_active as merchant_active,
-    coalesce(pc.is_active, false) as application_active
-  from auth_access_tokens t
-  left join users u on u.id = t.tokenable_id
-  left join merchants m on m.id = u.merchant_id
-  left join portal_clients pc on pc.id = t.portal_client_id
-  where t.id = $1 and t.type = 'portal'`
-
-const LIMIT = `insert into rate_limits values ($1, 1, $2)
-  on conflict (key) do update set
-    points = case when rate_limits.expire <= $3 then 1 else rate_limits.points + 1 end,
-    expire = case when rate_limits.expire <= $3 then $2 else rate_limits.expire end
-  returning points`
 
 // $1 merchant, $2 environment, $3 currency, $4 from, $5 to, $6 zone. The range's rows
 // counted per local day in one pass, joined to every local day [midnight, next
@@ -87,18 +69,6 @@ const DAILY = `with totals as (
     from days d left join totals t using (local_day)
    order by d.local_day`
 
-function send(response: http.ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body)
-  response.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-  })
-  response.end(text)
-}
-
-const failure = (code: string, message: string) => ({ success: false, message, error_code: code })
-
 function figures(paid: bigint, pending: bigint, rejected: bigint, cents: bigint) {
   const total = paid + pending + rejected
   return {
@@ -113,36 +83,8 @@ function figures(paid: bigint, pending: bigint, rejected: bigint, cents: bigint)
 
 async function chart(request: http.IncomingMessage, response: http.ServerResponse) {
   const url = new URL(request.url!, 'http://peer')
-  const match = /^Bearer pat_([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(
-    request.headers.authorization ?? ''
-  )
-  const invalid = () =>
-    send(response, 401, failure('ACCESS_TOKEN_INVALID', 'The access token is invalid.'))
-  if (!match) return invalid()
-  const tokenId = Buffer.from(match[1], 'base64url').toString()
-  if (!/^[1-9][0-9]{0,15}$/.test(tokenId)) return invalid()
-  const resolved = await pool.query({ name: 'peer:resolve', text: RESOLVE, values: [tokenId] })
-  const [token] = resolved.rows
-  if (!token) return invalid()
-  const presented = createHash('sha256')
-    .update(Buffer.from(match[2], 'base64url').toString())
-    .digest('hex')
-  if (!timingSafeEqual(Buffer.from(token.hash), Buffer.from(presented))) return invalid()
-  if (token.expires_at && token.expires_at.getTime() <= Date.now()) return invalid()
-  const role = token.role === 1 || token.role === 10
-  if (!token.user_active || !role || !token.merchant_active || !token.application_active) {
-    return send(response, 403, failure('MERCHANT_USER_NOT_AUTHORIZED', 'Not authorized.'))
-  }
-  const now = Date.now()
-  const consumed = await pool.query({
-    name: 'peer:limit',
-    text: LIMIT,
-    values: [`peer:api:user:${token.user_id}`, now + 60_000, now],
-  })
-  const [limit] = consumed.rows
-  if (limit.points > API_PER_MINUTE) {
-    return send(response, 429, failure('RATE_LIMITED', 'Too many requests.'))
-  }
+  const actor = await authorizeRead(pool, request, response)
+  if (!actor) return
 
   const search = url.searchParams
   const [environment, currency, timezone] = ['environment', 'currency', 'timezone'].map((name) =>
@@ -155,7 +97,7 @@ async function chart(request: http.IncomingMessage, response: http.ServerRespons
     name: 'peer:daily',
     text: DAILY,
     values: [
-      token.merchant_id,
+      actor.merchantId,
       environment,
       currency,
       search.get('from'),
@@ -205,15 +147,4 @@ async function chart(request: http.IncomingMessage, response: http.ServerRespons
   })
 }
 
-http
-  .createServer((request, response) => {
-    const handler =
-      request.method === 'GET' && request.url?.startsWith('/api/v1/portal/collections/charts?')
-        ? chart
-        : async () => send(response, request.url === '/health/live' ? 200 : 404, {})
-    handler(request, response).catch((error) => {
-      console.error(error)
-      if (!response.headersSent) send(response, 500, failure('SERVER_ERROR', 'Error.'))
-    })
-  })
-  .listen(PORT, '127.0.0.1')
+servePeer(PORT, '/api/v1/portal/collections/charts?', chart)

@@ -16,6 +16,7 @@ import { createDecipheriv, createHash, createSecretKey, hkdfSync, randomUUID } f
 import type pg from 'pg'
 import type { Environment } from '#models/collections_vocabulary'
 import { bootApp } from '../boot_app.js'
+import type { PeerActor } from './peer_access.js'
 
 await bootApp()
 const { historyQueries } = await import('#services/collections/history/transaction_history')
@@ -70,13 +71,6 @@ function run(pool: pg.Pool, statement: { sql: string; bindings: unknown[] }) {
     prepared.set(statement.sql, named)
   }
   return pool.query({ ...named, values: statement.bindings }).then((result) => result.rows)
-}
-
-export interface PeerActor {
-  userId: number
-  merchantId: number
-  role: 'administrator' | 'developer'
-  ip: string | null
 }
 
 /** The history page's body, or null when the transaction is not the actor's (404). */
