@@ -365,6 +365,7 @@ progress('A measured alone; B started')
 const phases: Record<string, { from: number; to: number; loop: unknown }> = {}
 const clientLoopMax: Record<string, number> = {}
 const bThreadLoopMax: Record<string, number> = {}
+let bRaisedPriority = false
 async function phase(name: string, seconds: number) {
   progress(`${name} phase`)
   await eventLoopMetrics(metricsBase)
@@ -374,8 +375,12 @@ async function phase(name: string, seconds: number) {
   await delay(seconds * 1000)
   const to = performance.now()
   clientLoopMax[name] = round1(clientLoop.max / 1e6)
-  const { loopMaxMs } = await askB<{ loopMaxMs: number }>('resetLoop')
+  const { loopMaxMs, raisedPriority } = await askB<{
+    loopMaxMs: number
+    raisedPriority: boolean
+  }>('resetLoop')
   bThreadLoopMax[name] = round1(loopMaxMs)
+  bRaisedPriority = raisedPriority
   phases[name] = { from, to, loop: await eventLoopMetrics(metricsBase) }
 }
 
@@ -547,7 +552,7 @@ console.log(
     '',
     `${startedAt.toISOString().slice(0, 16)} UTC, ${machine()}; load average ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end; ` +
       `${SECONDS} s per phase, pace ${PACE}; A: ${A_READERS} history readers, ${A_UPLOADERS} logo uploaders (${A_UPLOAD_CONCURRENCY} in flight each), ` +
-      `${A_READERS + A_UPLOADERS} identities × ${A_LOGIN_IPS} address(es) of wrong-password logins; B: ${B_USERS} users on /portal/me, a login every ${B_LOGIN_INTERVAL} ms.`,
+      `${A_READERS + A_UPLOADERS} identities × ${A_LOGIN_IPS} address(es) of wrong-password logins; B: ${B_USERS} users on /portal/me (${bRaisedPriority ? 'their thread at nice -10' : 'their thread at the default priority'}), a login every ${B_LOGIN_INTERVAL} ms.`,
     '',
     '| merchant | figure | quiet | loaded | loaded ÷ quiet |',
     '|---|---|---|---|---|',
