@@ -8,7 +8,7 @@
 */
 import net from 'node:net'
 import { existsSync } from 'node:fs'
-import { chmod, rm, stat } from 'node:fs/promises'
+import { chmod, readFile, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 
 const DATABASE_NAME = 'merchant_portal'
@@ -31,6 +31,38 @@ function portAcceptsConnections(port: number): Promise<boolean> {
     })
     socket.once('error', () => resolve(false))
   })
+}
+
+/**
+ * Whether the postmaster named by the data directory's pid file is still running. Its
+ * first line is the postmaster's process id; a live one may be starting up or
+ * recovering (not yet accepting connections), and its lock must then stay.
+ */
+export async function postmasterAlive(databaseDir: string): Promise<boolean> {
+  let pid: number
+  try {
+    const pidFile = join(databaseDir, 'postmaster.pid')
+    const content = await readFile(pidFile, 'utf8')
+    const [firstLine] = content.split('\n')
+    pid = Number.parseInt(firstLine, 10)
+  } catch {
+    return false
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+  } catch (error) {
+    // EPERM: the process exists under another user (the postgres user when we are not root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  try {
+    // A reused pid (after a reboot, say) of another process does not hold the cluster:
+    // the postmaster's command line names its data directory.
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8')
+    return commandLine.includes(databaseDir)
+  } catch {
+    return true
+  }
 }
 
 /**
@@ -107,7 +139,13 @@ export async function startEmbeddedPostgres(options: {
     await rm(databaseDir, { recursive: true, force: true })
     await cluster.initialise()
   } else {
-    // A previous owner killed without a clean stop leaves its pid file behind.
+    // A previous owner killed without a clean stop leaves its pid file behind; a live
+    // postmaster's (another process starting the same cluster) is never taken away.
+    if (await postmasterAlive(databaseDir)) {
+      throw new Error(
+        `embedded PostgreSQL under ${databaseDir} is held by a running postmaster that does not accept connections on port ${options.port} (yet); try again, or stop it`
+      )
+    }
     await rm(join(databaseDir, 'postmaster.pid'), { force: true })
   }
   // Whatever ends the process (a crash, process.exit) without app.terminate(): the
