@@ -565,6 +565,8 @@ http
           ? () => oauthToken(request, response)
           : async () => send(response, url.pathname === '/health/live' ? 200 : 404, {})
     handler().catch((error) => {
+      // A load generator that stops mid-body aborts the request: nothing to report.
+      if (request.errored && request.destroyed) return
       console.error(error)
       if (!response.headersSent) send(response, 500, failure('SERVER_ERROR', 'Error.'))
     })
