@@ -21,13 +21,13 @@
 | - A GET never purges, extends retention or writes anything but the audit record.
 */
 import type { UserActor } from '#auth/actor'
-import type { Environment } from '#models/collections_vocabulary'
+import type { CoverageState, Environment, HistoryEventType } from '#models/collections_vocabulary'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import db from '@adonisjs/lucid/services/db'
 import { auditedReadStatement, type SqlFragment } from '#services/audit/audit_trail'
 import { statementQuery } from '#support/direct_query'
-import type { EvidenceKind, HistoryEventType } from '#services/collections/history/evidence_kinds'
+import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 import { PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
 import {
   EVIDENCE_COLUMNS,
@@ -35,7 +35,6 @@ import {
   type EvidenceRow,
 } from '#services/collections/history/evidence_rows'
 import { coverageOf, eventTypeOf } from '#services/collections/history/coverage'
-import type { CoverageState } from '#services/collections/history/projection'
 import type { HistoryItem } from '#shapes/collections'
 
 /** The scope of a transaction's evidence: transaction, merchant, environment, permitted kinds. */
