@@ -5,11 +5,12 @@
 */
 import { BaseMail } from '@adonisjs/mail'
 import type { DateTime } from 'luxon'
+import type { RoleName } from '#models/team_vocabulary'
 
 export interface InvitationMailContent {
   email: string
   merchantName: string
-  role: 'administrator' | 'developer'
+  role: RoleName
   acceptUrl: string
   expiresAt: DateTime
 }

@@ -54,6 +54,24 @@ export const DELIVERY_STATES = [
 ] as const
 export type DeliveryState = (typeof DELIVERY_STATES)[number]
 
+/**
+ * portal-api.md › History item, Collections › "History behavior": the event types a
+ * shown evidence kind appears as (in the order of `meta.coverage`), its direction, and
+ * the coverage of an event type (`not_applicable` is reserved, never emitted). Which
+ * kind shows as which is app/services/collections/history/evidence_kinds.ts.
+ */
+export const HISTORY_EVENT_TYPES = [
+  'merchant_request',
+  'dlt_response',
+  'merchant_webhook_request',
+  'merchant_webhook_response',
+] as const
+export type HistoryEventType = (typeof HISTORY_EVENT_TYPES)[number]
+export const HISTORY_DIRECTIONS = ['merchant_to_dlt', 'dlt_to_merchant'] as const
+export type HistoryDirection = (typeof HISTORY_DIRECTIONS)[number]
+export const COVERAGE_STATES = ['captured', 'purged', 'not_captured'] as const
+export type CoverageState = (typeof COVERAGE_STATES)[number]
+
 // ---------------------------------------------------------------------------------
 // History item (portal-api.md › History item, Payload projection): the capture states,
 // omission reasons, event metadata bounds and payload allowlists the projection
@@ -132,6 +150,8 @@ export const DURATION_MS_RANGE = { min: 0, max: 86_400_000 }
  */
 export const PAYLOAD_REFERENCE_PATTERN = /^[A-Za-z0-9_-]{1,100}$/
 export const PAYLOAD_BRAND_PATTERN = /^[A-Za-z0-9_-]{1,20}$/
+/** portal-api.md › Payload projection: a validated request's `channel`, an integer in range. */
+export const PAYLOAD_CHANNEL_RANGE = { min: 1, max: 4 }
 
 /** portal-api.md › Payload projection: the values a merchant reply or synchronous response may show. */
 export const REPLY_BOOLEANS = ['acknowledged', 'ok', 'success', 'accepted', 'received'] as const

@@ -1,10 +1,10 @@
 import { TeamInvitationSchema } from '#database/schema'
 import { column } from '@adonisjs/lucid/orm'
 import { DateTime } from 'luxon'
+import type { InvitationStatus } from '#models/team_vocabulary'
 
 /** Stored invitation states; `expired` is derived (pending past expiry). */
-export type StoredInvitationStatus = 'pending' | 'accepted' | 'revoked'
-export type InvitationStatus = StoredInvitationStatus | 'expired'
+export type StoredInvitationStatus = Exclude<InvitationStatus, 'expired'>
 
 export default class TeamInvitation extends TeamInvitationSchema {
   static selfAssignPrimaryKey = true

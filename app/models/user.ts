@@ -6,10 +6,10 @@ import Merchant from '#models/merchant'
 import { PortalAccessTokensProvider, type PortalAccessToken } from '#auth/portal_access_tokens'
 import { newReferenceId } from '#support/reference_id'
 import { normalizeIdentity } from '#support/identity'
+import { ROLES, type RoleName } from '#models/team_vocabulary'
 
-/** Portal roles as stored (1, 10). Any other stored value is an internal role. */
-export const ROLES = { administrator: 1, developer: 10 } as const
-export type RoleName = keyof typeof ROLES
+/** Portal roles (team_vocabulary.ts), where the user's role is read. */
+export { ROLES, type RoleName }
 
 export function roleName(role: number): RoleName | null {
   if (role === ROLES.administrator) return 'administrator'

@@ -12,14 +12,18 @@ import { routeIds } from '#validators/rules/route_ids'
 import {
   ATTEMPT_NUMBER_RANGE,
   CAPTURE_STATUSES,
+  COVERAGE_STATES,
   CURRENCY_CODE_PATTERN,
   DELIVERY_STATES,
   DURATION_MS_RANGE,
   ENVIRONMENTS,
   EVENT_ID_CHARACTER,
   EVENT_ID_MAX_LENGTH,
+  HISTORY_DIRECTIONS,
+  HISTORY_EVENT_TYPES,
   HTTP_STATUS_RANGE,
   PAYLOAD_BRAND_PATTERN,
+  PAYLOAD_CHANNEL_RANGE,
   PAYLOAD_REFERENCE_PATTERN,
   REASON_CODES,
   REPLY_BODY_CAPTURE_STATUSES,
@@ -29,6 +33,7 @@ import {
   SYNC_BODY_CAPTURE_STATUSES,
   SYNC_ERROR_CODE_VALUES,
   TRANSACTION_STATUSES,
+  type HistoryEventType,
 } from '#models/collections_vocabulary'
 
 const ENVIRONMENT = schema.enum(ENVIRONMENTS)
@@ -65,7 +70,10 @@ const PAYLOAD = schema.typed<Record<string, unknown> | null>({
         currency: CURRENCY,
         amount: AMOUNT,
         payment_status: PAYMENT_STATUS,
-        channel: schema.integer({ minimum: 1, maximum: 4 }),
+        channel: schema.integer({
+          minimum: PAYLOAD_CHANNEL_RANGE.min,
+          maximum: PAYLOAD_CHANNEL_RANGE.max,
+        }),
         is_card_payment: schema.boolean(),
       },
       'Validated merchant request or queued webhook (no channel or card flag)'
@@ -101,7 +109,7 @@ const PAYLOAD = schema.typed<Record<string, unknown> | null>({
   ],
 })
 
-const COVERAGE = schema.enum(['captured', 'purged', 'not_captured'], {
+const COVERAGE = schema.enum(COVERAGE_STATES, {
   description:
     '`captured`: an unpurged record remains; `purged`: all records of the type purged; `not_captured`: none (`not_applicable` is reserved, never emitted).',
 })
@@ -127,13 +135,8 @@ export const HistoryItem = schema.object({
   id: schema.string({ pattern: routeIds.ulid.match.source, description: 'ULID.' }),
   transaction_id: schema.integer(),
   environment: ENVIRONMENT,
-  event_type: schema.enum([
-    'merchant_request',
-    'dlt_response',
-    'merchant_webhook_request',
-    'merchant_webhook_response',
-  ]),
-  direction: schema.enum(['merchant_to_dlt', 'dlt_to_merchant']),
+  event_type: schema.enum(HISTORY_EVENT_TYPES),
+  direction: schema.enum(HISTORY_DIRECTIONS),
   captured_at: schema.timestamp(),
   capture_format: schema.string({
     examples: ['sanitized_snapshot', 'legacy_sanitized_snapshot'],
@@ -192,12 +195,10 @@ export const HistoryMeta = schema.object({
   total: schema.integer({ minimum: 0 }),
   last_page: schema.integer({ minimum: 1 }),
   coverage: schema.object(
-    {
-      merchant_request: COVERAGE,
-      dlt_response: COVERAGE,
-      merchant_webhook_request: COVERAGE,
-      merchant_webhook_response: COVERAGE,
-    },
+    Object.fromEntries(HISTORY_EVENT_TYPES.map((type) => [type, COVERAGE])) as Record<
+      HistoryEventType,
+      typeof COVERAGE
+    >,
     { description: 'Computed over the whole scoped history, independent of the page.' }
   ),
 })

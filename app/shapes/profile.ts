@@ -4,6 +4,7 @@
 | login_user_transformer.ts and profile_transformer.ts return.
 */
 import { schema, type Static } from '#openapi/json_schema'
+import { ROLE_NAMES, ROLE_VALUES } from '#models/team_vocabulary'
 
 export const LoginUser = schema.object(
   {
@@ -13,7 +14,7 @@ export const LoginUser = schema.object(
     merchant_id: schema.integer(),
     first_name: schema.string(),
     last_name: schema.string(),
-    role: schema.enum([1, 10], { description: '1 administrator, 10 developer' }),
+    role: schema.enum(ROLE_VALUES, { description: '1 administrator, 10 developer' }),
     email: schema.string(),
     email_verified_at: schema.nullable(schema.timestamp()),
     created_at: schema.timestamp(),
@@ -41,7 +42,7 @@ export const Profile = schema.object(
     pending_email: schema.nullable(schema.string()),
     pending_email_expires_at: schema.nullable(schema.timestamp()),
     email_verified_at: schema.nullable(schema.timestamp()),
-    role: schema.enum(['administrator', 'developer']),
+    role: schema.enum(ROLE_NAMES),
     is_active: schema.boolean(),
     merchant: schema.object({
       id: schema.integer(),

@@ -13,13 +13,10 @@ import {
   type Interval,
 } from '#models/collections_vocabulary'
 import type { ReportingQuery } from '#validators/reporting'
+import { SHOWN_INSTANT_PATTERN } from '#validators/rules/timestamp'
 
 /** Reporting-timezone offset and six fractional digits (decisions.md §2). */
-const reportingInstant = () =>
-  schema.timestamp({
-    pattern:
-      '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}(Z|[+-][0-9]{2}:[0-9]{2})$',
-  })
+const reportingInstant = () => schema.timestamp({ pattern: SHOWN_INSTANT_PATTERN })
 
 const metricFields = {
   collection_total: schema.decimal({ description: 'Gross sum of PAID amounts, before fees.' }),

@@ -4,12 +4,13 @@
 | team_member_transformer.ts and invitation_transformer.ts return.
 */
 import { schema, type Static } from '#openapi/json_schema'
+import { INVITATION_STATUSES, ROLE_NAMES } from '#models/team_vocabulary'
 
 const invitation = {
   id: schema.string({ format: 'uuid' }),
   email: schema.string(),
-  role: schema.enum(['administrator', 'developer']),
-  status: schema.enum(['pending', 'accepted', 'expired', 'revoked']),
+  role: schema.enum(ROLE_NAMES),
+  status: schema.enum(INVITATION_STATUSES),
   invited_by: schema.integer({ description: 'User id of the inviting administrator.' }),
   created_at: schema.timestamp(),
   expires_at: schema.timestamp(),
@@ -20,7 +21,7 @@ export const TeamMember = schema.object({
   first_name: schema.string(),
   last_name: schema.string(),
   email: schema.string(),
-  role: schema.enum(['administrator', 'developer']),
+  role: schema.enum(ROLE_NAMES),
   is_active: schema.boolean(),
   joined_at: schema.nullable(schema.timestamp({ description: 'The account creation time.' })),
 })

@@ -142,6 +142,5 @@ export const integrationKeyDeleteInput = defineInput(
   { strict: true }
 )
 
-/** The two key types of the route (`{keyType}`; any other spelling does not match: 404). */
-export const INTEGRATION_KEY_TYPES = ['authentication_token', 'secret_key'] as const
-export type IntegrationKeyType = (typeof INTEGRATION_KEY_TYPES)[number]
+/** The key types of the route, defined with its `{keyType}` shape (route_ids.ts). */
+export type { IntegrationKeyType } from '#validators/rules/route_ids'

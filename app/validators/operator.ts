@@ -2,6 +2,7 @@
 | Input of operator commands (decisions.md §4). Same bounds as the API resources.
 */
 import vine from '@vinejs/vine'
+import { ROLE_NAMES } from '#models/team_vocabulary'
 import { newPassword } from '#validators/rules/password_policy'
 import { emailField } from '#validators/rules/email'
 import { lengthBetween } from '#validators/rules/text_length'
@@ -70,7 +71,7 @@ const userFields = () => ({
     .string()
     .trim()
     .use(lengthBetween({ min: 1, max: 50 })),
-  role: vine.enum(['administrator', 'developer'] as const),
+  role: vine.enum(ROLE_NAMES),
 })
 
 export const createUserFlagsInput = createValidator(userFields())

@@ -2,6 +2,7 @@
 | Input of portal-api.md › Team: members, invitations and invitation acceptance.
 */
 import vine from '@vinejs/vine'
+import { INVITATION_STATUSES, ROLE_NAMES } from '#models/team_vocabulary'
 import { defineInput } from '#validators/rules/input'
 import { emailField } from '#validators/rules/email'
 import { paginationFields } from '#validators/rules/pagination'
@@ -13,7 +14,7 @@ import {
   passwordConfirmation,
 } from '#validators/rules/password_policy'
 
-const portalRole = () => vine.enum(['administrator', 'developer'] as const)
+const portalRole = () => vine.enum(ROLE_NAMES)
 
 /** GET /portal/team/members: pagination only, other query fields ignored. */
 export const listMembersInput = defineInput({ ...paginationFields }, { strict: false })
@@ -25,7 +26,7 @@ export const changeRoleInput = defineInput({ role: portalRole() }, { strict: tru
 export const listInvitationsInput = defineInput(
   {
     ...paginationFields,
-    status: vine.enum(['pending', 'accepted', 'expired', 'revoked'] as const).optional(),
+    status: vine.enum(INVITATION_STATUSES).optional(),
   },
   { strict: false }
 )

@@ -17,8 +17,8 @@ import {
   historyItemOf,
   projectEvidence,
   projectSnapshot,
-  snapshotReadable,
 } from '#services/collections/history/project_evidence'
+import { snapshotReadable } from '#services/collections/history/snapshot_readability'
 import { decodeJson, nestingDepth } from '#services/collections/history/bounded_json'
 import { SNAPSHOT_READ_BOUND_BYTES } from '#services/collections/history/evidence_snapshot'
 import type { EvidenceKind } from '#services/collections/history/evidence_kinds'

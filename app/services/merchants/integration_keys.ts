@@ -14,7 +14,7 @@ import { AuditActions } from '#services/audit/actions'
 import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
 import { lockTeamAsAdministrator } from '#services/team/team_locks'
-import type { IntegrationKeyType } from '#validators/merchant'
+import type { IntegrationKeyType } from '#validators/rules/route_ids'
 import type { IntegrationKeysView } from '#shapes/merchant'
 
 const COLUMN: Record<IntegrationKeyType, string> = {

@@ -4,20 +4,23 @@
 | 14:00), a real calendar date and a nonzero year. Microseconds are kept exactly
 | (`epochMicros`, `sql`), since PostgreSQL compares timestamptz to the microsecond and
 | a JavaScript Date would round them away. The OpenAPI pattern of these fields is
-| derived from the same grammar (TIMESTAMP_PATTERN).
+| derived from the same grammar (TIMESTAMP_PATTERN), and so is the pattern of the
+| instants reporting shows (SHOWN_INSTANT_PATTERN: the same grammar, six fractional
+| digits).
 */
 import vine from '@vinejs/vine'
 import { DateTime } from 'luxon'
 
 /**
- * The grammar, written once for its two readers: `field` wraps each part the parser
+ * The grammar, written once for its readers: `field` wraps each part the parser
  * reads (a capture for the parser, bare in the document) and `group` opens a group.
+ * `sixDigits`: the fraction is required and exactly six digits (an instant as shown).
  */
-function grammar(field: (part: string) => string, group: string): string {
+function grammar(field: (part: string) => string, group: string, sixDigits = false): string {
   const digits = (count: string) => field(`[0-9]{${count}}`)
   const date = `${digits('4')}-${digits('2')}-${digits('2')}`
   const time = `${digits('2')}:${digits('2')}:${digits('2')}`
-  const fraction = `${group}\\.${digits('1,6')})?`
+  const fraction = sixDigits ? `\\.${digits('6')}` : `${group}\\.${digits('1,6')})?`
   const offset = `${group}Z|${field('[+-]')}${digits('2')}:${digits('2')})`
   return `^${date}T${time}${fraction}${offset}$`
 }
@@ -26,6 +29,12 @@ const GRAMMAR = new RegExp(grammar((part) => `(${part})`, '(?:'))
 
 /** The same grammar as the JSON Schema pattern of the OpenAPI document. */
 export const TIMESTAMP_PATTERN = grammar((part) => part, '(')
+
+/**
+ * The JSON Schema pattern of an instant as reporting shows it (formatInstant in
+ * app/support/zoned_instants.ts, decisions.md §2): the grammar with six fractional digits.
+ */
+export const SHOWN_INSTANT_PATTERN = grammar((part) => part, '(', true)
 
 export interface Timestamp {
   /** The instant with the caller's offset, to the millisecond. */

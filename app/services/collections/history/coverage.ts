@@ -2,12 +2,12 @@
 | `meta.coverage` of a transaction's history (portal-api.md › History item), from the
 | evidence kinds it holds (evidence_kinds.ts).
 */
+import { KIND_DEFINITIONS, type EvidenceKind } from '#services/collections/history/evidence_kinds'
 import {
-  KIND_DEFINITIONS,
-  type EvidenceKind,
+  HISTORY_EVENT_TYPES,
+  type CoverageState,
   type HistoryEventType,
-} from '#services/collections/history/evidence_kinds'
-import { COVERAGE_EVENT_TYPES, type CoverageState } from '#services/collections/history/projection'
+} from '#models/collections_vocabulary'
 
 /**
  * `meta.coverage` of a transaction's history from counts per shown event type:
@@ -18,7 +18,7 @@ export function coverageOf(
   counts: Partial<Record<HistoryEventType, { total: number; unpurged: number }>>
 ): Record<HistoryEventType, CoverageState> {
   const coverage = {} as Record<HistoryEventType, CoverageState>
-  for (const type of COVERAGE_EVENT_TYPES) {
+  for (const type of HISTORY_EVENT_TYPES) {
     const count = counts[type]
     coverage[type] =
       !count || count.total === 0 ? 'not_captured' : count.unpurged > 0 ? 'captured' : 'purged'

@@ -4,6 +4,8 @@
 | direction; only the first five are ever shown, the provider and internal ones are
 | stored but never leave the service.
 */
+import type { HistoryDirection, HistoryEventType } from '#models/collections_vocabulary'
+
 export const EVIDENCE_KINDS = [
   'merchant_request.validated',
   'merchant_response.synchronous',
@@ -15,11 +17,6 @@ export const EVIDENCE_KINDS = [
   'internal',
 ] as const
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number]
-
-export type HistoryEventType =
-  'merchant_request' | 'dlt_response' | 'merchant_webhook_request' | 'merchant_webhook_response'
-
-export type HistoryDirection = 'merchant_to_dlt' | 'dlt_to_merchant'
 
 interface KindDefinition {
   source: 'merchant_api' | 'merchant_webhook' | 'provider' | 'internal'

@@ -21,28 +21,21 @@
 | - nothing is filled in from elsewhere: an absent field stays absent.
 |
 | Its tables (bounds, states, reasons, allowlists) and shapes are in projection.ts; the
-| body by payload kind in project_body.ts.
+| body by payload kind in project_body.ts; which snapshots are read at all in
+| snapshot_readability.ts.
 */
-import { KIND_DEFINITIONS, type EvidenceKind } from '#services/collections/history/evidence_kinds'
+import { KIND_DEFINITIONS } from '#services/collections/history/evidence_kinds'
 import {
   ATTEMPT_NUMBER_RANGE,
   DELIVERY_STATES,
   DURATION_MS_RANGE,
   EVENT_ID_PATTERN,
   HTTP_STATUS_RANGE,
-  REPLY_BODY_CAPTURE_STATUSES,
-  SYNC_BODY_CAPTURE_STATUSES,
-  type BodyCaptureStatus,
-  type CaptureStatus,
   type DeliveryState,
-  type ReasonCode,
   type ReplyBodyCaptureStatus,
 } from '#models/collections_vocabulary'
 import {
-  BODILESS_STATUSES,
-  READ_BOUND_BYTES,
   REQUEST_FIELDS,
-  SUPPORTED_SCHEMA_VERSIONS,
   WEBHOOK_FIELDS,
   type EvidenceFacts,
   type EvidenceRecord,
@@ -58,60 +51,14 @@ import {
   withheld,
   type BodyProjection,
 } from '#services/collections/history/project_body'
+import {
+  DELIVERY_ATTEMPT,
+  recordedBodyStatus,
+  snapshotReadable,
+  unreadReason,
+} from '#services/collections/history/snapshot_readability'
 
 const LEGACY_FORMAT = 'legacy_sanitized_snapshot'
-const DELIVERY_ATTEMPT: EvidenceKind = 'merchant_notification.delivery_attempt'
-
-/**
- * Whether the snapshot of `facts` is projected at all. Everything that is withheld
- * unread (purged, legacy attempts, unsupported schema, a recorded bodiless capture,
- * nothing stored, over the read bound) is decided here from the row's columns alone,
- * at write time and again at read time; only readable snapshots have a stored
- * projection.
- */
-export function snapshotReadable(facts: EvidenceFacts): boolean {
-  return unreadReason(facts) === null
-}
-
-type UnreadOutcome = { status: CaptureStatus; reason: ReasonCode | null }
-
-function unreadReason(record: EvidenceFacts): UnreadOutcome | null {
-  if (record.purgedAt !== null) return { status: 'purged', reason: null }
-  if (record.kind === DELIVERY_ATTEMPT) {
-    return { status: 'omitted', reason: 'legacy_body_unverified' }
-  }
-  const recorded = recordedBodyStatus(record)
-  if (recorded !== null && BODILESS_STATUSES.has(recorded)) {
-    return {
-      status: recorded === 'no_response' ? 'unavailable' : 'omitted',
-      reason: recorded as ReasonCode,
-    }
-  }
-  if (!record.hasSnapshot) {
-    // A size recorded without the bytes: the snapshot went missing after capture.
-    return record.snapshotSize === null
-      ? { status: 'unavailable', reason: 'body_not_captured' }
-      : { status: 'unavailable', reason: 'snapshot_unavailable' }
-  }
-  if (record.schemaVersion === null || !SUPPORTED_SCHEMA_VERSIONS.has(record.schemaVersion)) {
-    return { status: 'unavailable', reason: 'snapshot_schema_unsupported' }
-  }
-  if (record.snapshotSize === null || record.snapshotSize > READ_BOUND_BYTES) {
-    return { status: 'unavailable', reason: 'snapshot_limit_exceeded' }
-  }
-  return null
-}
-
-/** The recorded body capture state when it is one the item's kind can carry, else null. */
-function recordedBodyStatus(record: EvidenceFacts): BodyCaptureStatus | null {
-  const value = record.bodyCaptureStatus
-  if (value === null) return null
-  const allowed: readonly string[] =
-    record.kind === 'merchant_response.synchronous'
-      ? SYNC_BODY_CAPTURE_STATUSES
-      : REPLY_BODY_CAPTURE_STATUSES
-  return allowed.includes(value) ? (value as BodyCaptureStatus) : null
-}
 
 /**
  * The projection to store for a readable snapshot (`snapshotReadable(facts)`), given

@@ -10,13 +10,14 @@
 | Bump PROJECTION_VERSION whenever what a snapshot projects to changes (an allowlist,
 | a rule, a reason): `node ace history:reproject` then re-projects the stored rows.
 */
-import type { EvidenceKind, HistoryEventType } from '#services/collections/history/evidence_kinds'
+import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 import { parseTimestamp } from '#validators/rules/timestamp'
 import {
   AMOUNT_PATTERN,
   BODILESS_REPLY_STATUSES,
   CURRENCY_CODE_PATTERN,
   PAYLOAD_BRAND_PATTERN,
+  PAYLOAD_CHANNEL_RANGE,
   PAYLOAD_REFERENCE_PATTERN,
   REPLY_STATUS_VALUES,
   REPLY_TEXT_VALUES,
@@ -48,14 +49,6 @@ export const BODILESS_STATUSES = new Set<string>([
   ...BODILESS_REPLY_STATUSES,
   ...SYNC_ONLY_CAPTURE_STATUSES,
 ])
-
-export const COVERAGE_EVENT_TYPES: readonly HistoryEventType[] = [
-  'merchant_request',
-  'dlt_response',
-  'merchant_webhook_request',
-  'merchant_webhook_response',
-]
-export type CoverageState = 'captured' | 'purged' | 'not_captured'
 
 export interface Omission {
   field_path: string
@@ -141,7 +134,10 @@ export const WEBHOOK_FIELDS: Record<string, FieldRule> = {
 
 export const REQUEST_FIELDS: Record<string, FieldRule> = {
   ...WEBHOOK_FIELDS,
-  channel: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 4,
+  channel: (value) =>
+    Number.isInteger(value) &&
+    (value as number) >= PAYLOAD_CHANNEL_RANGE.min &&
+    (value as number) <= PAYLOAD_CHANNEL_RANGE.max,
   is_card_payment: isBoolean,
 }
 

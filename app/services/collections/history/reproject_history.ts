@@ -15,7 +15,8 @@
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { PROJECTION_VERSION, type EvidenceFacts } from '#services/collections/history/projection'
-import { projectSnapshot, snapshotReadable } from '#services/collections/history/project_evidence'
+import { projectSnapshot } from '#services/collections/history/project_evidence'
+import { snapshotReadable } from '#services/collections/history/snapshot_readability'
 import {
   openSnapshot,
   sealProjection,

@@ -8,9 +8,10 @@
 | - Chronological: `captured_at`, then the ULID (byte order, COLLATE "C").
 | - `meta.coverage` and the total come from one aggregate over the whole scoped
 |   history, whatever the page.
-| - Snapshots are never read here: each item is built from its row's columns and the
-|   projection stored when the evidence was written (app/services/collections/history/project_evidence.ts,
-|   decisions.md §5), a small bounded object, so a page costs the same whatever the
+| - Snapshots are never read here: each item is built from its row's columns
+|   (evidence_rows.ts) and the projection stored when the evidence was written
+|   (app/services/collections/history/project_evidence.ts, decisions.md §5), a
+|   small bounded object, so a page costs the same whatever the
 |   size of the captured bodies. A stored projection that cannot be opened marks its
 |   own item unavailable (`snapshot_unreadable`).
 | - Every read is audited on the primary, by one statement that also checks the
@@ -20,86 +21,27 @@
 | - A GET never purges, extends retention or writes anything but the audit record.
 */
 import type { UserActor } from '#auth/actor'
-import type { Environment } from '#models/collections_vocabulary'
+import type { CoverageState, Environment, HistoryEventType } from '#models/collections_vocabulary'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import db from '@adonisjs/lucid/services/db'
 import { auditedReadStatement, type SqlFragment } from '#services/audit/audit_trail'
 import { statementQuery } from '#support/direct_query'
-import { openProjection } from '#services/collections/history/evidence_snapshot'
-import type { EvidenceKind, HistoryEventType } from '#services/collections/history/evidence_kinds'
-import { isoUtc, PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
-import { historyItemOf, snapshotReadable } from '#services/collections/history/project_evidence'
+import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
+import { PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
+import {
+  EVIDENCE_COLUMNS,
+  itemOf,
+  type EvidenceRow,
+} from '#services/collections/history/evidence_rows'
 import { coverageOf, eventTypeOf } from '#services/collections/history/coverage'
-import type { CoverageState, EvidenceRecord } from '#services/collections/history/projection'
 import type { HistoryItem } from '#shapes/collections'
-
-const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
-  ${isoUtc('e.captured_at')} AS captured_at, e.capture_format, e.schema_version,
-  e.snapshot_ciphertext IS NOT NULL AS has_snapshot, e.snapshot_size,
-  CASE WHEN e.purged_at IS NULL THEN e.projection_ciphertext END AS projection_ciphertext,
-  e.content_type, e.body_capture_status, e.event_id, e.attempt_number, e.http_status,
-  e.delivery_state, e.duration_ms, e.is_repeated_request,
-  ${isoUtc('e.retain_until')} AS retain_until, ${isoUtc('e.purged_at')} AS purged_at`
 
 /** The scope of a transaction's evidence: transaction, merchant, environment, permitted kinds. */
 const EVIDENCE_SCOPE = `e.transaction_id = ? AND e.merchant_id = ? AND e.environment = ?
   AND e.kind IN (${PERMITTED_KINDS_SQL})`
 
 const CHRONOLOGICAL = `e.captured_at ASC, e.id COLLATE "C" ASC`
-
-interface EvidenceRow {
-  id: string
-  transaction_id: number | string
-  environment: Environment
-  kind: EvidenceKind
-  captured_at: string
-  capture_format: string
-  schema_version: number | null
-  has_snapshot: boolean
-  snapshot_size: number | null
-  projection_ciphertext: string | null
-  content_type: string | null
-  body_capture_status: string | null
-  event_id: string | null
-  attempt_number: number | null
-  http_status: number | null
-  delivery_state: string | null
-  duration_ms: number | null
-  is_repeated_request: boolean | null
-  retain_until: string
-  purged_at: string | null
-}
-
-/** The history item of a row: its stored projection is opened only when it is shown. */
-function itemOf(row: EvidenceRow): HistoryItem {
-  const record: EvidenceRecord = {
-    id: row.id,
-    transactionId: Number(row.transaction_id),
-    environment: row.environment,
-    kind: row.kind,
-    capturedAt: row.captured_at,
-    captureFormat: row.capture_format,
-    schemaVersion: row.schema_version,
-    hasSnapshot: row.has_snapshot,
-    snapshotSize: row.snapshot_size,
-    contentType: row.content_type,
-    bodyCaptureStatus: row.body_capture_status,
-    eventId: row.event_id,
-    attemptNumber: row.attempt_number,
-    httpStatus: row.http_status,
-    deliveryState: row.delivery_state,
-    durationMs: row.duration_ms,
-    isRepeatedRequest: row.is_repeated_request,
-    retainUntil: row.retain_until,
-    purgedAt: row.purged_at,
-  }
-  if (!snapshotReadable(record) || row.projection_ciphertext === null) {
-    return historyItemOf(record, 'missing')
-  }
-  // Whatever is wrong with one stored projection stays with its item.
-  return historyItemOf(record, openProjection(row.id, row.projection_ciphertext) ?? 'unreadable')
-}
 
 /**
  * Runs a read's audit statement (on the primary) beside its reads and answers with

@@ -12,13 +12,8 @@
 | the year's hour rows rather than 367 probes. Slots far apart are a probe each.
 */
 import { sqlInstant, sqlInstantOfMs } from '#support/instants'
-import {
-  SCOPE_GRAINS,
-  type PartUse,
-  type PeriodPart,
-  type ScopeGrain,
-  type ScopePlan,
-} from '#services/collections/reporting/scope_plan'
+import type { PartUse, PeriodPart, ScopePlan } from '#services/collections/reporting/scope_plan'
+import { SCOPE_GRAINS, type ScopeGrain } from '#services/collections/reporting/scope_reach'
 
 export interface ScopeKey {
   merchantId: number

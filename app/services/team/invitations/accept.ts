@@ -8,17 +8,15 @@
 |
 | The invitation is read once to choose the flow, then re-read under lock inside
 | the transaction: a change in between (a concurrent acceptance, a resend, a
-| revocation) is judged on the locked row.
+| revocation) is judged on the locked row (acceptance_checks.ts).
 */
 import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
-import ApiError from '#exceptions/api_error'
-import { isConflict } from '#exceptions/error_codes'
 import { onUniqueViolation } from '#support/database_errors'
 import TeamInvitation from '#models/team_invitation'
-import User, { ROLES } from '#models/user'
+import User from '#models/user'
 import { actorFor, audit } from '#services/audit/audit_trail'
 import type { ApplicationActor } from '#auth/actor'
 import {
@@ -27,60 +25,16 @@ import {
   hashInvitationProof,
   invitationUnavailable,
 } from '#services/team/invitations/rules'
-import { lockMerchantTeam } from '#services/team/team_locks'
+import {
+  ensureAcceptable,
+  ensureInviterEligible,
+  identityConflict,
+  lostConcurrentAcceptance,
+  relockInvitation,
+} from '#services/team/invitations/acceptance_checks'
 import { currentPasswordMatches, wrongCurrentPassword } from '#services/users/current_password'
 import { revokeAllTokensOf } from '#services/sessions/token_revocation'
 import { AuditActions } from '#services/audit/actions'
-
-function identityConflict() {
-  return ApiError.conflict(
-    'USER_IDENTITY_CONFLICT',
-    'The invitation could not be accepted because of a conflicting account change. Try again.'
-  )
-}
-
-/** Unknown or rotated proof: 404. Not pending, expired or out of attempts: 410. */
-function ensureAcceptable(invitation: TeamInvitation | null): asserts invitation is TeamInvitation {
-  if (!invitation) throw ApiError.notFound()
-  if (!invitation.isLive() || invitation.failedAttempts >= MAX_FAILED_ACCEPTANCE_ATTEMPTS) {
-    throw invitationUnavailable()
-  }
-}
-
-/** The inviter must still be an active administrator of an active merchant. */
-async function ensureInviterEligible(
-  invitation: TeamInvitation,
-  client?: TransactionClientContract
-) {
-  const row = await (client ?? db)
-    .from('users')
-    .join('merchants', 'merchants.id', 'users.merchant_id')
-    .where('users.id', invitation.invitedBy)
-    .where('users.merchant_id', invitation.merchantId)
-    .where('users.role', ROLES.administrator)
-    .where('users.is_active', true)
-    .where('merchants.is_active', true)
-    .select('users.id')
-    .first()
-  if (!row) throw invitationUnavailable()
-}
-
-/**
- * Re-reads the invitation under lock. It was live when the flow was chosen; if it
- * has been accepted since, this request lost a concurrent acceptance (409).
- */
-async function relockInvitation(trx: TransactionClientContract, seen: TeamInvitation) {
-  await lockMerchantTeam(trx, seen.merchantId)
-  const current = await TeamInvitation.query({ client: trx })
-    .where('id', seen.id)
-    .forUpdate()
-    .first()
-  if (!current || current.tokenHash !== seen.tokenHash) throw ApiError.notFound()
-  if (current.status === 'accepted') throw identityConflict()
-  ensureAcceptable(current)
-  await ensureInviterEligible(current, trx)
-  return current
-}
 
 async function markAccepted(
   trx: TransactionClientContract,
@@ -107,22 +61,6 @@ async function markAccepted(
       target: { type: 'team_invitation', id: invitation.id },
     }
   )
-}
-
-/**
- * An account conflict seen right after the proof was read may come from a
- * concurrent acceptance of this very invitation that committed in between (its
- * account now a member): that is the loser of a double acceptance, 409
- * USER_IDENTITY_CONFLICT. Any other conflict is rethrown as is.
- */
-async function lostConcurrentAcceptance(seen: TeamInvitation, error: unknown): Promise<never> {
-  if (error instanceof ApiError && isConflict(error.errorCode)) {
-    const current = await TeamInvitation.find(seen.id)
-    if (current?.status === 'accepted' && current.tokenHash === seen.tokenHash) {
-      throw identityConflict()
-    }
-  }
-  throw error
 }
 
 /** The invitation a proof names, and the account its email names (null: none yet). */

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
-import TeamInvitation, { type InvitationStatus } from '#models/team_invitation'
+import TeamInvitation from '#models/team_invitation'
+import type { InvitationStatus } from '#models/team_vocabulary'
 import type { UserActor } from '#auth/actor'
 
 /** GET /portal/team/invitations: newest first, then UUID (descending). */

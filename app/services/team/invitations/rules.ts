@@ -1,9 +1,9 @@
 /*
 | Team invitations (portal-api.md › Team, Invitation status, Limits): the rules create,
-| resend, revoke, list (a file each beside this one) and acceptance (accept.ts)
-| share. Each mutation locks the merchant's team (team_locks.ts), writes
-| the change and its audit record in one transaction, and only after the commit
-| hands the email to the mailer. The proof (64 lowercase hex characters from 32
+| resend, revoke, list (a file each beside this one) and acceptance (accept.ts and
+| acceptance_checks.ts) share. Each mutation locks the merchant's team (team_locks.ts),
+| writes the change and its audit record in one transaction, and only after the
+| commit hands the email to the mailer. The proof (64 lowercase hex characters from 32
 | random bytes) exists only in the email; the database keeps its SHA-256.
 */
 import { createHash, randomBytes } from 'node:crypto'
