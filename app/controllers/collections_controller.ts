@@ -1,13 +1,13 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta, respond } from '#http/responses'
-import { validateQuery } from '#validators/rules/input'
+import { validateQuery, validateQueryWithCatalogue } from '#http/request_input'
 import { pageOf } from '#validators/rules/pagination'
 import {
   environmentOnlyInput,
   listHistoryInput,
   listTransactionsInput,
 } from '#validators/collections'
-import { afterCatalogue, validateQueryWithCatalogue } from '#validators/rules/currency'
+import { afterCatalogue } from '#validators/rules/currency'
 import { requireSupportedCurrency } from '#services/collections/transactions/currency_catalogue'
 import { listTransactions } from '#services/collections/transactions/list_transactions'
 import { showTransaction } from '#services/collections/transactions/show_transaction'

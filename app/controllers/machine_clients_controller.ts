@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta, respond } from '#http/responses'
-import { validateBody, validateQuery } from '#validators/rules/input'
+import { validateBody, validateQuery } from '#http/request_input'
 import { pageOf } from '#validators/rules/pagination'
 import {
   consumeDeliveryInput,

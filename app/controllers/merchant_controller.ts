@@ -1,8 +1,9 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { noContent, respond } from '#http/responses'
 import { receiveSingleFile } from '#http/single_file_upload'
-import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
-import { validateMerchantUpdate } from '#validators/merchant'
+import { NO_BODY } from '#validators/rules/input'
+import { validateBody, validateBodyWithPrechecks, validateQuery } from '#http/request_input'
+import { merchantUpdateInput, merchantUpdatePrechecks } from '#validators/merchant'
 import MerchantTransformer from '#transformers/merchant_transformer'
 import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
 import { showMerchant } from '#services/merchants/show_merchant'
@@ -23,7 +24,7 @@ export default class MerchantController {
 
   /** PATCH /portal/merchant (Admin, strict) */
   async update(ctx: HttpContext) {
-    const input = await validateMerchantUpdate(ctx)
+    const input = await validateBodyWithPrechecks(ctx, merchantUpdateInput, merchantUpdatePrechecks)
     const view = await updateMerchant(ctx.actor!, input)
     return respond(ctx, 'Merchant profile updated.', MerchantTransformer.transform(view))
   }

@@ -1,7 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { NO_BODY, validateBody } from '#validators/rules/input'
-import { emailOtpInput, validateProfileUpdate } from '#validators/profile'
+import { NO_BODY } from '#validators/rules/input'
+import { validateBody, validateBodyWithPrechecks } from '#http/request_input'
+import { emailOtpInput, profileUpdateInput, profileUpdatePrechecks } from '#validators/profile'
 import { changePasswordInput } from '#validators/password'
 import ProfileTransformer from '#transformers/profile_transformer'
 import { changePassword } from '#services/profile/passwords'
@@ -21,7 +22,7 @@ export default class ProfileController {
 
   /** PATCH /portal/me (strict) */
   async update(ctx: HttpContext) {
-    const input = await validateProfileUpdate(ctx)
+    const input = await validateBodyWithPrechecks(ctx, profileUpdateInput, profileUpdatePrechecks)
     const { user, emailChangeStarted } = await updateProfile(ctx.actor!, input)
     const message = emailChangeStarted
       ? 'Profile updated. Enter the code sent to the new email address to confirm it.'

@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { validateBody } from '#validators/rules/input'
+import { validateBody } from '#http/request_input'
 import { loginInput } from '#validators/session'
 import { signIn } from '#services/sessions/sign_in'
 import User from '#models/user'
