@@ -17,6 +17,7 @@ import {
 } from '#services/collections/history/transaction_history'
 import TransactionTransformer from '#transformers/transaction_transformer'
 import HistoryItemTransformer from '#transformers/history_item_transformer'
+import type { HistoryMeta } from '#shapes/collections'
 
 /**
  * portal-api.md › Collections (transactions and history), both roles, read-only.
@@ -63,7 +64,10 @@ export default class CollectionsController {
       perPage,
     })
     return respond(ctx, 'Success', HistoryItemTransformer.transform(history.items), {
-      meta: { ...pageMeta(page, perPage, history.total), coverage: history.coverage },
+      meta: {
+        ...pageMeta(page, perPage, history.total),
+        coverage: history.coverage,
+      } satisfies HistoryMeta,
     })
   }
 

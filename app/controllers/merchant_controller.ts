@@ -5,6 +5,7 @@ import { NO_BODY } from '#validators/rules/input'
 import { validateBody, validateBodyWithPrechecks, validateQuery } from '#http/request_input'
 import { merchantUpdateInput, merchantUpdatePrechecks } from '#validators/merchant'
 import MerchantTransformer from '#transformers/merchant_transformer'
+import type { MerchantLogo } from '#shapes/merchant'
 import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
 import { showMerchant } from '#services/merchants/show_merchant'
 import { updateMerchant } from '#services/merchants/update_merchant'
@@ -32,7 +33,9 @@ export default class MerchantController {
   /** GET /portal/merchant/logo (Both) */
   async showLogo(ctx: HttpContext) {
     const { merchant } = ctx.portal!
-    return respond(ctx, 'Success', { url: await currentLogoUrl(merchant.id, merchant.logoPath) })
+    return respond(ctx, 'Success', {
+      url: await currentLogoUrl(merchant.id, merchant.logoPath),
+    } satisfies MerchantLogo)
   }
 
   /** POST /portal/merchant/logo (Admin; multipart `file` only) */
@@ -47,7 +50,9 @@ export default class MerchantController {
       beforeFieldChecks: () => new MerchantScopeMiddleware().handle(ctx, async () => {}),
     })
     const logo = await normalizeLogo(ctx.portal!.merchant.id, upload.bytes)
-    return respond(ctx, 'Logo updated.', { url: await uploadLogo(ctx.actor!, logo) })
+    return respond(ctx, 'Logo updated.', {
+      url: await uploadLogo(ctx.actor!, logo),
+    } satisfies MerchantLogo)
   }
 
   /** DELETE /portal/merchant/logo (Admin; no body, no query) */

@@ -5,6 +5,7 @@ import { validateBody, validateBodyWithPrechecks } from '#http/request_input'
 import { emailOtpInput, profileUpdateInput, profileUpdatePrechecks } from '#validators/profile'
 import { changePasswordInput } from '#validators/password'
 import ProfileTransformer from '#transformers/profile_transformer'
+import type { PasswordChanged } from '#shapes/profile'
 import { changePassword } from '#services/profile/passwords'
 import {
   resendEmailVerification,
@@ -58,6 +59,6 @@ export default class ProfileController {
     await changePassword(ctx.actor!, input)
     return respond(ctx, 'Password changed. Log in again with the new password.', {
       reauthentication_required: true,
-    })
+    } satisfies PasswordChanged)
   }
 }
