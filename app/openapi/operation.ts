@@ -10,6 +10,7 @@
 import { LIMITS, type LimitName } from '#limits/limits'
 import { ERROR_STATUSES, type ErrorCode } from '#exceptions/error_codes'
 import { schema, type JsonSchema } from '#openapi/json_schema'
+import { ref } from '#openapi/components'
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
 
@@ -191,7 +192,7 @@ export function errorEnvelope(status: number, codes: string[]): JsonSchema {
       success: schema.const(false),
       message: schema.string(),
       error_code: schema.enum(codes),
-      ...(status === 422 ? { errors: schema.ref('FieldErrors') } : {}),
+      ...(status === 422 ? { errors: ref('FieldErrors') } : {}),
     },
     { description: `decisions.md §1 error envelope` }
   )
