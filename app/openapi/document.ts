@@ -8,7 +8,8 @@
 */
 import { LIMITS } from '#limits/limits'
 import { componentSchemas, parameters, securitySchemes } from '#openapi/components'
-import { toOperationObject, type OperationSpec } from '#openapi/operation'
+import { toOperationObject } from '#openapi/operation'
+import type { OperationSpec } from '#openapi/operation_spec'
 import { operationOf } from '#http/endpoint'
 import { ENDPOINTS } from '#controllers/endpoints'
 
