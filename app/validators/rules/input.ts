@@ -13,7 +13,7 @@
 import { errors as vineErrors } from '@vinejs/vine'
 import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
-import { ensureBodyDepth } from '#http/body_depth'
+import { ensureBodyDepth } from '#validators/rules/body_depth'
 import { isPlainObject } from '#support/plain_object'
 import { createValidator } from '#validators/rules/messages'
 
