@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { afterCatalogue, validateQueryWithCatalogue } from '#validators/rules/currency'
+import { validateQueryWithCatalogue } from '#http/request_input'
+import { afterCatalogue } from '#validators/rules/currency'
 import { chartInput, metricsInput, reportingQuery } from '#validators/reporting'
 import { requireSupportedCurrency } from '#services/collections/transactions/currency_catalogue'
 import {

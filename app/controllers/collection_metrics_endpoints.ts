@@ -6,8 +6,8 @@
 | (#validators/reporting); overrides only where a VineJS rule emits no JSON Schema.
 */
 import { chartInput, metricsInput } from '#validators/reporting'
-import { queryParameters, schema } from '#openapi/json_schema'
-import { ok } from '#openapi/components'
+import { queryParameters } from '#openapi/json_schema'
+import { ok, ref } from '#openapi/components'
 import { endpointsOf, portalStack } from '#http/endpoint'
 import { COLLECTIONS_DESCRIPTIONS, COLLECTIONS_OVERRIDES } from '#controllers/collections_endpoints'
 
@@ -15,8 +15,6 @@ const CollectionMetricsController = () => import('#controllers/collection_metric
 
 /** The IANA rule of `timezone` is custom (no JSON Schema of its own). */
 const OVERRIDES = { ...COLLECTIONS_OVERRIDES, timezone: { type: 'string', minLength: 1 } }
-
-const { ref } = schema
 
 const DESCRIPTIONS = {
   ...COLLECTIONS_DESCRIPTIONS,

@@ -1,13 +1,13 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta, respond } from '#http/responses'
-import { validateQuery } from '#validators/rules/input'
+import { validateQuery, validateQueryWithCatalogue } from '#http/request_input'
 import { pageOf } from '#validators/rules/pagination'
 import {
   environmentOnlyInput,
   listHistoryInput,
   listTransactionsInput,
 } from '#validators/collections'
-import { afterCatalogue, validateQueryWithCatalogue } from '#validators/rules/currency'
+import { afterCatalogue } from '#validators/rules/currency'
 import { requireSupportedCurrency } from '#services/collections/transactions/currency_catalogue'
 import { listTransactions } from '#services/collections/transactions/list_transactions'
 import { showTransaction } from '#services/collections/transactions/show_transaction'
@@ -17,6 +17,7 @@ import {
 } from '#services/collections/history/transaction_history'
 import TransactionTransformer from '#transformers/transaction_transformer'
 import HistoryItemTransformer from '#transformers/history_item_transformer'
+import type { HistoryMeta } from '#shapes/collections'
 
 /**
  * portal-api.md › Collections (transactions and history), both roles, read-only.
@@ -63,7 +64,10 @@ export default class CollectionsController {
       perPage,
     })
     return respond(ctx, 'Success', HistoryItemTransformer.transform(history.items), {
-      meta: { ...pageMeta(page, perPage, history.total), coverage: history.coverage },
+      meta: {
+        ...pageMeta(page, perPage, history.total),
+        coverage: history.coverage,
+      } satisfies HistoryMeta,
     })
   }
 

@@ -10,14 +10,12 @@ import {
   listHistoryInput,
   listTransactionsInput,
 } from '#validators/collections'
-import { queryParameters, type FieldOverrides, schema } from '#openapi/json_schema'
-import { ok, page, PAGINATION_DESCRIPTIONS } from '#openapi/components'
+import { queryParameters, type FieldOverrides } from '#openapi/json_schema'
+import { ok, page, PAGINATION_DESCRIPTIONS, ref } from '#openapi/components'
 import { endpointsOf, portalStack } from '#http/endpoint'
 import { TIMESTAMP_PATTERN } from '#validators/rules/timestamp'
 
 const CollectionsController = () => import('#controllers/collections_controller')
-
-const { ref } = schema
 
 /** Corrections of fields whose VineJS rule carries no JSON Schema (the timestamp grammar). */
 export const COLLECTIONS_OVERRIDES: FieldOverrides = {

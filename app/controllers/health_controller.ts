@@ -1,11 +1,12 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { healthChecks } from '#start/health'
 import { isDraining } from '#support/drain'
+import type { Alive, Readiness } from '#controllers/health_endpoints'
 
 /** Liveness (the process answers) and readiness (database reachable, schema current). */
 export default class HealthController {
   live({ response }: HttpContext) {
-    return response.ok({ status: 'ok' })
+    return response.ok({ status: 'ok' } satisfies Alive)
   }
 
   async ready({ response }: HttpContext) {
@@ -19,6 +20,6 @@ export default class HealthController {
     }))
     return response
       .status(healthy ? 200 : 503)
-      .send({ status: healthy ? 'ok' : 'unavailable', checks })
+      .send({ status: healthy ? 'ok' : 'unavailable', checks } satisfies Readiness)
   }
 }

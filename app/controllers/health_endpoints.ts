@@ -1,6 +1,16 @@
 /* decisions.md §6: liveness and readiness, the endpoints of HealthController. */
-import { schema } from '#openapi/json_schema'
+import { schema, type Static } from '#openapi/json_schema'
 import { endpointsOf, openStack } from '#http/endpoint'
+
+const checkList = () =>
+  schema.array(schema.object({ name: schema.string(), status: schema.string() }))
+
+/** Liveness, Readiness and its refusal, as HealthController answers them. */
+export const Alive = schema.object({ status: schema.const('ok') })
+export type Alive = Static<typeof Alive>
+export const Ready = schema.object({ status: schema.const('ok'), checks: checkList() })
+export const NotReady = schema.object({ status: schema.const('unavailable'), checks: checkList() })
+export type Readiness = Static<typeof Ready> | Static<typeof NotReady>
 
 const HealthController = () => import('#controllers/health_controller')
 
@@ -16,7 +26,7 @@ export const healthEndpoints = endpointsOf(HealthController, {
     description: 'The process answers.',
     envelope: false,
     responses: {
-      200: { description: 'Alive.', schema: schema.object({ status: schema.const('ok') }) },
+      200: { description: 'Alive.', schema: Alive },
     },
     cacheControl: 'no-store',
   },
@@ -33,17 +43,11 @@ export const healthEndpoints = endpointsOf(HealthController, {
     responses: {
       200: {
         description: 'Ready.',
-        schema: schema.object({
-          status: schema.const('ok'),
-          checks: schema.array(schema.object({ name: schema.string(), status: schema.string() })),
-        }),
+        schema: Ready,
       },
       503: {
         description: 'Not ready.',
-        schema: schema.object({
-          status: schema.const('unavailable'),
-          checks: schema.array(schema.object({ name: schema.string(), status: schema.string() })),
-        }),
+        schema: NotReady,
       },
     },
     cacheControl: 'no-store',

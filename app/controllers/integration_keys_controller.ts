@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { noContent, respond } from '#http/responses'
-import { validateBody } from '#validators/rules/input'
+import { validateBody } from '#http/request_input'
 import {
   integrationKeyDeleteInput,
   integrationKeyPutInput,

@@ -8,14 +8,12 @@ import {
   integrationKeyDeleteInput,
   integrationKeyPutInput,
 } from '#validators/merchant'
-import { inputJsonSchema, schema } from '#openapi/json_schema'
-import { ok } from '#openapi/components'
+import { inputJsonSchema } from '#openapi/json_schema'
+import { ok, ref } from '#openapi/components'
 import { adminStack, endpointsOf, portalStack, type EndpointLimit } from '#http/endpoint'
 import { AuditActions, type AuditAction } from '#services/audit/actions'
 
 const IntegrationKeysController = () => import('#controllers/integration_keys_controller')
-
-const { ref } = schema
 
 /** PUT and DELETE: one bucket per actor, merchant, operation and key type. */
 const keyLimit = (operation: 'put' | 'delete', action: AuditAction): EndpointLimit => ({

@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta, respond } from '#http/responses'
-import { validateBody, validateQuery } from '#validators/rules/input'
+import { validateBody, validateQuery } from '#http/request_input'
 import { pageOf } from '#validators/rules/pagination'
 import {
   consumeDeliveryInput,
@@ -19,6 +19,7 @@ import { consumeDelivery, findConsumableDelivery } from '#services/machine_clien
 import MachineClientTransformer, {
   IssuedMachineClientTransformer,
 } from '#transformers/machine_client_transformer'
+import type { Credential } from '#shapes/machine_client'
 
 /** The {client} of the route, once it names a machine client of the merchant (404 before 422). */
 async function managedClientId(ctx: HttpContext): Promise<string> {
@@ -95,6 +96,6 @@ export default class MachineClientsController {
       oauth_client_secret: credential.oauth_client_secret,
       grant_type: credential.grant_type,
       token_url: credential.token_url,
-    })
+    } satisfies Credential)
   }
 }

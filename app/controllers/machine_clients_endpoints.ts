@@ -6,14 +6,13 @@ import {
   revokeMachineClientInput,
   rotateMachineClientInput,
 } from '#validators/machine_clients'
-import { inputJsonSchema, queryParameters, schema } from '#openapi/json_schema'
-import { ok, page, PAGINATION_DESCRIPTIONS } from '#openapi/components'
+import { inputJsonSchema, queryParameters } from '#openapi/json_schema'
+import { ok, page, PAGINATION_DESCRIPTIONS, ref } from '#openapi/components'
 import { adminStack, endpointsOf, portalStack, type EndpointLimit } from '#http/endpoint'
 import { AuditActions, type AuditAction } from '#services/audit/actions'
 
 const MachineClientsController = () => import('#controllers/machine_clients_controller')
 
-const { ref } = schema
 /** Issue, rotate and revoke: one bucket per actor, merchant and operation. */
 const mutationLimit = (
   operation: 'issue' | 'rotate' | 'revoke',

@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
+import type { WhoAmI } from '#controllers/merchant_api_endpoints'
 
 /**
  * The merchant integration API itself is outside the Portal contract; this one
@@ -14,6 +15,6 @@ export default class MerchantApiController {
       oauth_client_id: client.id,
       scopes: [...token.abilities],
       expires_at: token.expiresAt ? token.expiresAt.toISOString() : null,
-    })
+    } satisfies WhoAmI)
   }
 }

@@ -4,10 +4,19 @@
 | the client is known). One read-only endpoint to verify machine credentials end to
 | end.
 */
-import { schema } from '#openapi/json_schema'
+import { schema, type Static } from '#openapi/json_schema'
 import { ok } from '#openapi/components'
 import { endpointsOf, machineStack } from '#http/endpoint'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
+
+/** Whom a machine token acts for, as MerchantApiController answers. */
+export const WhoAmI = schema.object({
+  merchant_reference_id: schema.string(),
+  oauth_client_id: schema.integer(),
+  scopes: schema.array(schema.string()),
+  expires_at: schema.nullable(schema.timestamp()),
+})
+export type WhoAmI = Static<typeof WhoAmI>
 
 const MerchantApiController = () => import('#controllers/merchant_api_controller')
 
@@ -26,14 +35,7 @@ export const merchantApiEndpoints = endpointsOf(MerchantApiController, {
     responses: {
       200: {
         description: 'The acting merchant and client.',
-        schema: ok(
-          schema.object({
-            merchant_reference_id: schema.string(),
-            oauth_client_id: schema.integer(),
-            scopes: schema.array(schema.string()),
-            expires_at: schema.nullable(schema.timestamp()),
-          })
-        ),
+        schema: ok(WhoAmI),
       },
     },
     cacheControl: 'no-store',

@@ -1,9 +1,11 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { noContent, respond } from '#http/responses'
 import { receiveSingleFile } from '#http/single_file_upload'
-import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
-import { validateMerchantUpdate } from '#validators/merchant'
+import { NO_BODY } from '#validators/rules/input'
+import { validateBody, validateBodyWithPrechecks, validateQuery } from '#http/request_input'
+import { merchantUpdateInput, merchantUpdatePrechecks } from '#validators/merchant'
 import MerchantTransformer from '#transformers/merchant_transformer'
+import type { MerchantLogo } from '#shapes/merchant'
 import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
 import { showMerchant } from '#services/merchants/show_merchant'
 import { updateMerchant } from '#services/merchants/update_merchant'
@@ -23,7 +25,7 @@ export default class MerchantController {
 
   /** PATCH /portal/merchant (Admin, strict) */
   async update(ctx: HttpContext) {
-    const input = await validateMerchantUpdate(ctx)
+    const input = await validateBodyWithPrechecks(ctx, merchantUpdateInput, merchantUpdatePrechecks)
     const view = await updateMerchant(ctx.actor!, input)
     return respond(ctx, 'Merchant profile updated.', MerchantTransformer.transform(view))
   }
@@ -31,7 +33,9 @@ export default class MerchantController {
   /** GET /portal/merchant/logo (Both) */
   async showLogo(ctx: HttpContext) {
     const { merchant } = ctx.portal!
-    return respond(ctx, 'Success', { url: await currentLogoUrl(merchant.id, merchant.logoPath) })
+    return respond(ctx, 'Success', {
+      url: await currentLogoUrl(merchant.id, merchant.logoPath),
+    } satisfies MerchantLogo)
   }
 
   /** POST /portal/merchant/logo (Admin; multipart `file` only) */
@@ -46,7 +50,9 @@ export default class MerchantController {
       beforeFieldChecks: () => new MerchantScopeMiddleware().handle(ctx, async () => {}),
     })
     const logo = await normalizeLogo(ctx.portal!.merchant.id, upload.bytes)
-    return respond(ctx, 'Logo updated.', { url: await uploadLogo(ctx.actor!, logo) })
+    return respond(ctx, 'Logo updated.', {
+      url: await uploadLogo(ctx.actor!, logo),
+    } satisfies MerchantLogo)
   }
 
   /** DELETE /portal/merchant/logo (Admin; no body, no query) */

@@ -7,13 +7,11 @@
 */
 import { merchantUpdateInput, WEBSITE_MAX_LENGTH } from '#validators/merchant'
 import { NO_BODY } from '#validators/rules/input'
-import { inputJsonSchema, schema, type FieldOverrides } from '#openapi/json_schema'
-import { ok } from '#openapi/components'
+import { inputJsonSchema, type FieldOverrides } from '#openapi/json_schema'
+import { ok, ref } from '#openapi/components'
 import { adminStack, endpointsOf, portalStack } from '#http/endpoint'
 
 const MerchantController = () => import('#controllers/merchant_controller')
-
-const { ref } = schema
 
 // Character bounds come with the `lengthBetween` rule (#validators/rules/text_length).
 const MERCHANT_UPDATE_OVERRIDES: FieldOverrides = {

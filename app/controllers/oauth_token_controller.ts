@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { grantMachineToken } from '#services/machine_clients/oauth_token_grant'
+import type { MachineToken } from '#controllers/oauth_token_endpoints'
 
 /**
  * portal-api.md › Machine token endpoint: POST {base_url}/oauth/token, OAuth format
@@ -15,6 +16,6 @@ export default class OAuthTokenController {
       contentType: ctx.request.header('content-type'),
       body: ctx.request.body(),
     })
-    ctx.response.status(200).send(token)
+    ctx.response.status(200).send(token satisfies MachineToken)
   }
 }

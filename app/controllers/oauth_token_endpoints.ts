@@ -3,7 +3,7 @@
 | OAuthTokenController: every failure in OAuth form, 429 and body errors included
 | (the exception handler knows this route by name).
 */
-import { schema } from '#openapi/json_schema'
+import { schema, type Static } from '#openapi/json_schema'
 import { endpointsOf, oauthClientStack } from '#http/endpoint'
 
 const OAuthTokenController = () => import('#controllers/oauth_token_controller')
@@ -14,6 +14,14 @@ const oauthError = (codes: string[]) => ({
   required: ['error', 'error_description'],
   properties: { error: { type: 'string', enum: codes }, error_description: schema.string() },
 })
+
+/** The token response (RFC 6749 §5.1), which OAuthTokenController sends. */
+export const MachineToken = schema.object({
+  token_type: schema.const('Bearer'),
+  expires_in: schema.integer({ minimum: 1, description: 'Seconds.' }),
+  access_token: schema.string(),
+})
+export type MachineToken = Static<typeof MachineToken>
 
 const NO_STORE = { description: 'Never cached.', schema: { const: 'no-store' }, required: true }
 const PRAGMA = { description: 'HTTP/1.0 caches.', schema: { const: 'no-cache' }, required: true }
@@ -50,11 +58,7 @@ export const oauthTokenEndpoints = endpointsOf(OAuthTokenController, {
     responses: {
       200: {
         description: 'Issued.',
-        schema: schema.object({
-          token_type: schema.const('Bearer'),
-          expires_in: schema.integer({ minimum: 1, description: 'Seconds.' }),
-          access_token: schema.string(),
-        }),
+        schema: MachineToken,
         headers: { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA },
       },
       400: {

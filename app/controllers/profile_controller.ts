@@ -1,9 +1,11 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { NO_BODY, validateBody } from '#validators/rules/input'
-import { emailOtpInput, validateProfileUpdate } from '#validators/profile'
+import { NO_BODY } from '#validators/rules/input'
+import { validateBody, validateBodyWithPrechecks } from '#http/request_input'
+import { emailOtpInput, profileUpdateInput, profileUpdatePrechecks } from '#validators/profile'
 import { changePasswordInput } from '#validators/password'
 import ProfileTransformer from '#transformers/profile_transformer'
+import type { PasswordChanged } from '#shapes/profile'
 import { changePassword } from '#services/profile/passwords'
 import {
   resendEmailVerification,
@@ -21,7 +23,7 @@ export default class ProfileController {
 
   /** PATCH /portal/me (strict) */
   async update(ctx: HttpContext) {
-    const input = await validateProfileUpdate(ctx)
+    const input = await validateBodyWithPrechecks(ctx, profileUpdateInput, profileUpdatePrechecks)
     const { user, emailChangeStarted } = await updateProfile(ctx.actor!, input)
     const message = emailChangeStarted
       ? 'Profile updated. Enter the code sent to the new email address to confirm it.'
@@ -57,6 +59,6 @@ export default class ProfileController {
     await changePassword(ctx.actor!, input)
     return respond(ctx, 'Password changed. Log in again with the new password.', {
       reauthentication_required: true,
-    })
+    } satisfies PasswordChanged)
   }
 }

@@ -2,15 +2,15 @@
 import { emailOtpInput, profileUpdateInput } from '#validators/profile'
 import { changePasswordInput } from '#validators/password'
 import { NO_BODY } from '#validators/rules/input'
-import { inputJsonSchema, schema } from '#openapi/json_schema'
-import { messageOnly, ok, NEW_PASSWORD } from '#openapi/components'
+import { inputJsonSchema } from '#openapi/json_schema'
+import { messageOnly, NEW_PASSWORD, ok, ref } from '#openapi/components'
 import { endpointsOf, portalStack, type EndpointLimit } from '#http/endpoint'
 import type { LimitName } from '#limits/limits'
 import { AuditActions, type AuditAction } from '#services/audit/actions'
 
 const ProfileController = () => import('#controllers/profile_controller')
 
-const profile = schema.ref('Profile')
+const profile = ref('Profile')
 /** A limit of the signed-in user's own changes; a refusal is audited on the user. */
 const ownLimit = (name: LimitName, action: AuditAction): EndpointLimit => ({
   name,
@@ -105,7 +105,7 @@ export const profileEndpoints = endpointsOf(ProfileController, {
     responses: {
       200: {
         description: 'Password changed; every token of the user revoked.',
-        schema: ok(schema.ref('PasswordChanged'), {
+        schema: ok(ref('PasswordChanged'), {
           message: 'Password changed. Log in again with the new password.',
         }),
       },

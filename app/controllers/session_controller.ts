@@ -1,10 +1,12 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
-import { validateBody } from '#validators/rules/input'
+import { validateBody } from '#http/request_input'
 import { loginInput } from '#validators/session'
 import { signIn } from '#services/sessions/sign_in'
 import User from '#models/user'
 import LoginUserTransformer from '#transformers/login_user_transformer'
+import { utcIso } from '#transformers/timestamps'
+import type { LoginResult } from '#shapes/profile'
 
 /** portal-api.md › Login and session. */
 export default class SessionController {
@@ -16,9 +18,9 @@ export default class SessionController {
     return respond(ctx, 'Login successful.', {
       access_token: session.accessToken,
       token_type: 'Bearer',
-      expires_at: session.expiresAt.toISO(),
+      expires_at: utcIso(session.expiresAt),
       user: LoginUserTransformer.transform({ user: session.user, merchant: session.merchant }),
-    })
+    } satisfies LoginResult)
   }
 
   /** POST /auth/logout: revokes only the PAT that made the call. */

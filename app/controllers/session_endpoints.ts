@@ -1,7 +1,7 @@
 /* portal-api.md › Login and session: login and logout, the endpoints of SessionController. */
 import { loginInput } from '#validators/session'
-import { inputJsonSchema, schema } from '#openapi/json_schema'
-import { messageOnly, ok } from '#openapi/components'
+import { inputJsonSchema } from '#openapi/json_schema'
+import { messageOnly, ok, ref } from '#openapi/components'
 import { appClientStack, endpointsOf, portalStack } from '#http/endpoint'
 
 const SessionController = () => import('#controllers/session_controller')
@@ -29,7 +29,7 @@ export const sessionEndpoints = endpointsOf(SessionController, {
     responses: {
       200: {
         description: 'Signed in.',
-        schema: ok(schema.ref('LoginResult'), { message: 'Login successful.' }),
+        schema: ok(ref('LoginResult'), { message: 'Login successful.' }),
       },
     },
     errors: ['INVALID_CREDENTIALS', 'MERCHANT_USER_NOT_AUTHORIZED'],

@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { noContent, pageMeta, respond } from '#http/responses'
-import { NO_BODY, validateBody, validateQuery } from '#validators/rules/input'
+import { NO_BODY } from '#validators/rules/input'
+import { validateBody, validateQuery } from '#http/request_input'
 import { pageOf } from '#validators/rules/pagination'
 import {
   acceptAsExistingAccountInput,

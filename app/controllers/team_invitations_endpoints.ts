@@ -6,14 +6,13 @@ import {
   listInvitationsInput,
 } from '#validators/team'
 import { NO_BODY } from '#validators/rules/input'
-import { inputJsonSchema, queryParameters, schema } from '#openapi/json_schema'
-import { ok, page, NEW_PASSWORD, PAGINATION_DESCRIPTIONS } from '#openapi/components'
+import { inputJsonSchema, queryParameters } from '#openapi/json_schema'
+import { NEW_PASSWORD, ok, page, PAGINATION_DESCRIPTIONS, ref } from '#openapi/components'
 import { adminStack, appClientStack, endpointsOf, type EndpointLimit } from '#http/endpoint'
 import { AuditActions, type AuditAction } from '#services/audit/actions'
 
 const TeamInvitationsController = () => import('#controllers/team_invitations_controller')
 
-const { ref } = schema
 /** Create, resend and revoke share one bucket per administrator and merchant. */
 const invitationLimit = (action: AuditAction, targetParam?: 'invitation'): EndpointLimit => ({
   name: 'invitationMutation',

@@ -1,14 +1,13 @@
 /* portal-api.md › Team: the member endpoints of TeamMembersController. */
 import { changeRoleInput, listMembersInput } from '#validators/team'
 import { NO_BODY } from '#validators/rules/input'
-import { inputJsonSchema, queryParameters, schema } from '#openapi/json_schema'
-import { ok, page, PAGINATION_DESCRIPTIONS } from '#openapi/components'
+import { inputJsonSchema, queryParameters } from '#openapi/json_schema'
+import { ok, page, PAGINATION_DESCRIPTIONS, ref } from '#openapi/components'
 import { adminStack, endpointsOf, portalStack, type EndpointLimit } from '#http/endpoint'
 import { AuditActions, type AuditAction } from '#services/audit/actions'
 
 const TeamMembersController = () => import('#controllers/team_members_controller')
 
-const { ref } = schema
 /** Role change and removal: one bucket per actor, merchant and operation. */
 const teamLimit = (operation: 'role' | 'remove', action: AuditAction): EndpointLimit => ({
   name: 'teamMutation',

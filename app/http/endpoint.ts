@@ -21,7 +21,7 @@ import type { GetControllerHandlers, RouteMatcher } from '@adonisjs/core/types/h
 import type { LimitOptions, ThrottledAudit } from '#middleware/limit_middleware'
 import type { AuditAction } from '#services/audit/actions'
 import type { RoleName } from '#models/user'
-import type { Access, HttpMethod, LimitRef, OperationSpec } from '#openapi/operation'
+import type { Access, HttpMethod, LimitRef, OperationSpec } from '#openapi/operation_spec'
 
 /** A limit the route consumes: its key (the limiter's) and its key in words (the document's). */
 export interface EndpointLimit extends Omit<LimitOptions, 'audit'> {

@@ -1,11 +1,43 @@
 /*
-| Shared pieces of the document: the success envelope, path parameters (from the
+| Shared pieces of the document: the component schemas (the response shapes of
+| app/shapes/, referred to by name), the success envelope, path parameters (from the
 | route id shapes start/routes.ts matches with) and the security schemes of
 | portal-api.md › Authentication. The envelope's list meta and field errors are
 | response shapes (app/shapes/envelope.ts).
 */
 import { routeIds } from '#validators/rules/route_ids'
-import { schema, type JsonSchema } from '#openapi/json_schema'
+import { schema, type JsonSchema, type Schema, type Static } from '#openapi/json_schema'
+import { envelopeSchemas } from '#shapes/envelope'
+import { profileSchemas } from '#shapes/profile'
+import { machineClientSchemas } from '#shapes/machine_client'
+import { teamSchemas } from '#shapes/team'
+import { merchantSchemas } from '#shapes/merchant'
+import { collectionsSchemas } from '#shapes/collections'
+import { reportingSchemas } from '#shapes/reporting'
+
+/** The document's `components.schemas`, in its order. */
+export const componentSchemas = {
+  ...envelopeSchemas,
+  ...profileSchemas,
+  ...machineClientSchemas,
+  ...teamSchemas,
+  ...merchantSchemas,
+  ...collectionsSchemas,
+  ...reportingSchemas,
+}
+
+export type ComponentName = keyof typeof componentSchemas
+
+/**
+ * `$ref` to a registered component by its name: a name that is not registered does
+ * not compile, and the result has the component's type. (Inside app/shapes, where the
+ * registry is still being declared, `schema.ref({ Name })`.)
+ */
+export function ref<Name extends ComponentName>(
+  name: Name
+): Schema<Static<(typeof componentSchemas)[Name]>> {
+  return { $ref: `#/components/schemas/${name}` }
+}
 
 /** `{success: true, message, data}`; lists add `meta`. */
 export function ok(
@@ -21,7 +53,7 @@ export function ok(
 }
 
 /** A page of `item` with the standard `meta`. */
-export function page(item: JsonSchema, meta: JsonSchema = schema.ref('PageMeta')) {
+export function page(item: JsonSchema, meta: JsonSchema = ref('PageMeta')) {
   return ok(schema.array(item), { meta })
 }
 

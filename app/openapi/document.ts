@@ -7,17 +7,11 @@
 | validates every response against it.
 */
 import { LIMITS } from '#limits/limits'
-import { parameters, securitySchemes } from '#openapi/components'
-import { toOperationObject, type OperationSpec } from '#openapi/operation'
+import { componentSchemas, parameters, securitySchemes } from '#openapi/components'
+import { toOperationObject } from '#openapi/operation'
+import type { OperationSpec } from '#openapi/operation_spec'
 import { operationOf } from '#http/endpoint'
 import { ENDPOINTS } from '#controllers/endpoints'
-import { envelopeSchemas } from '#shapes/envelope'
-import { profileSchemas } from '#shapes/profile'
-import { machineClientSchemas } from '#shapes/machine_client'
-import { teamSchemas } from '#shapes/team'
-import { merchantSchemas } from '#shapes/merchant'
-import { collectionsSchemas } from '#shapes/collections'
-import { reportingSchemas } from '#shapes/reporting'
 
 /** Every declared endpoint's operation, in the order of the contract's Endpoints index, then the service's own. */
 export const OPERATIONS: OperationSpec[] = Object.values(ENDPOINTS).flatMap((endpoints) =>
@@ -100,15 +94,7 @@ export function buildOpenApiDocument() {
     tags: TAGS,
     paths,
     components: {
-      schemas: {
-        ...envelopeSchemas,
-        ...profileSchemas,
-        ...machineClientSchemas,
-        ...teamSchemas,
-        ...merchantSchemas,
-        ...collectionsSchemas,
-        ...reportingSchemas,
-      },
+      schemas: componentSchemas,
       parameters,
       securitySchemes,
     },

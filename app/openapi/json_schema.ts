@@ -89,10 +89,17 @@ export const schema = {
     items,
     ...extra,
   }),
-  /** `$ref` to a component; given the component's schema (`target`), it has its type. */
-  ref: <T = unknown>(name: string, _target?: Schema<T>): Schema<T> => ({
-    $ref: `#/components/schemas/${name}`,
-  }),
+  /**
+   * `$ref` to a component, given as `{ Name }`: the variable's name is the key the
+   * component is registered under (app/openapi/components.ts › componentSchemas), so a
+   * misspelt one does not compile, and the result has the component's type. Outside
+   * app/shapes, `ref('Name')` of components.ts also checks that the name is registered.
+   */
+  ref<const Name extends string, T>(component: { [K in Name]: Schema<T> }): Schema<T> {
+    const names = Object.keys(component)
+    if (names.length !== 1) throw new Error('schema.ref takes one component, as { Name }')
+    return { $ref: `#/components/schemas/${names[0]}` }
+  },
   /** A schema the builders above cannot express, with the type of its values stated. */
   typed: <T>(json: JsonSchema): Schema<T> => json,
 }

@@ -34,7 +34,7 @@ export type MachineClient = Static<typeof MachineClient>
 export const MachineClientListItem = schema.object(
   {
     ...metadata,
-    delivery: schema.nullable(schema.ref('DeliveryReference', DeliveryReference)),
+    delivery: schema.nullable(schema.ref({ DeliveryReference })),
   },
   {
     description:
@@ -44,8 +44,8 @@ export const MachineClientListItem = schema.object(
 export type MachineClientListItem = Static<typeof MachineClientListItem>
 
 export const IssuedMachineClient = schema.object({
-  client: schema.ref('MachineClient', MachineClient),
-  delivery: schema.ref('DeliveryReference', DeliveryReference),
+  client: schema.ref({ MachineClient }),
+  delivery: schema.ref({ DeliveryReference }),
 })
 export type IssuedMachineClient = Static<typeof IssuedMachineClient>
 

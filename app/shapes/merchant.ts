@@ -32,7 +32,7 @@ export const Merchant = schema.object(
     currency: schema.string({ readOnly: true }),
     is_active: schema.boolean({ readOnly: true }),
     is_production: schema.boolean({ readOnly: true }),
-    services: schema.array(schema.ref('MerchantService', MerchantService), { readOnly: true }),
+    services: schema.array(schema.ref({ MerchantService }), { readOnly: true }),
     created_at: schema.timestamp({ readOnly: true }),
     updated_at: schema.timestamp({ readOnly: true }),
   },

@@ -27,7 +27,7 @@ export const LoginResult = schema.object({
   access_token: schema.string({ description: 'The PAT; send it as `Authorization: Bearer`.' }),
   token_type: schema.const('Bearer'),
   expires_at: schema.timestamp(),
-  user: schema.ref('LoginUser', LoginUser),
+  user: schema.ref({ LoginUser }),
 })
 export type LoginResult = Static<typeof LoginResult>
 

@@ -71,8 +71,8 @@ export const Chart = schema.object({
   from: reportingInstant(),
   to: reportingInstant(),
   as_of: schema.timestamp(),
-  totals: schema.ref('MetricsTotals', MetricsTotals),
-  buckets: schema.array(schema.ref('ChartBucket', ChartBucket)),
+  totals: schema.ref({ MetricsTotals }),
+  buckets: schema.array(schema.ref({ ChartBucket })),
 })
 export type Chart = Static<typeof Chart>
 

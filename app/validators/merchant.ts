@@ -11,9 +11,8 @@
 | Lengths count characters (code points), as the contract and PostgreSQL do.
 */
 import vine from '@vinejs/vine'
-import type { HttpContext } from '@adonisjs/core/http'
 import type { FieldErrors } from '#exceptions/api_error'
-import { defineInput, validateBodyWithPrechecks } from '#validators/rules/input'
+import { defineInput, type InputOf, type Prechecks } from '#validators/rules/input'
 import { isPlainObject } from '#support/plain_object'
 import { currentPassword } from '#validators/rules/password_policy'
 import { characters, lengthBetween } from '#validators/rules/text_length'
@@ -95,12 +94,11 @@ export const merchantUpdateInput = defineInput(
 )
 
 /**
- * Validates PATCH /portal/merchant. VineJS's optional() drops a null silently, so
- * nulls of the fields that cannot be null are refused here, and `{}` (or only nulls
- * dropped) is refused for want of a field.
+ * The checks of a PATCH /portal/merchant body before validation. VineJS's optional()
+ * drops a null silently, so nulls of the fields that cannot be null are refused here,
+ * and `{}` (or only nulls dropped) is refused for want of a field.
  */
-export async function validateMerchantUpdate(ctx: HttpContext) {
-  const raw = ctx.request.body()
+export function merchantUpdatePrechecks(raw: unknown): Prechecks<MerchantUpdate> {
   const errors: FieldErrors = {}
   const atLeastOne = `Provide at least one of ${MERCHANT_FIELDS.join(', ')}.`
   if (isPlainObject(raw)) {
@@ -111,10 +109,10 @@ export async function validateMerchantUpdate(ctx: HttpContext) {
     }
     if (!MERCHANT_FIELDS.some((name) => Object.hasOwn(raw, name))) errors.body = [atLeastOne]
   }
-  return validateBodyWithPrechecks(ctx, merchantUpdateInput, errors)
+  return { errors }
 }
 
-export type MerchantUpdate = Awaited<ReturnType<typeof validateMerchantUpdate>>
+export type MerchantUpdate = InputOf<typeof merchantUpdateInput>
 
 export const INTEGRATION_KEY_MAX_LENGTH = 4096
 

@@ -3,9 +3,8 @@
 | verification or any other unlisted field is rejected with 422.
 */
 import vine from '@vinejs/vine'
-import type { HttpContext } from '@adonisjs/core/http'
 import type { FieldErrors } from '#exceptions/api_error'
-import { defineInput, validateBodyWithPrechecks } from '#validators/rules/input'
+import { defineInput, type InputOf, type Prechecks } from '#validators/rules/input'
 import { isPlainObject } from '#support/plain_object'
 import { emailField } from '#validators/rules/email'
 import { textOfLength } from '#validators/rules/text_length'
@@ -26,9 +25,13 @@ export const profileUpdateInput = defineInput(
   { strict: true }
 )
 
-/** Validates PATCH /portal/me; VineJS's optional() would silently drop nulls, so they are refused here. */
-export async function validateProfileUpdate(ctx: HttpContext) {
-  const raw = ctx.request.body()
+/**
+ * The checks of a PATCH /portal/me body before and after validation; VineJS's
+ * optional() would silently drop nulls, so they are refused here.
+ */
+export function profileUpdatePrechecks(
+  raw: unknown
+): Prechecks<InputOf<typeof profileUpdateInput>> {
   const errors: FieldErrors = {}
   if (isPlainObject(raw)) {
     for (const name of PROFILE_FIELDS) {
@@ -40,11 +43,14 @@ export async function validateProfileUpdate(ctx: HttpContext) {
       errors.body = ['Provide at least one of first_name, last_name or email.']
     }
   }
-  return validateBodyWithPrechecks(ctx, profileUpdateInput, errors, (input) => {
-    if (!PROFILE_FIELDS.some((name) => input[name] !== undefined) && !errors.body) {
-      errors.body = ['Provide at least one of first_name, last_name or email.']
-    }
-  })
+  return {
+    errors,
+    afterValid: (input) => {
+      if (!PROFILE_FIELDS.some((name) => input[name] !== undefined) && !errors.body) {
+        errors.body = ['Provide at least one of first_name, last_name or email.']
+      }
+    },
+  }
 }
 
 /** POST /portal/me/email/verify: a six-digit string (numbers are refused; leading zeros kept). */

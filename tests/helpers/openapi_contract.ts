@@ -18,7 +18,7 @@
 import type { ApiResponse } from '@japa/api-client'
 import ajv2020 from '@redocly/ajv/dist/2020.js'
 import type { ValidateFunction } from '@redocly/ajv/dist/2020.js'
-import { errorEnvelope } from '#openapi/operation'
+import { errorEnvelope } from '#openapi/operation_errors'
 
 type Json = Record<string, any>
 

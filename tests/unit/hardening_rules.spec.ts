@@ -4,7 +4,7 @@
 */
 import { test } from '@japa/runner'
 import { isWellFormedRequestId } from '#http/request_id'
-import { MAX_BODY_DEPTH, nestedDeeperThan } from '#http/body_depth'
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '#validators/rules/body_depth'
 import { isRedisUnavailable } from '#exceptions/redis_unavailable'
 
 function nested(depth: number): unknown {

@@ -14,12 +14,9 @@
 | - otherwise the catalogue's 422 or 503 comes first, then the request's outcome.
 */
 import vine from '@vinejs/vine'
-import type { HttpContext } from '@adonisjs/core/http'
-import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { CURRENCY_CODE_PATTERN } from '#models/collections_vocabulary'
 import { matches, type Pattern } from '#validators/rules/pattern'
-import { validateQuery, type InputSchema } from '#validators/rules/input'
 
 export const CURRENCY_CODE: Pattern = {
   regex: CURRENCY_CODE_PATTERN,
@@ -32,20 +29,20 @@ export const currencyField = () => vine.string().use(matches(CURRENCY_CODE))
 export type CatalogueLookup = (code: string) => Promise<void>
 
 /**
- * Validates a query whose `currency` (required or optional) the catalogue must accept.
- * Resolves with the input and, when a currency was given, the catalogue's pending
- * verdict, for `afterCatalogue`; rejects with the validation's outcome joined to it.
+ * Validates a query whose `currency` (required or optional; `sent`, as parsed) the
+ * catalogue must accept. Resolves with the input and, when a currency was given, the
+ * catalogue's pending verdict, for `afterCatalogue`; rejects with the validation's
+ * outcome joined to it. The HTTP side is app/http/request_input.ts.
  */
-export async function validateQueryWithCatalogue<Properties extends Record<string, SchemaTypes>>(
-  ctx: HttpContext,
-  schema: InputSchema<Properties>,
+export async function validateWithCatalogue<Data>(
+  sent: unknown,
+  validate: () => Promise<Data>,
   lookup: CatalogueLookup
 ) {
-  const sent = ctx.request.qs().currency
   const code = typeof sent === 'string' ? sent.trim() : undefined
   const catalogue = code !== undefined && CURRENCY_CODE.regex.test(code) ? lookup(code) : undefined
   try {
-    return { input: await validateQuery(ctx, schema), catalogue }
+    return { input: await validate(), catalogue }
   } catch (error) {
     if (catalogue === undefined) throw error
     throw await beside(catalogue, error)

@@ -7,12 +7,13 @@
 | - one 422 names every field that fails: the field rules (with the project's messages,
 |   rules/messages.ts), the cross-field rules (checked with the fields that passed),
 |   text that is not text, and unlisted fields.
+| It knows no HTTP: app/http/request_input.ts reads a request's body and query and
+| hands them here.
 */
-import type { HttpContext } from '@adonisjs/core/http'
 import { errors as vineErrors } from '@vinejs/vine'
 import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
-import { ensureBodyDepth } from '#http/body_depth'
+import { ensureBodyDepth } from '#validators/rules/body_depth'
 import { isPlainObject } from '#support/plain_object'
 import { createValidator } from '#validators/rules/messages'
 
@@ -74,9 +75,14 @@ export interface InputSchema<Properties extends Record<string, SchemaTypes>> {
   }
 }
 
-type Output<Properties extends Record<string, SchemaTypes>> = Awaited<
+/** The validated values of an input's properties. */
+export type Validated<Properties extends Record<string, SchemaTypes>> = Awaited<
   ReturnType<ReturnType<typeof createValidator<Properties>>['validate']>
 >
+
+/** The validated values of an input declared with defineInput(). */
+export type InputOf<Schema> =
+  Schema extends InputSchema<infer Properties> ? Validated<Properties> : never
 
 /**
  * A rule across fields (`from` before `to`, the length of a range). It is checked with
@@ -92,7 +98,7 @@ export interface CrossFieldRule<Data> {
 /** An endpoint's input: its listed fields, and whether unlisted ones are rejected. */
 export function defineInput<Properties extends Record<string, SchemaTypes>>(
   properties: Properties,
-  options: { strict: boolean; crossField?: CrossFieldRule<Output<Properties>> }
+  options: { strict: boolean; crossField?: CrossFieldRule<Validated<Properties>> }
 ): InputSchema<Properties> {
   const schema: InputSchema<Properties> = {
     properties,
@@ -114,7 +120,7 @@ export function defineInput<Properties extends Record<string, SchemaTypes>>(
 export async function validateInput<Properties extends Record<string, SchemaTypes>>(
   raw: unknown,
   schema: InputSchema<Properties>
-) {
+): Promise<Validated<Properties>> {
   if (raw === undefined || raw === null || raw === '') raw = {}
   if (!isPlainObject(raw)) {
     throw ApiError.field('body', 'The request body must be a JSON object.')
@@ -139,7 +145,7 @@ export async function validateInput<Properties extends Record<string, SchemaType
     unreadable.size === 0
       ? input
       : Object.fromEntries(Object.entries(input).filter(([name]) => !unreadable.has(name)))
-  let data: Output<Properties> | undefined
+  let data: Validated<Properties> | undefined
   try {
     data = await schema.validator.validate(readable)
   } catch (error) {
@@ -186,46 +192,23 @@ async function passingFields(
   return values
 }
 
-export function validateBody<Properties extends Record<string, SchemaTypes>>(
-  ctx: HttpContext,
-  schema: InputSchema<Properties>
-) {
-  const body = ctx.request.body()
-  const dropped = schema.strict ? droppedBodyFields(ctx, body) : []
-  return withDroppedFields(validateInput(body, schema), dropped, schema)
+/**
+ * Field errors found before validation (nulls that VineJS's optional() would drop, a
+ * body naming no field), and `afterValid`, which may add errors that depend on the
+ * validated input.
+ */
+export interface Prechecks<Data> {
+  errors: FieldErrors
+  afterValid?: (input: Data) => void
 }
 
-/**
- * Top-level body fields the JSON parser removed before a strict check could see them
- * (it drops `__proto__`, and `constructor` holding a `prototype`, against prototype
- * pollution): read again from the raw text, only when it could hold one.
- */
-function droppedBodyFields(ctx: HttpContext, body: unknown): string[] {
-  const raw = ctx.request.raw()
-  if (!raw || !isPlainObject(body) || !/proto|constructor|\\u/.test(raw)) return []
-  let reparsed: unknown
+/** Validates together with the prechecks' field errors: one 422 carries both sets. */
+export async function validateWithPrechecks<Data>(
+  validate: () => Promise<Data>,
+  { errors, afterValid }: Prechecks<Data>
+): Promise<Data> {
   try {
-    reparsed = JSON.parse(raw)
-  } catch {
-    return []
-  }
-  if (!isPlainObject(reparsed)) return []
-  return Object.keys(reparsed).filter((name) => !Object.hasOwn(body, name))
-}
-
-/**
- * Validates a body together with field errors found before validation (nulls that
- * VineJS's optional() would drop, a body naming no field): one 422 carries both sets.
- * `afterValid` may add errors that depend on the validated input.
- */
-export async function validateBodyWithPrechecks<Properties extends Record<string, SchemaTypes>>(
-  ctx: HttpContext,
-  schema: InputSchema<Properties>,
-  errors: FieldErrors,
-  afterValid?: (input: Awaited<ReturnType<typeof validateInput<Properties>>>) => void
-) {
-  try {
-    const input = await validateBody(ctx, schema)
+    const input = await validate()
     afterValid?.(input)
     if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
     return input
@@ -237,12 +220,15 @@ export async function validateBodyWithPrechecks<Properties extends Record<string
   }
 }
 
-export function validateQuery<Properties extends Record<string, SchemaTypes>>(
-  ctx: HttpContext,
-  schema: InputSchema<Properties>
+/**
+ * Validates what a parser produced, with the top-level fields it dropped before a
+ * strict check could see them (`dropped`) reported beside its errors.
+ */
+export function validateParsedInput<Properties extends Record<string, SchemaTypes>>(
+  parsed: unknown,
+  schema: InputSchema<Properties>,
+  dropped: string[]
 ) {
-  const parsed = ctx.request.qs()
-  const dropped = schema.strict ? droppedQueryFields(ctx, parsed) : []
   return withDroppedFields(validateInput(parsed, schema), dropped, schema)
 }
 
@@ -274,24 +260,6 @@ function droppedErrors(names: string[], schema: InputSchema<any>): FieldErrors {
     ]
   }
   return errors
-}
-
-/**
- * Query fields the qs parser drops before a strict check could see them: names of
- * Object.prototype members (`constructor`, `__proto__`, `toString`...) and every
- * parameter past its 1,000th. Read from the raw query string, a field's name being
- * its key up to the first `[` (as qs reads `name[...]`).
- */
-function droppedQueryFields(ctx: HttpContext, parsed: Record<string, unknown>): string[] {
-  const raw = ctx.request.parsedUrl.query
-  if (!raw) return []
-  const names = new Set<string>()
-  for (const key of new URLSearchParams(raw).keys()) {
-    const bracket = key.indexOf('[')
-    const name = bracket > 0 ? key.slice(0, bracket) : key
-    if (name !== '' && !Object.hasOwn(parsed, name)) names.add(name)
-  }
-  return [...names]
 }
 
 /** Endpoints that take no body: any field sent is rejected. */

@@ -10,7 +10,7 @@ import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { auditRows, uniqueLabel } from '#tests/helpers/machine'
 import { liftLimit, setLimit } from '#tests/helpers/limits'
-import { MAX_BODY_DEPTH } from '#http/body_depth'
+import { MAX_BODY_DEPTH } from '#validators/rules/body_depth'
 import { route } from '#tests/helpers/routes'
 
 /** One raw HTTP request to the test server: the path is sent byte for byte. */
