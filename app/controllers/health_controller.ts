@@ -11,7 +11,9 @@ export default class HealthController {
 
   async ready({ response }: HttpContext) {
     // Shutting down: out of rotation while requests still get served (app/support/drain.ts).
-    if (isDraining()) return response.status(503).send({ status: 'draining', checks: [] })
+    if (isDraining()) {
+      return response.status(503).send({ status: 'draining', checks: [] } satisfies Readiness)
+    }
     const report = await healthChecks.run().catch(() => null)
     const healthy = report?.isHealthy === true
     const checks = (report?.checks ?? []).map((check) => ({

@@ -9,7 +9,13 @@ const checkList = () =>
 export const Alive = schema.object({ status: schema.const('ok') })
 export type Alive = Static<typeof Alive>
 export const Ready = schema.object({ status: schema.const('ok'), checks: checkList() })
-export const NotReady = schema.object({ status: schema.const('unavailable'), checks: checkList() })
+export const NotReady = schema.object({
+  status: schema.enum(['unavailable', 'draining'], {
+    description:
+      '`draining` while the process shuts down (no checks run: docs/operations.md), `unavailable` when a check failed.',
+  }),
+  checks: checkList(),
+})
 export type Readiness = Static<typeof Ready> | Static<typeof NotReady>
 
 const HealthController = () => import('#controllers/health_controller')

@@ -8075,8 +8075,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        status: "unavailable";
+                        /**
+                         * @description `draining` while the process shuts down (no checks run: docs/operations.md), `unavailable` when a check failed.
+                         * @enum {string}
+                         */
+                        status: "unavailable" | "draining";
                         checks: {
                             name: string;
                             status: string;
