@@ -5,7 +5,7 @@
 | portal-api.md › Authentication. The envelope's list meta and field errors are
 | response shapes (app/shapes/envelope.ts).
 */
-import { routeIds } from '#validators/rules/route_ids'
+import { INTEGRATION_KEY_TYPES, routeIds } from '#validators/rules/route_ids'
 import { schema, type JsonSchema, type Schema, type Static } from '#openapi/json_schema'
 import { envelopeSchemas } from '#shapes/envelope'
 import { profileSchemas } from '#shapes/profile'
@@ -106,10 +106,10 @@ export const parameters = {
   }),
   keyType: pathParameter(
     'keyType',
-    'Exactly `authentication_token` or `secret_key` (case-sensitive).',
+    `Exactly ${INTEGRATION_KEY_TYPES.map((type) => `\`${type}\``).join(' or ')} (case-sensitive).`,
     {
       type: 'string',
-      enum: ['authentication_token', 'secret_key'],
+      enum: [...INTEGRATION_KEY_TYPES],
     }
   ),
   asset: pathParameter('asset', 'A file of the bundled reference UI.', {
