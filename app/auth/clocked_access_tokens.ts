@@ -16,6 +16,7 @@ import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_token
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { directQuery } from '#support/direct_query'
+import { DECIMAL_ID } from '#support/decimal_id'
 
 const LAST_USED_RESOLUTION_SECONDS = 60
 
@@ -85,7 +86,7 @@ export class ClockedAccessTokensProvider<
     tokenValue: Secret<string>
   ): Promise<{ token: AccessToken; row: Record<string, any> } | null> {
     const decoded = AccessToken.decode(this.prefix, tokenValue.release())
-    if (!decoded || !/^[1-9][0-9]{0,15}$/.test(decoded.identifier)) return null
+    if (!decoded || !DECIMAL_ID.test(decoded.identifier)) return null
     const db = await this.getDb()
     const row = await db.from(this.table).where({ id: decoded.identifier, type: this.type }).first()
     if (!row) return null

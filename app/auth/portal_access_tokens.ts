@@ -13,6 +13,7 @@ import { Settings } from 'luxon'
 import { AccessToken as AccessTokenClass } from '@adonisjs/auth/access_tokens'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 import { directQuery } from '#support/direct_query'
+import { DECIMAL_ID } from '#support/decimal_id'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 
@@ -127,7 +128,7 @@ export class PortalAccessTokensProvider<
    */
   async resolve(tokenValue: string): Promise<ResolvedPortalToken | null> {
     const decoded = AccessTokenClass.decode(this.prefix, tokenValue)
-    if (!decoded || !/^[1-9][0-9]{0,15}$/.test(decoded.identifier)) return null
+    if (!decoded || !DECIMAL_ID.test(decoded.identifier)) return null
     const [row] = await directQuery(
       `${this.table}:resolve-portal`,
       `select t.id, t.tokenable_id, t.type, t.name, t.hash, t.abilities, t.created_at,

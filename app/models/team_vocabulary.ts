@@ -14,3 +14,6 @@ export const ROLE_VALUES = Object.values(ROLES)
 /** portal-api.md › Invitation status; `expired` is derived (pending past expiry), never stored. */
 export const INVITATION_STATUSES = ['pending', 'accepted', 'expired', 'revoked'] as const
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number]
+
+/** A person's first or last name: 1 to 50 characters (Profile, acceptance, user:create). */
+export const PERSON_NAME_LENGTH = { min: 1, max: 50 } as const

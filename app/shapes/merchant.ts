@@ -7,6 +7,7 @@
 import type { DateTime } from 'luxon'
 import type MerchantModel from '#models/merchant'
 import { schema, type Static } from '#openapi/json_schema'
+import { MERCHANT_FIELD_MAX_LENGTH as MAX } from '#models/merchant_fields'
 
 export const MerchantService = schema.object({
   id: schema.integer(),
@@ -21,13 +22,13 @@ export const Merchant = schema.object(
   {
     id: schema.integer({ readOnly: true }),
     reference_id: schema.string({ readOnly: true }),
-    name: schema.string({ minLength: 1, maxLength: 150 }),
-    contact_person: schema.nullable(schema.string({ minLength: 1, maxLength: 100 })),
-    email: schema.string({ maxLength: 255, description: 'Business contact only.' }),
-    dial_code: schema.nullable(schema.string({ maxLength: 8 })),
-    phone: schema.nullable(schema.string({ maxLength: 30 })),
-    address: schema.nullable(schema.string({ maxLength: 500 })),
-    website: schema.nullable(schema.string({ format: 'uri', maxLength: 2048 })),
+    name: schema.string({ minLength: 1, maxLength: MAX.name }),
+    contact_person: schema.nullable(schema.string({ minLength: 1, maxLength: MAX.contact_person })),
+    email: schema.string({ maxLength: MAX.email, description: 'Business contact only.' }),
+    dial_code: schema.nullable(schema.string({ maxLength: MAX.dial_code })),
+    phone: schema.nullable(schema.string({ maxLength: MAX.phone })),
+    address: schema.nullable(schema.string({ maxLength: MAX.address })),
+    website: schema.nullable(schema.string({ format: 'uri', maxLength: MAX.website })),
     logo_url: schema.nullable(schema.string()),
     currency: schema.string({ readOnly: true }),
     is_active: schema.boolean({ readOnly: true }),

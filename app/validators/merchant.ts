@@ -17,6 +17,7 @@ import { isPlainObject } from '#support/plain_object'
 import { currentPassword } from '#validators/rules/password_policy'
 import { characters, lengthBetween } from '#validators/rules/text_length'
 import { matches, SINGLE_LINE } from '#validators/rules/pattern'
+import { MERCHANT_FIELD_MAX_LENGTH as MAX } from '#models/merchant_fields'
 
 const line = (max: number) =>
   vine
@@ -40,7 +41,7 @@ const lowercase = vine.createRule((value, _options, field) => {
   if (typeof value === 'string') field.mutate(value.toLowerCase(), field)
 })
 
-export const WEBSITE_MAX_LENGTH = 2048
+export const WEBSITE_MAX_LENGTH = MAX.website
 
 /** "" (null after transform), or an absolute https:// URL with a host and no credentials. */
 const httpsWebsite = vine.createRule((value, _options, field) => {
@@ -76,13 +77,13 @@ const MERCHANT_FIELDS = [
 /** PATCH /portal/merchant (strict). */
 export const merchantUpdateInput = defineInput(
   {
-    name: line(150).optional(),
-    contact_person: line(100).optional(),
+    name: line(MAX.name).optional(),
+    contact_person: line(MAX.contact_person).optional(),
     // Lowercased before the bounds: lowercasing can lengthen a string.
-    email: vine.string().use(lowercase()).maxLength(255).email().optional(),
-    dial_code: line(8).optional(),
-    phone: line(30).optional(),
-    address: multiline(500).optional(),
+    email: vine.string().use(lowercase()).maxLength(MAX.email).email().optional(),
+    dial_code: line(MAX.dial_code).optional(),
+    phone: line(MAX.phone).optional(),
+    address: multiline(MAX.address).optional(),
     website: vine
       .string()
       .use(httpsWebsite())

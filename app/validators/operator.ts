@@ -2,32 +2,32 @@
 | Input of operator commands (decisions.md §4). Same bounds as the API resources.
 */
 import vine from '@vinejs/vine'
-import { ROLE_NAMES } from '#models/team_vocabulary'
+import { PERSON_NAME_LENGTH, ROLE_NAMES } from '#models/team_vocabulary'
+import { DECIMAL_ID } from '#support/decimal_id'
 import { newPassword } from '#validators/rules/password_policy'
 import { emailField } from '#validators/rules/email'
 import { lengthBetween } from '#validators/rules/text_length'
 import { matches } from '#validators/rules/pattern'
 import { CURRENCY_CODE } from '#validators/rules/currency'
 import { createValidator } from '#validators/rules/messages'
+import { MERCHANT_FIELD_MAX_LENGTH } from '#models/merchant_fields'
 
 const id = () =>
   vine
     .string()
-    .use(
-      matches({ regex: /^[1-9][0-9]{0,15}$/, must: 'be a positive integer of at most 16 digits' })
-    )
+    .use(matches({ regex: DECIMAL_ID, must: 'be a positive integer of at most 16 digits' }))
 
 export const createMerchantInput = createValidator({
   name: vine
     .string()
     .trim()
-    .use(lengthBetween({ min: 1, max: 150 })),
+    .use(lengthBetween({ min: 1, max: MERCHANT_FIELD_MAX_LENGTH.name })),
   email: emailField(),
   currency: vine.string().trim().use(matches(CURRENCY_CODE)),
   contact_person: vine
     .string()
     .trim()
-    .use(lengthBetween({ min: 1, max: 100 }))
+    .use(lengthBetween({ min: 1, max: MERCHANT_FIELD_MAX_LENGTH.contact_person }))
     .optional(),
 })
 
@@ -63,14 +63,8 @@ const userFields = () => ({
   merchant: id(),
   email: emailField(),
   username: vine.string().trim().minLength(3).maxLength(255).optional(),
-  first_name: vine
-    .string()
-    .trim()
-    .use(lengthBetween({ min: 1, max: 50 })),
-  last_name: vine
-    .string()
-    .trim()
-    .use(lengthBetween({ min: 1, max: 50 })),
+  first_name: vine.string().trim().use(lengthBetween(PERSON_NAME_LENGTH)),
+  last_name: vine.string().trim().use(lengthBetween(PERSON_NAME_LENGTH)),
   role: vine.enum(ROLE_NAMES),
 })
 

@@ -9,9 +9,11 @@ import { isPlainObject } from '#support/plain_object'
 import { emailField } from '#validators/rules/email'
 import { textOfLength } from '#validators/rules/text_length'
 import { matches, SINGLE_LINE } from '#validators/rules/pattern'
+import { PERSON_NAME_LENGTH } from '#models/team_vocabulary'
 
 // Names are trimmed centrally; control characters (line breaks, NUL) are refused.
-const personName = () => textOfLength(1, 50).use(matches(SINGLE_LINE))
+const personName = () =>
+  textOfLength(PERSON_NAME_LENGTH.min, PERSON_NAME_LENGTH.max).use(matches(SINGLE_LINE))
 
 const PROFILE_FIELDS = ['first_name', 'last_name', 'email'] as const
 

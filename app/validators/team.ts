@@ -2,7 +2,7 @@
 | Input of portal-api.md › Team: members, invitations and invitation acceptance.
 */
 import vine from '@vinejs/vine'
-import { INVITATION_STATUSES, ROLE_NAMES } from '#models/team_vocabulary'
+import { INVITATION_STATUSES, PERSON_NAME_LENGTH, ROLE_NAMES } from '#models/team_vocabulary'
 import { defineInput } from '#validators/rules/input'
 import { emailField } from '#validators/rules/email'
 import { paginationFields } from '#validators/rules/pagination'
@@ -66,8 +66,8 @@ export const acceptanceProofInput = defineInput(ACCEPTANCE_FIELDS, { strict: tru
 export const acceptAsNewAccountInput = defineInput(
   {
     token: proof(),
-    first_name: textOfLength(1, 50),
-    last_name: textOfLength(1, 50),
+    first_name: textOfLength(PERSON_NAME_LENGTH.min, PERSON_NAME_LENGTH.max),
+    last_name: textOfLength(PERSON_NAME_LENGTH.min, PERSON_NAME_LENGTH.max),
     password: newPassword(),
     password_confirmation: passwordConfirmation(),
   },

@@ -17,8 +17,9 @@ import { isPlainObject } from '#support/plain_object'
 import { clientSecretMatches } from '#auth/oauth_client_secrets'
 import { machineTokenLifetimeSeconds } from '#auth/machine_access_tokens'
 import oauthConfig from '#config/oauth'
+import { DECIMAL_ID } from '#support/decimal_id'
 
-const CLIENT_ID = /^[1-9][0-9]{0,15}$/
+const CLIENT_ID = DECIMAL_ID
 const MAX_CREDENTIAL_LENGTH = 256
 // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by single spaces.
 const SCOPE_PARAM = /^(?:[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*)?$/

@@ -5,6 +5,7 @@
 | 2^53 - 1 (the largest integer a JSON client reads exactly) is accepted.
 */
 import vine from '@vinejs/vine'
+import { DECIMAL_ID } from '#support/decimal_id'
 
 /**
  * A query integer from `min` to `max` written as `canonical` (digits only, no sign, no
@@ -38,7 +39,7 @@ const queryInteger = (options: { min: number; max: number; canonical: RegExp }) 
 
 export const paginationFields = {
   // 16 digits hold 2^53 - 1; the bound itself is checked as a number.
-  page: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER, canonical: /^[1-9][0-9]{0,15}$/ }),
+  page: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER, canonical: DECIMAL_ID }),
   per_page: queryInteger({ min: 1, max: 100, canonical: /^(?:[1-9][0-9]?|100)$/ }),
 }
 
