@@ -1,18 +1,13 @@
 /*
-| app/validators/rules/input.ts: central trimming (passwords and key values untouched),
+| app/validators/rules/input.ts and input_text.ts: central trimming (passwords and key values untouched),
 | strict endpoints (unlisted fields rejected on their own name), non-object bodies, and
 | one 422 naming every field that fails (cross-field rules included).
 */
 import { test } from '@japa/runner'
 import vine from '@vinejs/vine'
 import ApiError from '#exceptions/api_error'
-import {
-  defineInput,
-  NO_BODY,
-  trimStrings,
-  UNTRIMMED_FIELDS,
-  validateInput,
-} from '#validators/rules/input'
+import { defineInput, NO_BODY, validateInput } from '#validators/rules/input'
+import { trimStrings, UNTRIMMED_FIELDS } from '#validators/rules/input_text'
 
 /** The field errors of a failed validation (fails the test when it passes). */
 async function fieldErrorsOf(promise: Promise<unknown>) {

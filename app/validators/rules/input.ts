@@ -15,53 +15,8 @@ import type { SchemaTypes } from '@vinejs/vine/types'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { ensureBodyDepth } from '#validators/rules/body_depth'
 import { isPlainObject } from '#support/plain_object'
+import { fieldsWithInvalidText, trimStrings } from '#validators/rules/input_text'
 import { createValidator } from '#validators/rules/messages'
-
-export const UNTRIMMED_FIELDS = new Set([
-  'password',
-  'password_confirmation',
-  'current_password',
-  'value',
-])
-
-export function trimStrings(value: unknown, key?: string): unknown {
-  if (typeof value === 'string')
-    return key !== undefined && UNTRIMMED_FIELDS.has(key) ? value : value.trim()
-  if (Array.isArray(value)) return value.map((item) => trimStrings(item))
-  if (isPlainObject(value)) {
-    const result: Record<string, unknown> = {}
-    // defineProperty: a `__proto__` key stays an own field instead of becoming a prototype.
-    for (const [name, item] of Object.entries(value)) {
-      Object.defineProperty(result, name, {
-        value: trimStrings(item, name),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      })
-    }
-    return result
-  }
-  return value
-}
-
-// NUL, which PostgreSQL text cannot store or compare, and a lone UTF-16 surrogate
-// (not text at all; VineJS's email rule throws a URIError on one).
-// eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
-const INVALID_TEXT = /[\u0000\p{Cs}]/u
-
-/**
- * Field paths (dot notation) of strings holding a NUL character or a lone
- * surrogate: such input is a field error, never a 500.
- */
-export function fieldsWithInvalidText(value: unknown, path = ''): string[] {
-  if (typeof value === 'string') return INVALID_TEXT.test(value) ? [path || 'body'] : []
-  if (Array.isArray(value) || isPlainObject(value)) {
-    return Object.entries(value).flatMap(([name, item]) =>
-      fieldsWithInvalidText(item, path ? `${path}.${name}` : name)
-    )
-  }
-  return []
-}
 
 export interface InputSchema<Properties extends Record<string, SchemaTypes>> {
   properties: Properties
