@@ -1,7 +1,8 @@
 /*
-| HTTP kernel: server middleware run on every request (routes or not) and router
-| middleware on matched routes. Each route's own stack is registered with it
-| (start/register_endpoint.ts).
+| HTTP kernel: server middleware run on every request (routes or not). Each route's
+| own stack is registered with it (start/register_endpoint.ts); there is no router
+| middleware (the auth package's authenticator is made by the machine-auth middleware,
+| its one user).
 |
 | The server would resolve each server middleware through the container on every
 | request (a new instance, its method's dependencies and a promise per step). The
@@ -9,7 +10,6 @@
 | called directly, as the route middleware are. Nothing resolves HttpContext or
 | Logger from the container, so nothing binds them per request.
 */
-import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
 import RequestContextMiddleware from '#middleware/request_context_middleware'
 
@@ -24,5 +24,3 @@ for (const entry of server.getMiddlewareList()) {
     entry.handle = (_resolver, ctx, next) => requestContext.handle(ctx, next)
   }
 }
-
-router.use([() => import('@adonisjs/auth/initialize_auth_middleware')])
