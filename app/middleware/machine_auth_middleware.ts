@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { DateTime } from 'luxon'
 import { errors as authErrors } from '@adonisjs/auth'
+import auth from '@adonisjs/auth/services/main'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import ApiError from '#exceptions/api_error'
 import Merchant from '#models/merchant'
@@ -91,8 +92,12 @@ export default class MachineAuthMiddleware {
     return next()
   }
 
+  /**
+   * The request's authenticator is made here, its one user, rather than as `ctx.auth`
+   * by a router middleware on every route (a container resolution per request).
+   */
   private authenticate(ctx: HttpContext) {
-    return ctx.auth.use('machine').authenticate()
+    return auth.createAuthenticator(ctx).use('machine').authenticate()
   }
 
   private static async touch(ownership: MerchantOauthClient, now: DateTime) {
