@@ -4,16 +4,29 @@ import logger from '@adonisjs/core/services/logger'
 import { isWellFormedRequestId } from '#http/request_id'
 import { envelopeBareErrorBody } from '#http/error_envelope_net'
 import { nameRequestSpan } from '#support/trace_context'
+import { recordHttpRequest } from '#support/operator_metrics'
 
 /**
  * Every response is JSON and uncacheable unless a route narrows it further
  * (`no-store, private`). One log line per request, with its request id and
  * path only: query strings can carry one-time proofs. Its `trace_id` and `span_id`
  * come from the logger (config/logger.ts), like those of every line of the request.
+ * Every request is counted and timed when its response closes (sent or aborted),
+ * under its route name or pattern, never the raw path (app/support/operator_metrics.ts):
+ * one listener here instead of the framework's request_completed event, which costs an
+ * on-finished hook and an async emit per request.
  */
 export default class RequestContextMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const startedAt = process.hrtime.bigint()
+    ctx.response.response.once('close', () =>
+      recordHttpRequest(
+        ctx.route?.name ?? ctx.route?.pattern,
+        ctx.request.method(),
+        ctx.response.getStatus(),
+        Number(process.hrtime.bigint() - startedAt) / 1e9
+      )
+    )
     ctx.request.request.headers.accept = 'application/json'
     ctx.response.header('Cache-Control', 'no-store')
     const headers = ctx.request.request.headers
