@@ -7,9 +7,13 @@
 |
 | The server runs in a child process group of its own, without DATABASE_URL, on an
 | embedded cluster of its own (tmp/postgres/development-<port>, removed afterwards).
+| A development server rewrites the committed route types (.adonisjs/server/routes.d.ts)
+| as it starts, truncating the file first: stopped in the middle of that write, it
+| would leave the file empty and the next typecheck failing, so the test puts back the
+| file it found.
 */
 import { spawn } from 'node:child_process'
-import { rm } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { eventually, exitOf, freePort, within } from '#tests/helpers/server_process'
@@ -23,6 +27,8 @@ test.group('npm run dev on a bare machine', () => {
     cleanup(() =>
       rm(app.tmpPath('postgres', `development-${embeddedPort}`), { recursive: true, force: true })
     )
+    const routeTypesPath = app.makePath('.adonisjs', 'server', 'routes.d.ts')
+    const routeTypes = await readFile(routeTypesPath, 'utf8').catch(() => undefined)
     const server = spawn(process.execPath, ['ace.js', 'serve', '--hmr'], {
       cwd: app.makePath(),
       env: {
@@ -47,6 +53,7 @@ test.group('npm run dev on a bare machine', () => {
       await within(exited, 30_000, 'the development server to stop').catch(() => {
         if (server.exitCode === null) process.kill(-server.pid!, 'SIGKILL')
       })
+      if (routeTypes) await writeFile(routeTypesPath, routeTypes)
     })
 
     const demoAdmin = async () => {
