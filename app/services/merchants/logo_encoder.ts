@@ -18,20 +18,13 @@
 | file within the pixel limit) and the image refused as undecodable.
 */
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp'
-
-export const LOGO_MAX_BYTES = 2048 * 1024
-/** 4096 x 4096: ample for a logo; decoding it needs at most 64 MiB (RGBA). */
-export const LOGO_MAX_PIXELS = 4096 * 4096
-
-export type LogoFormat = 'png' | 'jpeg' | 'webp'
-
-export interface EncodeRequest {
-  bytes: Uint8Array
-  format: LogoFormat
-}
-
-export type EncodeOutcome =
-  { stored: { data: Uint8Array; width: number; height: number } } | { refused: string }
+import {
+  LOGO_MAX_BYTES,
+  LOGO_MAX_PIXELS,
+  type EncodeOutcome,
+  type EncodeRequest,
+  type LogoFormat,
+} from '#services/merchants/logo_bounds'
 
 /** Many times what the largest legitimate image takes, so that a busy host does not trip it. */
 const PIPELINE_TIMEOUT_SECONDS = 60

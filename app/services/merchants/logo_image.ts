@@ -31,9 +31,9 @@ import {
   type EncodeOutcome,
   type EncodeRequest,
   type LogoFormat,
-} from '#services/merchants/logo_encoder'
+} from '#services/merchants/logo_bounds'
 
-export { LOGO_MAX_BYTES, LOGO_MAX_PIXELS, type LogoFormat } from '#services/merchants/logo_encoder'
+export { LOGO_MAX_BYTES, LOGO_MAX_PIXELS, type LogoFormat } from '#services/merchants/logo_bounds'
 
 export const LOGO_FORMATS: Record<LogoFormat, { extension: string; contentType: string }> = {
   png: { extension: 'png', contentType: 'image/png' },
