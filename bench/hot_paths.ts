@@ -34,7 +34,8 @@
 |   (200 single requests each, or fewer once BENCH_SINGLE_SECONDS, 30, have passed
 |   on a route; 5 at least), BENCH_WRITES (1; 0 skips the writes count),
 |   BENCH_PORT (3390; peer +1), BENCH_ROUTES (every route above, comma-separated),
-|   BENCH_NODE_ARGS (node flags of our server, e.g. --cpu-prof).
+|   BENCH_NODE_ARGS (node flags of our server, e.g. --cpu-prof), BENCH_PEER_NODE_ARGS
+|   (the peer's).
 |
 | Writes per request: the sum of n_tup_ins + n_tup_upd + n_tup_del over the
 | database's tables (pg_stat_user_tables) across a counting phase of a fixed number
@@ -320,7 +321,14 @@ try {
     [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
     `${ROOT}build`
   )
-  start(['--import=@poppinss/ts-exec', 'bench/peers/plain_server.ts'], ROOT)
+  start(
+    [
+      ...(process.env.BENCH_PEER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--import=@poppinss/ts-exec',
+      'bench/peers/plain_server.ts',
+    ],
+    ROOT
+  )
   await Promise.all([waitLive(ours), waitLive(peer)])
 
   const appCredentials = Buffer.from(

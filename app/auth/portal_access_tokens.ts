@@ -19,54 +19,84 @@ export const PORTAL_ABILITY = 'merchant-portal'
 
 export type PortalAccessToken = AccessToken & { portalClientId: number | null }
 
+/** The signed-in user's session columns as plain values (named as on the model). */
+export interface SessionUser {
+  id: number
+  referenceId: string
+  firstName: string
+  lastName: string
+  username: string
+  email: string
+  pendingEmail: string | null
+  pendingEmailExpiresAt: Date | null
+  emailVerifiedAt: Date | null
+  role: number
+  isActive: boolean
+  merchantId: number | null
+}
+
+/** The user's merchant's session columns as plain values. */
+export interface SessionMerchant {
+  id: number
+  referenceId: string
+  name: string
+  isActive: boolean
+  logoPath: string | null
+}
+
 /** What one PAT resolves to, read in one statement; null when the token does not verify. */
 export interface ResolvedPortalToken {
   token: PortalAccessToken
-  /** The owner's SESSION_USER_COLUMNS, null when the owner is gone. */
-  user: Record<string, any> | null
-  /** The owner's merchant's SESSION_MERCHANT_COLUMNS, null when none. */
-  merchant: Record<string, any> | null
+  /** Null when the owner is gone. */
+  user: SessionUser | null
+  /** Null when the owner has no merchant. */
+  merchant: SessionMerchant | null
   /** Whether the issuing Portal application exists and is active. */
   applicationActive: boolean
 }
 
 /**
- * The owner's and merchant's columns a Portal request reads: the checks of
- * authentication, the Profile (GET /portal/me) and the logo path. Not every column:
- * each one more in the joined row is parsed (and a timestamp made a Date) by the
- * driver on every request, and the profile showed the wide row costing as much as
- * the route's own statement.
+ * The owner's and merchant's columns a Portal request reads, by property: the checks
+ * of authentication, the Profile (GET /portal/me) and the logo path. Not every
+ * column: each one more in the joined row is parsed (and a timestamp made a Date) by
+ * the driver on every request, and the profile showed the wide row costing as much
+ * as the route's own statement. They stay plain values, never model instances: a
+ * model (a proxy whose every attribute passes its column definition) cost more than
+ * the rest of `GET /portal/me`'s JavaScript.
  */
-export const SESSION_USER_COLUMNS = [
-  'id',
-  'reference_id',
-  'first_name',
-  'last_name',
-  'username',
-  'email',
-  'pending_email',
-  'pending_email_expires_at',
-  'email_verified_at',
-  'role',
-  'is_active',
-  'merchant_id',
-] as const
-export const SESSION_MERCHANT_COLUMNS = [
-  'id',
-  'reference_id',
-  'name',
-  'is_active',
-  'logo_path',
-] as const
+const SESSION_USER_COLUMNS = {
+  id: 'id',
+  referenceId: 'reference_id',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  username: 'username',
+  email: 'email',
+  pendingEmail: 'pending_email',
+  pendingEmailExpiresAt: 'pending_email_expires_at',
+  emailVerifiedAt: 'email_verified_at',
+  role: 'role',
+  isActive: 'is_active',
+  merchantId: 'merchant_id',
+} as const satisfies Record<keyof SessionUser, string>
+const SESSION_MERCHANT_COLUMNS = {
+  id: 'id',
+  referenceId: 'reference_id',
+  name: 'name',
+  isActive: 'is_active',
+  logoPath: 'logo_path',
+} as const satisfies Record<keyof SessionMerchant, string>
 
-type AliasedColumns = [alias: string, column: string][]
+type AliasedColumns = [alias: string, key: string][]
 
-/** `columns` aliased `<prefix><column>`, and their select list from table alias `table`. */
-function aliased(table: string, prefix: string, columns: readonly string[]) {
-  const pairs: AliasedColumns = columns.map((column) => [`${prefix}${column}`, column])
+/**
+ * `columns` (by the key each gets in a picked row) aliased `<prefix><column>`, and
+ * their select list from table alias `table`.
+ */
+function aliased(table: string, prefix: string, columns: Record<string, string>) {
+  const entries = Object.entries(columns)
   return {
-    pairs,
-    select: pairs.map(([alias, column]) => `${table}."${column}" as "${alias}"`).join(', '),
+    pairs: entries.map(([key, column]): [string, string] => [`${prefix}${column}`, key]),
+    select: entries.map(([, column]) => `${table}."${column}" as "${prefix}${column}"`).join(', '),
   }
 }
 
@@ -74,20 +104,22 @@ const sessionUser = aliased('u', 'u_', SESSION_USER_COLUMNS)
 const sessionMerchant = aliased('m', 'm_', SESSION_MERCHANT_COLUMNS)
 
 let loginMerchantColumns: ReturnType<typeof aliased> | undefined
-/** Every column of the merchant model (login answers its merchant), computed once. */
+/** Every column of the merchant model by its name (login hydrates its merchant), once. */
 function merchantColumnsOf(merchant: LucidModel) {
   loginMerchantColumns ??= aliased(
     'm',
     'm_',
-    [...merchant.$columnsDefinitions.values()].map(({ columnName }) => columnName)
+    Object.fromEntries(
+      [...merchant.$columnsDefinitions.values()].map(({ columnName }) => [columnName, columnName])
+    )
   )
   return loginMerchantColumns
 }
 
-function pick(row: Record<string, any>, columns: AliasedColumns) {
+function pick<Row = Record<string, any>>(row: Record<string, any>, columns: AliasedColumns): Row {
   const picked: Record<string, any> = {}
-  for (const [alias, column] of columns) picked[column] = row[alias]
-  return picked
+  for (const [alias, key] of columns) picked[key] = row[alias]
+  return picked as Row
 }
 
 export class PortalAccessTokensProvider<
@@ -150,8 +182,8 @@ export class PortalAccessTokensProvider<
     await this.touch(row.id, token.lastUsedAt, now)
     return {
       token: Object.assign(token, { portalClientId: row.portal_client_id as number | null }),
-      user: row.u_id === null ? null : pick(row, sessionUser.pairs),
-      merchant: row.m_id === null ? null : pick(row, sessionMerchant.pairs),
+      user: row.u_id === null ? null : pick<SessionUser>(row, sessionUser.pairs),
+      merchant: row.m_id === null ? null : pick<SessionMerchant>(row, sessionMerchant.pairs),
       applicationActive: row.application_active === true,
     }
   }

@@ -13,7 +13,7 @@ const SELECTOR_HEADERS = ['x-merchant-id', 'x-merchant-reference-id']
 
 export default class MerchantScopeMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    const own = new Set([String(ctx.actor!.merchantId), ctx.portal!.merchantReferenceId])
+    const own = new Set([String(ctx.actor!.merchantId), ctx.portal!.merchant.referenceId])
     const body = ctx.request.body()
     const supplied: Array<[string, unknown]> = [
       ...SELECTOR_HEADERS.map((name) => [name, ctx.request.header(name)] as [string, unknown]),

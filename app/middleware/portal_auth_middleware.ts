@@ -1,12 +1,10 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import ApiError from '#exceptions/api_error'
-import Merchant from '#models/merchant'
 import User, { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import { enforceLimit } from '#limits/limits'
 import { userActor } from '#auth/actor'
-import { hydrate } from '#auth/hydrate'
 import { bearerCredential, bearerRefusals } from '#auth/bearer'
 
 // Errors are built only when thrown: an Error captures its stack trace when
@@ -28,16 +26,16 @@ export default class PortalAuthMiddleware {
 
     const resolved = await User.accessTokens.resolve(credential.token)
     if (!resolved || !resolved.user) return this.refuse(ctx, invalidToken)
-    const { token } = resolved
+    const { token, user, merchant } = resolved
 
     // A verified token whose account may not use the Portal is refused, and the refusal
     // counts against its user's API limit like any other rejected request.
     const refuse = async (error: () => ApiError): Promise<never> => {
-      await enforceLimit('api', `user:${Number(resolved.user!.id)}`)
+      await enforceLimit('api', `user:${user.id}`)
       throw error()
     }
-    const role = roleName(resolved.user.role)
-    if (!resolved.user.is_active || !role || !resolved.merchant || !resolved.merchant.is_active) {
+    const role = roleName(user.role)
+    if (!user.isActive || !role || !merchant || !merchant.isActive) {
       return refuse(
         () => new ApiError('MERCHANT_USER_NOT_AUTHORIZED', 'This account cannot use the Portal.')
       )
@@ -61,27 +59,8 @@ export default class PortalAuthMiddleware {
       )
     }
 
-    // Models are built on first use (most routes need only the actor), from the
-    // session columns of the token's statement (SESSION_USER_COLUMNS...).
-    const rows = { user: resolved.user, merchant: resolved.merchant }
-    let user: User | undefined
-    let merchant: Merchant | undefined
-    ctx.portal = {
-      get user() {
-        if (!user) {
-          user = hydrate(User, rows.user)
-          user.currentAccessToken = token
-        }
-        return user
-      },
-      get merchant() {
-        return (merchant ??= hydrate(Merchant, rows.merchant))
-      },
-      merchantReferenceId: String(rows.merchant.reference_id),
-      role,
-      token,
-    }
-    const ids = { id: Number(rows.user.id), merchantId: Number(rows.merchant.id) }
+    ctx.portal = { user, merchant, role, token }
+    const ids = { id: user.id, merchantId: merchant.id }
     ctx.actor = userActor(ctx, ids, role)
     return next()
   }

@@ -1,25 +1,30 @@
-import { DateTime } from 'luxon'
+import { Settings, type DateTime } from 'luxon'
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type User from '#models/user'
-import type Merchant from '#models/merchant'
+import type { SessionMerchant, SessionUser } from '#auth/portal_access_tokens'
 import { roleName } from '#models/user'
 import type { Profile } from '#shapes/profile'
 import { utcIsoOrNull } from '#transformers/timestamps'
+
+/** The user's columns a Profile shows: the signed-in session's, or a model's after a change. */
+type ProfileUser = Omit<SessionUser, 'pendingEmailExpiresAt' | 'emailVerifiedAt'> & {
+  pendingEmailExpiresAt: Date | DateTime | null
+  emailVerifiedAt: Date | DateTime | null
+}
 
 /**
  * portal-api.md › Profile (`GET /portal/me`, PATCH and OTP verify responses). A
  * pending email change shows only while it can still be verified (unexpired).
  */
 export default class ProfileTransformer extends PortalTransformer<{
-  user: User
-  merchant: Merchant
+  user: ProfileUser
+  merchant: Pick<SessionMerchant, 'id' | 'referenceId' | 'name'>
 }> {
   toObject(): Profile {
     const { user, merchant } = this.resource
     const pending =
       user.pendingEmail !== null &&
       user.pendingEmailExpiresAt !== null &&
-      user.pendingEmailExpiresAt > DateTime.now()
+      user.pendingEmailExpiresAt.valueOf() > Settings.now()
     return {
       id: user.id,
       reference_id: user.referenceId,
