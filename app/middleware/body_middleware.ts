@@ -1,7 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import app from '@adonisjs/core/services/app'
-import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
+import { bodyParser } from '#http/body_parser'
 import ApiError from '#exceptions/api_error'
 import { guardBodyDepth } from '#http/body_depth'
 
@@ -34,7 +33,7 @@ export default class BodyMiddleware {
     // the framework deep-clones the body as soon as it is set, recursively, so the
     // check runs on the way in (iteratively), and a deeper body is a 422 on `body`.
     guardBodyDepth(ctx)
-    const parser = await app.container.make(BodyParserMiddleware)
+    const parser = await bodyParser()
     return parser.handle(ctx, next)
   }
 
@@ -50,7 +49,7 @@ export default class BodyMiddleware {
     }
     try {
       guardBodyDepth(ctx)
-      const parser = await app.container.make(BodyParserMiddleware)
+      const parser = await bodyParser()
       await parser.handle(ctx, async () => {})
     } catch {
       // The body, if any was set, is replaced: nothing of an unreadable one is used.

@@ -1,7 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import app from '@adonisjs/core/services/app'
-import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
+import { bodyParser } from '#http/body_parser'
 import { guardBodyDepth } from '#http/body_depth'
 
 /**
@@ -12,7 +11,7 @@ import { guardBodyDepth } from '#http/body_depth'
 export default class RawBodyMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     guardBodyDepth(ctx)
-    const parser = await app.container.make(BodyParserMiddleware)
+    const parser = await bodyParser()
     return parser.handle(ctx, next)
   }
 }
