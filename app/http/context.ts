@@ -3,11 +3,7 @@
 */
 import type PortalClient from '#models/portal_client'
 import type { RoleName } from '#models/user'
-import type {
-  PortalAccessToken,
-  SessionMerchant,
-  SessionUser,
-} from '#auth/portal_access_tokens'
+import type { PortalAccessToken, SessionMerchant, SessionUser } from '#auth/portal_access_tokens'
 import type { UserActor } from '#auth/actor'
 
 export interface PortalSession {
