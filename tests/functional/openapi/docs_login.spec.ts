@@ -56,7 +56,11 @@ function docsPage(page: Page) {
       if (!(await block.locator('.opblock-body').count())) {
         await block.locator('.opblock-summary').first().click()
       }
+      // The expanded block renders after the click: wait for its try-out toggle
+      // ("Try it out", or "Cancel" when already on) before reading which one it shows.
       const tryOut = block.getByRole('button', { name: 'Try it out' })
+      const cancel = block.getByRole('button', { name: 'Cancel' })
+      await tryOut.or(cancel).first().waitFor({ timeout: WAIT_MS })
       if (await tryOut.count()) await tryOut.click()
       if (body) await block.locator('textarea.body-param__text').fill(JSON.stringify(body))
       const [answer] = await Promise.all([
