@@ -42,17 +42,18 @@ export default class MerchantController {
   async storeLogo(ctx: HttpContext) {
     await validateQuery(ctx, NO_BODY)
     refuseWhileLaneFull(ctx.portal!.merchant.id)
-    const upload = await receiveSingleFile(ctx, {
-      field: 'file',
-      maxBytes: LOGO_MAX_BYTES,
-      tooLarge: 'The file must not be larger than 2,048 KB.',
-      // The multipart fields are known only now: a merchant selector among them is 403.
-      beforeFieldChecks: () => new MerchantScopeMiddleware().handle(ctx, async () => {}),
-    })
-    const logo = await normalizeLogo(ctx.portal!.merchant.id, upload.bytes)
-    return respond(ctx, 'Logo updated.', {
-      url: await uploadLogo(ctx.actor!, logo),
-    } satisfies MerchantLogo)
+    const url = await receiveSingleFile(
+      ctx,
+      {
+        field: 'file',
+        maxBytes: LOGO_MAX_BYTES,
+        tooLarge: 'The file must not be larger than 2,048 KB.',
+        // The multipart fields are known only now: a merchant selector among them is 403.
+        beforeFieldChecks: () => new MerchantScopeMiddleware().handle(ctx, async () => {}),
+      },
+      async (upload) => uploadLogo(ctx.actor!, await normalizeLogo(ctx.portal!.merchant.id, upload))
+    )
+    return respond(ctx, 'Logo updated.', { url } satisfies MerchantLogo)
   }
 
   /** DELETE /portal/merchant/logo (Admin; no body, no query) */

@@ -7,7 +7,7 @@
 | text fields become the request body (multipart_fields.ts). This file holds the
 | contract's checks: exactly one `file` part and nothing else.
 */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { HttpContext } from '@adonisjs/core/http'
@@ -16,14 +16,18 @@ import { baseName } from '#http/multipart_fields'
 import { readParts } from '#http/multipart_stream'
 
 export interface ReceivedFile {
-  bytes: Buffer
+  /** A private file in a directory of its own, where `use` may write files beside it. */
+  path: string
+  /** At most `maxBytes`. */
+  size: number
 }
 
 /**
  * Reads a multipart body that must hold exactly one file part named `field` and
- * nothing else, of at most `maxBytes`. Returns its bytes (at most `maxBytes`).
+ * nothing else, of at most `maxBytes`, into a temporary file; calls `use` with it and
+ * returns what `use` returns. The file and its directory are removed when `use` settles.
  */
-export async function receiveSingleFile(
+export async function receiveSingleFile<T>(
   ctx: HttpContext,
   options: {
     field: string
@@ -31,8 +35,9 @@ export async function receiveSingleFile(
     tooLarge: string
     /** Runs once the fields are known, before they are checked (e.g. a merchant selector). */
     beforeFieldChecks?: () => Promise<void>
-  }
-): Promise<ReceivedFile> {
+  },
+  use: (file: ReceivedFile) => Promise<T>
+): Promise<T> {
   const { field } = options
   if (!ctx.request.is(['multipart'])) throw ApiError.field(field, `The ${field} field is required.`)
 
@@ -62,7 +67,8 @@ export async function receiveSingleFile(
       errors[field] = [`Send exactly one ${field}.`]
     }
     if (Object.keys(errors).length > 0) throw ApiError.validation(errors)
-    return { bytes: await readFile(target) }
+    const { size } = await stat(target)
+    return await use({ path: target, size })
   } finally {
     await rm(directory, { recursive: true, force: true })
   }

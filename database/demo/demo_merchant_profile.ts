@@ -3,6 +3,9 @@
 | one demo_data.ts assigns, and a logo drawn here and stored through the same checks
 | and storage as an upload. Re-running keeps an existing, readable logo.
 */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import sharp from 'sharp'
 import Merchant from '#models/merchant'
 import { SYSTEM_ACTOR } from '#auth/actor'
@@ -28,5 +31,14 @@ export async function seedDemoMerchantProfile(merchantId: number) {
   const merchant = await Merchant.findOrFail(merchantId)
   if (await currentLogoUrl(merchant.id, merchant.logoPath)) return
   const png = await sharp(Buffer.from(DEMO_LOGO_SVG)).png().toBuffer()
-  await uploadLogo({ ...SYSTEM_ACTOR, merchantId }, await normalizeLogo(merchantId, png))
+  // As an upload arrives: a file in a private directory of its own.
+  const directory = await mkdtemp(join(tmpdir(), 'demo-logo-'))
+  try {
+    const path = join(directory, 'file')
+    await writeFile(path, png, { mode: 0o600 })
+    const logo = await normalizeLogo(merchantId, { path, size: png.length })
+    await uploadLogo({ ...SYSTEM_ACTOR, merchantId }, logo)
+  } finally {
+    await rm(directory, { recursive: true, force: true })
+  }
 }

@@ -11,10 +11,19 @@ export const LOGO_MAX_PIXELS = 4096 * 4096
 
 export type LogoFormat = 'png' | 'jpeg' | 'webp'
 
+/**
+ * The upload and its re-encoded copy travel as files, never as bytes over the IPC
+ * channel: copying megabytes through the server's heap on every upload made its
+ * garbage collections, and their pauses, come several times as often under upload
+ * load (bench/README.md › noisy_neighbour).
+ */
 export interface EncodeRequest {
-  bytes: Uint8Array
+  /** The checked upload. */
+  source: string
+  /** Where the encoder writes the copy to store (only when it answers `stored`). */
+  target: string
   format: LogoFormat
 }
 
 export type EncodeOutcome =
-  { stored: { data: Uint8Array; width: number; height: number } } | { refused: string }
+  { stored: { bytes: number; width: number; height: number } } | { refused: string }

@@ -14,9 +14,12 @@
 |    one (JPEG and WebP at a lower quality; PNG, still lossless, with adaptive row
 |    filters). An image that fits neither is refused: re-encoding a detailed image
 |    can make it larger than the upload was.
+| It reads the upload from its file and writes the stored copy to another
+| (logo_bounds.ts › EncodeRequest says why).
 | A pipeline still running after PIPELINE_TIMEOUT_SECONDS is stopped (a pathological
 | file within the pixel limit) and the image refused as undecodable.
 */
+import { readFile, writeFile } from 'node:fs/promises'
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp'
 import {
   LOGO_MAX_BYTES,
@@ -46,8 +49,12 @@ const ENCODINGS: Record<LogoFormat, Array<(pixels: Sharp) => Sharp>> = {
 const refused = (message: string): EncodeOutcome => ({ refused: message })
 const UNDECODABLE = refused('The image could not be decoded.')
 
-export async function encodeLogo({ bytes, format }: EncodeRequest): Promise<EncodeOutcome> {
-  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+export async function encodeLogo({
+  source,
+  target,
+  format,
+}: EncodeRequest): Promise<EncodeOutcome> {
+  const input = await readFile(source)
   let metadata: Metadata
   try {
     metadata = await sharp(input, { failOn: 'error' }).metadata()
@@ -87,7 +94,8 @@ export async function encodeLogo({ bytes, format }: EncodeRequest): Promise<Enco
       return UNDECODABLE
     }
     if (data.length <= LOGO_MAX_BYTES) {
-      return { stored: { data, width, height } }
+      await writeFile(target, data, { flag: 'wx', mode: 0o600 })
+      return { stored: { bytes: data.length, width, height } }
     }
   }
   return refused(

@@ -19,11 +19,13 @@
 |   body is read (refuseWhileLaneFull), and again when the checked image asks for its
 |   place.
 */
+import { join, dirname } from 'node:path'
 import { fileTypeFromBuffer } from 'file-type'
 import logger from '@adonisjs/core/services/logger'
 import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
 import { ChildWorkers, ChildWorkerExited } from '#support/child_workers'
+import { ReusedFileBuffers } from '#support/file_bytes'
 import { LaneFullError, WorkLane } from '#support/work_lane'
 import { carriesMarkup } from '#services/merchants/logo_markup'
 import {
@@ -50,12 +52,26 @@ const FORMAT_OF_MIME: Record<string, LogoFormat> = {
 /** A merchant's logo is one image: two at a time cover a retry; more only fill the queue. */
 const MAX_PER_MERCHANT = 2
 
+/** An upload as received: a private file, in a directory of its own. */
+export interface UploadedFile {
+  path: string
+  size: number
+}
+
+/** The re-encoded copy to store: a file beside the upload's. */
 export interface NormalizedLogo {
   format: LogoFormat
-  data: Buffer
+  path: string
+  size: number
   width: number
   height: number
 }
+
+/**
+ * Where an upload's bytes are read for the checks below and a logo's to be stored:
+ * two uploads at once keep their buffers (the lane admits two per merchant).
+ */
+export const logoFileBuffers = new ReusedFileBuffers(LOGO_MAX_BYTES, 2)
 
 const refuse = (message: string) => ApiError.field('file', message)
 
@@ -97,21 +113,30 @@ export function refuseWhileLaneFull(merchantId: number) {
   }
 }
 
-/** Decides whether `bytes` is an acceptable logo of `merchantId`, and returns its re-encoded copy. */
-export async function normalizeLogo(merchantId: number, bytes: Buffer): Promise<NormalizedLogo> {
-  if (bytes.length === 0) throw refuse('The file is empty.')
-  if (bytes.length > LOGO_MAX_BYTES) throw refuse('The file must not be larger than 2,048 KB.')
-  const detected = await fileTypeFromBuffer(bytes)
-  const format = detected ? FORMAT_OF_MIME[detected.mime] : undefined
-  if (!format) throw refuse('The file must be a PNG, JPEG or WebP image.')
-  if (!endsWithItsContainer(format, bytes) || carriesMarkup(bytes)) {
-    throw refuse('The file is not a well-formed image: it is truncated or carries other content.')
-  }
+/** Decides whether `upload` is an acceptable logo of `merchantId`, and writes its re-encoded copy. */
+export async function normalizeLogo(
+  merchantId: number,
+  upload: UploadedFile
+): Promise<NormalizedLogo> {
+  if (upload.size === 0) throw refuse('The file is empty.')
+  if (upload.size > LOGO_MAX_BYTES) throw refuse('The file must not be larger than 2,048 KB.')
+  const format = await logoFileBuffers.withBytes(upload.path, upload.size, async (bytes) => {
+    const detected = await fileTypeFromBuffer(bytes)
+    const named = detected ? FORMAT_OF_MIME[detected.mime] : undefined
+    if (!named) throw refuse('The file must be a PNG, JPEG or WebP image.')
+    if (!endsWithItsContainer(named, bytes) || carriesMarkup(bytes)) {
+      throw refuse('The file is not a well-formed image: it is truncated or carries other content.')
+    }
+    return named
+  })
 
   const { images, encoders } = logoImageLane()
+  const target = join(dirname(upload.path), 'stored')
   let outcome: EncodeOutcome
   try {
-    outcome = await images.run(String(merchantId), () => encoders.call({ bytes, format }))
+    outcome = await images.run(String(merchantId), () =>
+      encoders.call({ source: upload.path, target, format })
+    )
   } catch (error) {
     if (error instanceof LaneFullError) throw laneFull(error)
     // The encoder died on this image (a crash or out of memory in the native decoder):
@@ -123,8 +148,8 @@ export async function normalizeLogo(merchantId: number, bytes: Buffer): Promise<
     throw error
   }
   if ('refused' in outcome) throw refuse(outcome.refused)
-  const { data, width, height } = outcome.stored
-  return { format, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), width, height }
+  const { bytes, width, height } = outcome.stored
+  return { format, path: target, size: bytes, width, height }
 }
 
 /** The container's own length matches the file: nothing appended, nothing cut off. */

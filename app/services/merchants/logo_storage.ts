@@ -7,7 +7,12 @@
 import { ulid } from 'ulid'
 import drive from '@adonisjs/drive/services/main'
 import logger from '@adonisjs/core/services/logger'
-import { LOGO_FORMATS, type LogoFormat } from '#services/merchants/logo_image'
+import {
+  LOGO_FORMATS,
+  logoFileBuffers,
+  type LogoFormat,
+  type NormalizedLogo,
+} from '#services/merchants/logo_image'
 
 export const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 
@@ -36,11 +41,13 @@ export function logoDisk() {
 }
 
 /** Writes a logo object (S3 gets its content type and cache header with it). */
-export async function writeLogo(key: string, data: Buffer, format: LogoFormat) {
-  await logoDisk().put(key, data, {
-    contentType: LOGO_FORMATS[format].contentType,
-    cacheControl: LOGO_CACHE_CONTROL,
-  })
+export async function writeLogo(key: string, logo: NormalizedLogo) {
+  await logoFileBuffers.withBytes(logo.path, logo.size, (bytes) =>
+    logoDisk().put(key, bytes, {
+      contentType: LOGO_FORMATS[logo.format].contentType,
+      cacheControl: LOGO_CACHE_CONTROL,
+    })
+  )
 }
 
 /** Removes a logo object; a failure leaves an orphan to log, never a failed request. */

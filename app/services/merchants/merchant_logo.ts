@@ -47,14 +47,14 @@ async function replaceLogoKey(
 /** Stores an accepted logo as the merchant's logo; returns its URL. */
 export async function uploadLogo(actor: MerchantActor, logo: NormalizedLogo): Promise<string> {
   const key = newLogoKey(actor.merchantId, logo.format)
-  await writeLogo(key, logo.data, logo.format)
+  await writeLogo(key, logo)
   let previous: string | null
   try {
     previous = await replaceLogoKey(actor, key, 'merchant.logo.update', {
       format: logo.format,
       width: logo.width,
       height: logo.height,
-      bytes: logo.data.length,
+      bytes: logo.size,
     })
   } catch (error) {
     await removeLogo(key)
