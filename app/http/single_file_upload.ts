@@ -14,18 +14,13 @@ import type { HttpContext } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { baseName } from '#http/multipart_fields'
 import { readParts } from '#http/multipart_stream'
-
-export interface ReceivedFile {
-  /** A private file in a directory of its own, where `use` may write files beside it. */
-  path: string
-  /** At most `maxBytes`. */
-  size: number
-}
+import type { FileOnDisk } from '#support/file_bytes'
 
 /**
  * Reads a multipart body that must hold exactly one file part named `field` and
- * nothing else, of at most `maxBytes`, into a temporary file; calls `use` with it and
- * returns what `use` returns. The file and its directory are removed when `use` settles.
+ * nothing else, of at most `maxBytes`, into a private temporary file in a directory of
+ * its own (where `use` may write files beside it); calls `use` with it and returns what
+ * `use` returns. The directory is removed when `use` settles.
  */
 export async function receiveSingleFile<T>(
   ctx: HttpContext,
@@ -36,7 +31,7 @@ export async function receiveSingleFile<T>(
     /** Runs once the fields are known, before they are checked (e.g. a merchant selector). */
     beforeFieldChecks?: () => Promise<void>
   },
-  use: (file: ReceivedFile) => Promise<T>
+  use: (file: FileOnDisk) => Promise<T>
 ): Promise<T> {
   const { field } = options
   if (!ctx.request.is(['multipart'])) throw ApiError.field(field, `The ${field} field is required.`)

@@ -60,6 +60,7 @@ function limiterFor(requests: number) {
 }
 
 const WINDOW_MS = 60_000
+const WINDOW_SECONDS = String(WINDOW_MS / 1000)
 
 /**
  * The PostgreSQL store's consumption, as one named statement below the library: the
@@ -111,13 +112,12 @@ async function consumeInRedis(key: string, requests: number): Promise<number | n
     rlflxIncr?: RedisIncrement
   }
   if (!client.rlflxIncr) return consumeWithLibrary(key, requests)
-  const seconds = String(WINDOW_MS / 1000)
   const [consumed, ttlMs] = await client.rlflxIncr(
     `rlflx:${key}`,
     '1',
-    seconds,
+    WINDOW_SECONDS,
     String(requests),
-    seconds
+    WINDOW_SECONDS
   )
   if (consumed <= requests) return null
   return Math.ceil(Math.max(ttlMs, 0) / 1000)

@@ -9,6 +9,12 @@
 */
 import { open } from 'node:fs/promises'
 
+/** A file on this host's disk and its length in bytes. */
+export interface FileOnDisk {
+  path: string
+  size: number
+}
+
 export class ReusedFileBuffers {
   readonly #free: Buffer[] = []
 
@@ -23,7 +29,7 @@ export class ReusedFileBuffers {
    * fewer if the file is shorter). The bytes are valid only until `use` settles: they
    * must not be kept.
    */
-  async withBytes<T>(path: string, size: number, use: (bytes: Buffer) => Promise<T>): Promise<T> {
+  async withBytes<T>({ path, size }: FileOnDisk, use: (bytes: Buffer) => Promise<T>): Promise<T> {
     if (size > this.capacity) throw new RangeError(`${size} bytes is more than ${this.capacity}`)
     const buffer = this.#free.pop() ?? Buffer.allocUnsafeSlow(this.capacity)
     try {

@@ -25,7 +25,9 @@ test.group('ReusedFileBuffers', (group) => {
     const buffers = new ReusedFileBuffers(1024, 1)
     const content = Buffer.from('the bytes of a small file')
     const path = await file('a', content)
-    const read = await buffers.withBytes(path, content.length, async (bytes) => Buffer.from(bytes))
+    const read = await buffers.withBytes({ path, size: content.length }, async (bytes) =>
+      Buffer.from(bytes)
+    )
     assert.deepEqual(read, content)
   })
 
@@ -36,10 +38,10 @@ test.group('ReusedFileBuffers', (group) => {
     const first = await file('first', Buffer.alloc(600, 0x61))
     const second = await file('second', Buffer.alloc(10, 0x62))
     const seen: ArrayBufferLike[] = []
-    await buffers.withBytes(first, 600, async (bytes) => {
+    await buffers.withBytes({ path: first, size: 600 }, async (bytes) => {
       seen.push(bytes.buffer)
     })
-    const read = await buffers.withBytes(second, 10, async (bytes) => {
+    const read = await buffers.withBytes({ path: second, size: 10 }, async (bytes) => {
       seen.push(bytes.buffer)
       return Buffer.from(bytes)
     })
@@ -56,12 +58,12 @@ test.group('ReusedFileBuffers', (group) => {
     const used: ArrayBufferLike[] = []
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))
-    const first = buffers.withBytes(one, 8, async (bytes) => {
+    const first = buffers.withBytes({ path: one, size: 8 }, async (bytes) => {
       used.push(bytes.buffer)
       await held
       return Buffer.from(bytes)
     })
-    const second = buffers.withBytes(two, 8, async (bytes) => {
+    const second = buffers.withBytes({ path: two, size: 8 }, async (bytes) => {
       used.push(bytes.buffer)
       release()
       return Buffer.from(bytes)
@@ -72,10 +74,10 @@ test.group('ReusedFileBuffers', (group) => {
 
     // One of the two was kept: two readers in turn get the same one again.
     const next: ArrayBufferLike[] = []
-    await buffers.withBytes(one, 8, async (bytes) => {
+    await buffers.withBytes({ path: one, size: 8 }, async (bytes) => {
       next.push(bytes.buffer)
     })
-    await buffers.withBytes(two, 8, async (bytes) => {
+    await buffers.withBytes({ path: two, size: 8 }, async (bytes) => {
       next.push(bytes.buffer)
     })
     assert.strictEqual(next[0], next[1])
@@ -84,14 +86,14 @@ test.group('ReusedFileBuffers', (group) => {
   test('a file shorter than the size asked gives the bytes it has', async ({ assert }) => {
     const buffers = new ReusedFileBuffers(64, 1)
     const path = await file('short', Buffer.from('abc'))
-    const length = await buffers.withBytes(path, 10, async (bytes) => bytes.length)
+    const length = await buffers.withBytes({ path, size: 10 }, async (bytes) => bytes.length)
     assert.equal(length, 3)
   })
 
   test('a size over the capacity is refused before anything is read', async ({ assert }) => {
     const buffers = new ReusedFileBuffers(4, 1)
     await assert.rejects(
-      () => buffers.withBytes(join(directory, 'absent'), 5, async () => undefined),
+      () => buffers.withBytes({ path: join(directory, 'absent'), size: 5 }, async () => undefined),
       /5 bytes is more than 4/
     )
   })
@@ -101,12 +103,12 @@ test.group('ReusedFileBuffers', (group) => {
     const path = await file('f', Buffer.alloc(4, 7))
     const seen: ArrayBufferLike[] = []
     await assert.rejects(() =>
-      buffers.withBytes(path, 4, async (bytes) => {
+      buffers.withBytes({ path, size: 4 }, async (bytes) => {
         seen.push(bytes.buffer)
         throw new Error('refused')
       })
     )
-    await buffers.withBytes(path, 4, async (bytes) => {
+    await buffers.withBytes({ path, size: 4 }, async (bytes) => {
       seen.push(bytes.buffer)
     })
     assert.strictEqual(seen[0], seen[1])

@@ -25,7 +25,7 @@ import logger from '@adonisjs/core/services/logger'
 import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
 import { ChildWorkers, ChildWorkerExited } from '#support/child_workers'
-import { ReusedFileBuffers } from '#support/file_bytes'
+import { ReusedFileBuffers, type FileOnDisk } from '#support/file_bytes'
 import { LaneFullError, WorkLane } from '#support/work_lane'
 import { carriesMarkup } from '#services/merchants/logo_markup'
 import {
@@ -52,17 +52,9 @@ const FORMAT_OF_MIME: Record<string, LogoFormat> = {
 /** A merchant's logo is one image: two at a time cover a retry; more only fill the queue. */
 const MAX_PER_MERCHANT = 2
 
-/** An upload as received: a private file, in a directory of its own. */
-export interface UploadedFile {
-  path: string
-  size: number
-}
-
 /** The re-encoded copy to store: a file beside the upload's. */
-export interface NormalizedLogo {
+export interface NormalizedLogo extends FileOnDisk {
   format: LogoFormat
-  path: string
-  size: number
   width: number
   height: number
 }
@@ -113,14 +105,17 @@ export function refuseWhileLaneFull(merchantId: number) {
   }
 }
 
-/** Decides whether `upload` is an acceptable logo of `merchantId`, and writes its re-encoded copy. */
+/**
+ * Decides whether `upload` (a private file in a directory of its own) is an acceptable
+ * logo of `merchantId`, and writes its re-encoded copy beside it.
+ */
 export async function normalizeLogo(
   merchantId: number,
-  upload: UploadedFile
+  upload: FileOnDisk
 ): Promise<NormalizedLogo> {
   if (upload.size === 0) throw refuse('The file is empty.')
   if (upload.size > LOGO_MAX_BYTES) throw refuse('The file must not be larger than 2,048 KB.')
-  const format = await logoFileBuffers.withBytes(upload.path, upload.size, async (bytes) => {
+  const format = await logoFileBuffers.withBytes(upload, async (bytes) => {
     const detected = await fileTypeFromBuffer(bytes)
     const named = detected ? FORMAT_OF_MIME[detected.mime] : undefined
     if (!named) throw refuse('The file must be a PNG, JPEG or WebP image.')

@@ -42,7 +42,7 @@ export function logoDisk() {
 
 /** Writes a logo object (S3 gets its content type and cache header with it). */
 export async function writeLogo(key: string, logo: NormalizedLogo) {
-  await logoFileBuffers.withBytes(logo.path, logo.size, (bytes) =>
+  await logoFileBuffers.withBytes(logo, (bytes) =>
     logoDisk().put(key, bytes, {
       contentType: LOGO_FORMATS[logo.format].contentType,
       cacheControl: LOGO_CACHE_CONTROL,
