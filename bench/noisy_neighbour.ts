@@ -33,11 +33,15 @@
 |
 | Merchant B (what is measured): `--b-users` (10) developers, each calling
 | `GET /portal/me` every 1.02 s, within its API limit (p50/p95/p99 over all of them),
-| from a worker thread of their own (noisy_neighbour_b.ts), so that this process's
-| pauses while it loads the server for A are not counted as the server's,
 | and a login every `--b-login-interval` ms (500; correct password, each from a new
-| client IP, identities in turn). B's requests are sent on schedule whether or not the
-| previous ones were answered (open loop), so a slow server is not asked less.
+| client IP, identities in turn), all from a thread of their own at nice -10
+| (noisy_neighbour_b.ts), so that this process's pauses while it loads the server for
+| A are not counted as the server's. B's requests are sent on schedule whether or not
+| the previous ones were answered (open loop), so a slow server is not asked less.
+| Once B runs, the rest of this process (A's load generator and the /health/live
+| probe) drops to nice `--a-nice` (19; 0 leaves it): A's users are other machines, and
+| at the server's priority the generator's own CPU on the two shared cores is counted
+| as the server's latency. A sends the same requests on the same schedule either way.
 | Phases: quiet (`--seconds`), A starts, `--ramp` seconds (5) for its uploads to be in
 | the server, loaded (`--seconds`); then A stops, and what it still has in flight
 | after `--drain` seconds (30) is counted as unanswered. A request belongs to the
@@ -52,7 +56,9 @@ import { execFileSync } from 'node:child_process'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as delay } from 'node:timers/promises'
 import { Worker } from 'node:worker_threads'
-import type { BSample, BUsersInput } from './noisy_neighbour_b.js'
+import { readdirSync, readFileSync } from 'node:fs'
+import { setPriority } from 'node:os'
+import type { BInput, BReport } from './noisy_neighbour_b.js'
 import { bootApp } from './boot_app.js'
 import { startProductionServer } from './production_server.js'
 import {
@@ -81,6 +87,7 @@ const A_READER_CONCURRENCY = numberFlag('a-reader-concurrency', 10)
 const A_LOGIN_IPS = numberFlag('a-login-ips', 1)
 const B_USERS = numberFlag('b-users', 10)
 const B_LOGIN_INTERVAL = numberFlag('b-login-interval', 500)
+const A_NICE = numberFlag('a-nice', 19)
 const PACE = flag('pace', 'spread') as 'spread' | 'burst'
 if (PACE !== 'spread' && PACE !== 'burst') throw new Error('--pace is spread or burst')
 const APP_KEY = process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789'
@@ -311,51 +318,71 @@ for (let index = 0; index < 3; index++) {
   )
 }
 
-// B runs from here to the end: /me per user within its limit (on B's own thread),
-// logins one at a time.
+// B runs from here to the end, on its own thread: /me per user within its limit,
+// and its logins.
 const bThread = new Worker(new URL('noisy_neighbour_b.ts', import.meta.url), {
   workerData: {
-    url: `${base}/api/v1/portal/me`,
-    bearers: bUsers.map((user) => user.bearer),
-    intervalMs: legalInterval(API_PER_MINUTE),
-  } satisfies BUsersInput,
+    me: {
+      url: `${base}/api/v1/portal/me`,
+      bearers: bUsers.map((user) => user.bearer),
+      intervalMs: legalInterval(API_PER_MINUTE),
+    },
+    login: {
+      url: loginUrl,
+      headers: { ...appHeaders(portalClient), 'content-type': 'application/json' },
+      identities: bUsers.map(({ username, password }) => ({ username, password })),
+      intervalMs: B_LOGIN_INTERVAL,
+    },
+  } satisfies BInput,
 })
-/** The next message of B's thread after `message` is posted to it. */
-const askB = <Reply>(message: unknown) =>
+/** The next message of B's thread after `message` is posted to it (none: its first). */
+const askB = <Reply>(message?: unknown) =>
   new Promise<Reply>((resolve) => {
     bThread.once('message', resolve)
-    bThread.postMessage(message)
+    if (message !== undefined) bThread.postMessage(message)
   })
+const bStarted = await askB<{ threadId: number | null; raisedPriority: boolean }>()
 const stops: Array<(waitMs?: number) => Promise<number>> = [
   async (waitMs = Infinity) => {
-    const reply = await askB<{ samples: BSample[]; unanswered: number }>({
+    const reply = await askB<BReport>({
       stop: Number.isFinite(waitMs) ? waitMs : 2 ** 31 - 1,
     })
     await bThread.terminate()
     // Wall-clock times to this thread's performance.now(), as the phases are.
-    for (const sample of reply.samples) {
-      samples.bMe.push({ ...sample, at: sample.at - performance.timeOrigin })
-    }
+    const local = (sample: BReport['me'][number]) => ({
+      ...sample,
+      at: sample.at - performance.timeOrigin,
+    })
+    samples.bMe.push(...reply.me.map(local))
+    samples.bLogin.push(...reply.login.map(local))
     return reply.unanswered
   },
 ]
-let bLogins = 0
-stops.push(
-  pacedClient({
-    intervalMs: B_LOGIN_INTERVAL,
-    perMinute: 0,
-    concurrency: 20,
-    pace: 'spread',
-    request: () => {
-      const user = bUsers[bLogins++ % bUsers.length]
-      return send(
-        samples.bLogin,
-        loginUrl,
-        loginInit(user.username, user.password, nextAddress(200))
-      )
-    },
-  })
-)
+
+/**
+ * A's load generator at nice `A_NICE`: every thread of this process but B's (Linux
+ * keeps a nice level per thread; threads made later inherit it). A's users are
+ * other people's machines: at the server's own priority, the generator's CPU on the
+ * two shared cores (building uploads, reading pages) is counted as the server's
+ * latency. It still sends the same requests on the same schedule (A's answers are
+ * printed). Returns the nice level applied, or null where it cannot be set.
+ */
+function lowerLoadGeneratorPriority(): number | null {
+  if (A_NICE === 0) return 0
+  try {
+    for (const task of readdirSync('/proc/self/task')) {
+      if (Number(task) === bStarted.threadId) continue
+      // Field 19 of stat is the nice level; the command name before it is in parentheses.
+      const fields = readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]
+      if (fields.split(' ')[16] === '-10') continue
+      setPriority(Number(task), A_NICE)
+    }
+    return A_NICE
+  } catch {
+    return null
+  }
+}
+const aNice = lowerLoadGeneratorPriority()
 const probe = healthProbe(base)
 // This process's own loop: when it lags, the /health/live figures above are its lag too.
 const clientLoop = monitorEventLoopDelay({ resolution: 10 })
@@ -365,7 +392,6 @@ progress('A measured alone; B started')
 const phases: Record<string, { from: number; to: number; loop: unknown }> = {}
 const clientLoopMax: Record<string, number> = {}
 const bThreadLoopMax: Record<string, number> = {}
-let bRaisedPriority = false
 async function phase(name: string, seconds: number) {
   progress(`${name} phase`)
   await eventLoopMetrics(metricsBase)
@@ -375,12 +401,8 @@ async function phase(name: string, seconds: number) {
   await delay(seconds * 1000)
   const to = performance.now()
   clientLoopMax[name] = round1(clientLoop.max / 1e6)
-  const { loopMaxMs, raisedPriority } = await askB<{
-    loopMaxMs: number
-    raisedPriority: boolean
-  }>('resetLoop')
+  const { loopMaxMs } = await askB<{ loopMaxMs: number }>('resetLoop')
   bThreadLoopMax[name] = round1(loopMaxMs)
-  bRaisedPriority = raisedPriority
   phases[name] = { from, to, loop: await eventLoopMetrics(metricsBase) }
 }
 
@@ -524,6 +546,7 @@ const report = {
       imported_now: imported,
     },
     merchant_b: { portal_me_users: B_USERS, login_interval_ms: B_LOGIN_INTERVAL },
+    load_generator_nice: aNice,
   },
   merchant_b: { quiet: bQuiet, loaded: bLoaded, ratios },
   merchant_a: {
@@ -552,7 +575,7 @@ console.log(
     '',
     `${startedAt.toISOString().slice(0, 16)} UTC, ${machine()}; load average ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end; ` +
       `${SECONDS} s per phase, pace ${PACE}; A: ${A_READERS} history readers, ${A_UPLOADERS} logo uploaders (${A_UPLOAD_CONCURRENCY} in flight each), ` +
-      `${A_READERS + A_UPLOADERS} identities × ${A_LOGIN_IPS} address(es) of wrong-password logins; B: ${B_USERS} users on /portal/me (${bRaisedPriority ? 'their thread at nice -10' : 'their thread at the default priority'}), a login every ${B_LOGIN_INTERVAL} ms.`,
+      `${A_READERS + A_UPLOADERS} identities × ${A_LOGIN_IPS} address(es) of wrong-password logins, load generator at nice ${cell(aNice)}; B: ${B_USERS} users on /portal/me and a login every ${B_LOGIN_INTERVAL} ms, on its own thread${bStarted.raisedPriority ? ' at nice -10' : ''}.`,
     '',
     '| merchant | figure | quiet | loaded | loaded ÷ quiet |',
     '|---|---|---|---|---|',
