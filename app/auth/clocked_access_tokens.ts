@@ -17,6 +17,7 @@ import type { LucidModel } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { directQuery } from '#support/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
+import { decodeTokenValue, secretMatches } from '#auth/token_value'
 
 const LAST_USED_RESOLUTION_SECONDS = 60
 
@@ -85,14 +86,13 @@ export class ClockedAccessTokensProvider<
   protected async verifyRow(
     tokenValue: Secret<string>
   ): Promise<{ token: AccessToken; row: Record<string, any> } | null> {
-    const decoded = AccessToken.decode(this.prefix, tokenValue.release())
+    const decoded = decodeTokenValue(this.prefix, tokenValue.release())
     if (!decoded || !DECIMAL_ID.test(decoded.identifier)) return null
     const db = await this.getDb()
     const row = await db.from(this.table).where({ id: decoded.identifier, type: this.type }).first()
-    if (!row) return null
+    if (!row || !secretMatches(row.hash, decoded.secret)) return null
 
     const token = this.dbRowToAccessToken(row)
-    if (!token.verify(decoded.secret)) return null
     const now = DateTime.now()
     if (token.expiresAt && token.expiresAt.getTime() <= now.toMillis()) return null
 

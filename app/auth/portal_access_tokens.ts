@@ -14,6 +14,7 @@ import { AccessToken as AccessTokenClass } from '@adonisjs/auth/access_tokens'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 import { directQuery } from '#support/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
+import { decodeTokenValue, secretMatches } from '#auth/token_value'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 
@@ -159,7 +160,7 @@ export class PortalAccessTokensProvider<
    * are checked before anything is written; last_used_at as in verify().
    */
   async resolve(tokenValue: string): Promise<ResolvedPortalToken | null> {
-    const decoded = AccessTokenClass.decode(this.prefix, tokenValue)
+    const decoded = decodeTokenValue(this.prefix, tokenValue)
     if (!decoded || !DECIMAL_ID.test(decoded.identifier)) return null
     const [row] = await directQuery(
       `${this.table}:resolve-portal`,
@@ -174,9 +175,8 @@ export class PortalAccessTokensProvider<
         where t.id = $1 and t.type = $2`,
       [decoded.identifier, this.type]
     )
-    if (!row) return null
+    if (!row || !secretMatches(row.hash, decoded.secret)) return null
     const token = this.dbRowToAccessToken(row as any)
-    if (!token.verify(decoded.secret)) return null
     const now = Settings.now()
     if (token.expiresAt && token.expiresAt.getTime() <= now) return null
     await this.touch(row.id, token.lastUsedAt, now)
