@@ -13,30 +13,33 @@ const SELECTOR_HEADERS = ['x-merchant-id', 'x-merchant-reference-id']
 
 export default class MerchantScopeMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    const own = new Set([String(ctx.actor!.merchantId), ctx.portal!.merchant.referenceId])
+    // Headers, then the query string, then the body: the first bad selector answers.
+    for (const name of SELECTOR_HEADERS) checkSelector(ctx, name, ctx.request.header(name))
+    const query = ctx.request.qs()
+    for (const name of SELECTOR_FIELDS) checkSelector(ctx, name, query[name])
     const body = ctx.request.body()
-    const supplied: Array<[string, unknown]> = [
-      ...SELECTOR_HEADERS.map((name) => [name, ctx.request.header(name)] as [string, unknown]),
-      ...SELECTOR_FIELDS.map((name) => [name, ctx.request.qs()[name]] as [string, unknown]),
-      ...(isPlainObject(body)
-        ? SELECTOR_FIELDS.map((name) => [name, body[name]] as [string, unknown])
-        : []),
-    ].filter(([, value]) => value !== undefined)
-    for (const [field, value] of supplied) {
-      const isObject = isPlainObject(value)
-      const candidate = isObject ? value.id : value
-      // Only a string or a number can name a merchant; anything else (an object, an
-      // array, a repeated query parameter) is a field error, never compared.
-      if (typeof candidate !== 'string' && typeof candidate !== 'number') {
-        throw ApiError.field(isObject ? `${field}.id` : field, 'The merchant selector is invalid.')
-      }
-      if (!own.has(String(candidate))) {
-        throw new ApiError(
-          'MERCHANT_SCOPE_MISMATCH',
-          'The merchant does not match the authenticated merchant.'
-        )
-      }
+    if (isPlainObject(body)) {
+      for (const name of SELECTOR_FIELDS) checkSelector(ctx, name, body[name])
     }
     return next()
+  }
+}
+
+/** A supplied selector must name the caller's own merchant, by id or reference. */
+function checkSelector(ctx: HttpContext, field: string, value: unknown) {
+  if (value === undefined) return
+  const isObject = isPlainObject(value)
+  const candidate = isObject ? value.id : value
+  // Only a string or a number can name a merchant; anything else (an object, an
+  // array, a repeated query parameter) is a field error, never compared.
+  if (typeof candidate !== 'string' && typeof candidate !== 'number') {
+    throw ApiError.field(isObject ? `${field}.id` : field, 'The merchant selector is invalid.')
+  }
+  const named = String(candidate)
+  if (named !== String(ctx.actor!.merchantId) && named !== ctx.portal!.merchant.referenceId) {
+    throw new ApiError(
+      'MERCHANT_SCOPE_MISMATCH',
+      'The merchant does not match the authenticated merchant.'
+    )
   }
 }
