@@ -5,6 +5,7 @@
 | from its Prometheus listener), a peer process, and the machine line.
 */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync } from 'node:fs'
 import os from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import autocannon from 'autocannon'
@@ -169,3 +170,17 @@ export const loadAverage = () => os.loadavg().map((load) => +load.toFixed(2))
 
 export const machine = () =>
   `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`
+
+/**
+ * Sets every thread of this process to nice `level` (Linux keeps a nice level per
+ * thread; threads made later inherit their creator's). False where it cannot be set
+ * (another system, or lowering it without root or CAP_SYS_NICE).
+ */
+export function setThreadsPriority(level: number): boolean {
+  try {
+    for (const thread of readdirSync('/proc/self/task')) os.setPriority(Number(thread), level)
+    return true
+  } catch {
+    return false
+  }
+}

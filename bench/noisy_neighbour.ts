@@ -34,7 +34,7 @@
 | Merchant B (what is measured): `--b-users` (10) developers, each calling
 | `GET /portal/me` every 1.02 s, within its API limit (p50/p95/p99 over all of them),
 | and a login every `--b-login-interval` ms (500; correct password, each from a new
-| client IP, identities in turn), all from a thread of their own at nice -10
+| client IP, identities in turn), all from a process of their own at nice -10
 | (noisy_neighbour_b.ts), so that this process's pauses while it loads the server for
 | A are not counted as the server's. B's requests are sent on schedule whether or not
 | the previous ones were answered (open loop), so a slow server is not asked less.
@@ -52,12 +52,9 @@
 | the scrape at the start of each phase; any other *event_loop* series is printed too).
 | Goals: B's /me p99 and login p50 within 1.5× quiet, loop max delay under 100 ms.
 */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, fork } from 'node:child_process'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as delay } from 'node:timers/promises'
-import { Worker } from 'node:worker_threads'
-import { readdirSync, readFileSync } from 'node:fs'
-import { setPriority } from 'node:os'
 import type { BInput, BReport } from './noisy_neighbour_b.js'
 import { bootApp } from './boot_app.js'
 import { startProductionServer } from './production_server.js'
@@ -72,6 +69,7 @@ import {
   percentile,
   probeFigures,
   round1,
+  setThreadsPriority,
   timed,
 } from './load_tools.js'
 
@@ -318,37 +316,41 @@ for (let index = 0; index < 3; index++) {
   )
 }
 
-// B runs from here to the end, on its own thread: /me per user within its limit,
+// B runs from here to the end, in its own process: /me per user within its limit,
 // and its logins.
-const bThread = new Worker(new URL('noisy_neighbour_b.ts', import.meta.url), {
-  workerData: {
-    me: {
-      url: `${base}/api/v1/portal/me`,
-      bearers: bUsers.map((user) => user.bearer),
-      intervalMs: legalInterval(API_PER_MINUTE),
-    },
-    login: {
-      url: loginUrl,
-      headers: { ...appHeaders(portalClient), 'content-type': 'application/json' },
-      identities: bUsers.map(({ username, password }) => ({ username, password })),
-      intervalMs: B_LOGIN_INTERVAL,
-    },
-  } satisfies BInput,
+const bInput: BInput = {
+  me: {
+    url: `${base}/api/v1/portal/me`,
+    bearers: bUsers.map((user) => user.bearer),
+    intervalMs: legalInterval(API_PER_MINUTE),
+  },
+  login: {
+    url: loginUrl,
+    headers: { ...appHeaders(portalClient), 'content-type': 'application/json' },
+    identities: bUsers.map(({ username, password }) => ({ username, password })),
+    intervalMs: B_LOGIN_INTERVAL,
+  },
+}
+const bProcess = fork(new URL('noisy_neighbour_b.ts', import.meta.url), {
+  execArgv: ['--import=@poppinss/ts-exec'],
+  env: { ...process.env, NOISY_NEIGHBOUR_B: JSON.stringify(bInput) },
+  stdio: 'inherit',
 })
-/** The next message of B's thread after `message` is posted to it (none: its first). */
-const askB = <Reply>(message?: unknown) =>
+const bExited = new Promise((exited) => bProcess.once('exit', exited))
+/** B's next message after `message` is sent to it (none: its first). */
+const askB = <Reply>(message?: string | object) =>
   new Promise<Reply>((resolve) => {
-    bThread.once('message', resolve)
-    if (message !== undefined) bThread.postMessage(message)
+    bProcess.once('message', resolve)
+    if (message !== undefined) bProcess.send(message)
   })
-const bStarted = await askB<{ threadId: number | null; raisedPriority: boolean }>()
+const bStarted = await askB<{ raisedPriority: boolean }>()
 const stops: Array<(waitMs?: number) => Promise<number>> = [
   async (waitMs = Infinity) => {
     const reply = await askB<BReport>({
       stop: Number.isFinite(waitMs) ? waitMs : 2 ** 31 - 1,
     })
-    await bThread.terminate()
-    // Wall-clock times to this thread's performance.now(), as the phases are.
+    await bExited
+    // Wall-clock times to this process's performance.now(), as the phases are.
     const local = (sample: BReport['me'][number]) => ({
       ...sample,
       at: sample.at - performance.timeOrigin,
@@ -359,30 +361,14 @@ const stops: Array<(waitMs?: number) => Promise<number>> = [
   },
 ]
 
-/**
- * A's load generator at nice `A_NICE`: every thread of this process but B's (Linux
- * keeps a nice level per thread; threads made later inherit it). A's users are
- * other people's machines: at the server's own priority, the generator's CPU on the
- * two shared cores (building uploads, reading pages) is counted as the server's
- * latency. It still sends the same requests on the same schedule (A's answers are
- * printed). Returns the nice level applied, or null where it cannot be set.
- */
-function lowerLoadGeneratorPriority(): number | null {
-  if (A_NICE === 0) return 0
-  try {
-    for (const task of readdirSync('/proc/self/task')) {
-      if (Number(task) === bStarted.threadId) continue
-      // Field 19 of stat is the nice level; the command name before it is in parentheses.
-      const fields = readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]
-      if (fields.split(' ')[16] === '-10') continue
-      setPriority(Number(task), A_NICE)
-    }
-    return A_NICE
-  } catch {
-    return null
-  }
-}
-const aNice = lowerLoadGeneratorPriority()
+/*
+| A's load generator (this process) at nice `A_NICE` (threads made later inherit it).
+| A's users are other machines: at the server's priority, the generator's CPU on the
+| two shared cores (building uploads, reading pages) is counted as the server's
+| latency. It still sends the same requests on the same schedule (A's answers are
+| printed). Null where the level cannot be set.
+*/
+const aNice = A_NICE === 0 ? 0 : setThreadsPriority(A_NICE) ? A_NICE : null
 const probe = healthProbe(base)
 // This process's own loop: when it lags, the /health/live figures above are its lag too.
 const clientLoop = monitorEventLoopDelay({ resolution: 10 })
@@ -391,7 +377,7 @@ progress('A measured alone; B started')
 
 const phases: Record<string, { from: number; to: number; loop: unknown }> = {}
 const clientLoopMax: Record<string, number> = {}
-const bThreadLoopMax: Record<string, number> = {}
+const bProcessLoopMax: Record<string, number> = {}
 async function phase(name: string, seconds: number) {
   progress(`${name} phase`)
   await eventLoopMetrics(metricsBase)
@@ -402,7 +388,7 @@ async function phase(name: string, seconds: number) {
   const to = performance.now()
   clientLoopMax[name] = round1(clientLoop.max / 1e6)
   const { loopMaxMs } = await askB<{ loopMaxMs: number }>('resetLoop')
-  bThreadLoopMax[name] = round1(loopMaxMs)
+  bProcessLoopMax[name] = round1(loopMaxMs)
   phases[name] = { from, to, loop: await eventLoopMetrics(metricsBase) }
 }
 
@@ -503,7 +489,7 @@ const b = (name: string) => ({
 const loop = (name: string) => ({
   health_live: probeFigures(within(probe.samples, name).map((sample) => sample.ms)),
   bench_process_loop_max_ms: clientLoopMax[name],
-  b_thread_loop_max_ms: bThreadLoopMax[name],
+  b_process_loop_max_ms: bProcessLoopMax[name],
   server: phases[name].loop as Record<string, number> | null,
 })
 const loopMax = (name: string) =>
@@ -575,7 +561,7 @@ console.log(
     '',
     `${startedAt.toISOString().slice(0, 16)} UTC, ${machine()}; load average ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end; ` +
       `${SECONDS} s per phase, pace ${PACE}; A: ${A_READERS} history readers, ${A_UPLOADERS} logo uploaders (${A_UPLOAD_CONCURRENCY} in flight each), ` +
-      `${A_READERS + A_UPLOADERS} identities × ${A_LOGIN_IPS} address(es) of wrong-password logins, load generator at nice ${cell(aNice)}; B: ${B_USERS} users on /portal/me and a login every ${B_LOGIN_INTERVAL} ms, on its own thread${bStarted.raisedPriority ? ' at nice -10' : ''}.`,
+      `${A_READERS + A_UPLOADERS} identities × ${A_LOGIN_IPS} address(es) of wrong-password logins, load generator at nice ${cell(aNice)}; B: ${B_USERS} users on /portal/me and a login every ${B_LOGIN_INTERVAL} ms, from its own process${bStarted.raisedPriority ? ' at nice -10' : ''}.`,
     '',
     '| merchant | figure | quiet | loaded | loaded ÷ quiet |',
     '|---|---|---|---|---|',

@@ -1,21 +1,21 @@
 /*
-| Merchant B of bench/noisy_neighbour.ts, on a thread of its own: its `GET /portal/me`
+| Merchant B of bench/noisy_neighbour.ts, in a process of its own: its `GET /portal/me`
 | users, each calling every `me.intervalMs` (open loop, first call at a random phase),
 | and its logins, one every `login.intervalMs` (correct password, identities in turn,
 | each from a new client address), until told to stop; the samples go back to the main
-| thread with wall-clock times. B's users are other people's browsers, not the process
-| that loads the server for merchant A: on the main thread, B's timings included the
-| load generator's own pauses (reading A's 100-item pages, building its uploads).
-| The thread also asks for a higher CPU priority (nice -10, where allowed) than the
+| process with wall-clock times. B's users are other people's browsers, not the
+| process that loads the server for merchant A: on the load generator's thread, B's
+| timings included its pauses (reading A's 100-item pages, building its uploads), and
+| on a thread of that process they still shared its memory map, whose lock the
+| generator's large buffers take (B's thread stalled up to 54 ms).
+| The process also asks for a higher CPU priority (nice -10, where allowed) than the
 | load generator and the server, as a latency probe does: otherwise its own wait for
 | a core on the shared two-core host (the loaded phase pauses it 20-30 ms) is counted
 | as the server's latency. It measures only; it does no work the server waits for.
 */
-import { readlinkSync } from 'node:fs'
-import { setPriority } from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as delay } from 'node:timers/promises'
-import { parentPort, workerData } from 'node:worker_threads'
+import { setThreadsPriority } from './load_tools.js'
 
 export interface BInput {
   me: { url: string; bearers: string[]; intervalMs: number }
@@ -40,29 +40,9 @@ export interface BReport {
   unanswered: number
 }
 
-const { me, login } = workerData as BInput
-
-/** This thread's id (Linux keeps a nice level per thread), or null elsewhere. */
-function ownThreadId() {
-  try {
-    return Number(readlinkSync('/proc/thread-self').split('/').pop())
-  } catch {
-    return null
-  }
-}
-const threadId = ownThreadId()
-
-/** `true` when this thread now runs at nice -10 (Linux, and root or CAP_SYS_NICE). */
-function raiseOwnPriority() {
-  if (threadId === null) return false
-  try {
-    setPriority(threadId, -10)
-    return true
-  } catch {
-    return false
-  }
-}
-const raisedPriority = raiseOwnPriority()
+const { me, login } = JSON.parse(process.env.NOISY_NEIGHBOUR_B!) as BInput
+/** Every thread of this process at nice -10 (Linux, and root or CAP_SYS_NICE). */
+const raisedPriority = setThreadsPriority(-10)
 const samples = { me: [] as BSample[], login: [] as BSample[] }
 const loop = monitorEventLoopDelay({ resolution: 10 })
 loop.enable()
@@ -114,15 +94,15 @@ const senders = [
   }),
 ]
 
-parentPort!.postMessage({ threadId, raisedPriority })
-parentPort!.on('message', async (message: { stop: number } | 'resetLoop') => {
+process.send!({ raisedPriority })
+process.on('message', async (message: { stop: number } | 'resetLoop') => {
   if (message === 'resetLoop') {
-    parentPort!.postMessage({ loopMaxMs: loop.max / 1e6 })
+    process.send!({ loopMaxMs: loop.max / 1e6 })
     loop.reset()
     return
   }
   running = false
   await Promise.all(senders)
   await Promise.race([Promise.all(inFlight), delay(message.stop)])
-  parentPort!.postMessage({ ...samples, unanswered: inFlight.size } satisfies BReport)
+  process.send!({ ...samples, unanswered: inFlight.size } satisfies BReport, () => process.exit(0))
 })
