@@ -11,13 +11,13 @@
 */
 import { DateTime } from 'luxon'
 import { inspect } from 'node:util'
-import type { Secret } from '@adonisjs/core/helpers'
+import { Secret } from '@adonisjs/core/helpers'
 import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { directQuery } from '#support/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
-import { decodeTokenValue, secretMatches } from '#auth/token_value'
+import { decodeTokenValue, secretMatches, tokenValueOf, transientToken } from '#auth/token_value'
 
 const LAST_USED_RESOLUTION_SECONDS = 60
 
@@ -26,18 +26,18 @@ export class ClockedAccessTokensProvider<
 > extends DbAccessTokensProvider<Model> {
   /** The token just inserted as row `id`, carrying its secret (shown once). */
   protected issuedToken(
-    transient: ReturnType<typeof AccessToken.createTransientToken>,
+    transient: ReturnType<typeof transientToken>,
     id: number | string,
     abilities: string[],
     issuedAt: Date,
     expiresAt: Date
   ): AccessToken {
-    return new AccessToken({
+    // Made without its secret, which the constructor would encode the slow way; the
+    // value is set as the constructor would set it (tests/unit/token_value.spec.ts).
+    const token = new AccessToken({
       identifier: id,
       tokenableId: transient.userId,
       type: this.type,
-      prefix: this.prefix,
-      secret: transient.secret,
       name: null,
       hash: transient.hash,
       abilities,
@@ -46,6 +46,8 @@ export class ClockedAccessTokensProvider<
       lastUsedAt: null,
       expiresAt,
     })
+    token.value = new Secret(tokenValueOf(this.prefix, id, transient.secret.release()))
+    return token
   }
 
   /** Inserts a token for `ownerId`; the returned token carries its secret (shown once). */
@@ -59,7 +61,7 @@ export class ClockedAccessTokensProvider<
     }
   ): Promise<AccessToken> {
     const now = DateTime.now()
-    const transient = AccessToken.createTransientToken(ownerId, this.tokenSecretLength)
+    const transient = transientToken(ownerId, this.tokenSecretLength)
     const expiresAt = options.expiresAt.toJSDate()
     const db = options.client ?? (await this.getDb())
     const [row] = await db

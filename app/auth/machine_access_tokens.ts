@@ -7,13 +7,14 @@
 |
 | Verification and last_used_at: app/auth/clocked_access_tokens.ts.
 */
-import { DateTime } from 'luxon'
-import { AccessToken } from '@adonisjs/auth/access_tokens'
+import { DateTime, Settings } from 'luxon'
+import { type AccessToken } from '@adonisjs/auth/access_tokens'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import settings from '#config/settings'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 import { directQuery } from '#support/direct_query'
+import { transientToken } from '#auth/token_value'
 
 const DEFAULT_TTL_SECONDS = 3600
 
@@ -70,9 +71,10 @@ export class MachineAccessTokensProvider<
     verifiedSecretHash: string,
     options: { scopes: string[]; expiresInSeconds: number }
   ): Promise<AccessToken | null> {
-    const now = DateTime.now().toJSDate()
+    // The clock tests control (luxon's), without a DateTime per grant.
+    const now = new Date(Settings.now())
     const expiresAt = new Date(now.getTime() + options.expiresInSeconds * 1000)
-    const transient = AccessToken.createTransientToken(clientId, this.tokenSecretLength)
+    const transient = transientToken(clientId, this.tokenSecretLength)
     const [row] = await directQuery<{ id: number }>(
       `${this.table}:issue-if-usable`,
       `insert into ${this.table}
@@ -93,19 +95,6 @@ export class MachineAccessTokensProvider<
       ]
     )
     if (!row) return null
-    return new AccessToken({
-      identifier: row.id,
-      tokenableId: clientId,
-      type: this.type,
-      prefix: this.prefix,
-      secret: transient.secret,
-      name: null,
-      hash: transient.hash,
-      abilities: options.scopes,
-      createdAt: now,
-      updatedAt: now,
-      lastUsedAt: null,
-      expiresAt,
-    })
+    return this.issuedToken(transient, row.id, options.scopes, now, expiresAt)
   }
 }

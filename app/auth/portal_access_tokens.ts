@@ -10,11 +10,10 @@ import type { Secret } from '@adonisjs/core/helpers'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import { Settings } from 'luxon'
-import { AccessToken as AccessTokenClass } from '@adonisjs/auth/access_tokens'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
 import { directQuery } from '#support/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
-import { decodeTokenValue, secretMatches } from '#auth/token_value'
+import { decodeTokenValue, secretMatches, transientToken } from '#auth/token_value'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 
@@ -210,7 +209,7 @@ export class PortalAccessTokensProvider<
     const merchantColumns = merchantColumnsOf(models.merchant)
     const now = DateTime.now().toJSDate()
     const expiresAt = DateTime.now().plus({ minutes: options.expiresInMinutes }).toJSDate()
-    const transient = AccessTokenClass.createTransientToken(user.id, this.tokenSecretLength)
+    const transient = transientToken(user.id, this.tokenSecretLength)
     const [row] = await directQuery(
       `${this.table}:issue-on-login`,
       `with u as (

@@ -6,8 +6,15 @@ import { createHash } from 'node:crypto'
 import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { AccessToken } from '@adonisjs/auth/access_tokens'
-import { safeEqual } from '@adonisjs/core/helpers'
-import { decodeTokenValue, secretMatches } from '#auth/token_value'
+import { safeEqual, Secret } from '@adonisjs/core/helpers'
+import string from '@adonisjs/core/helpers/string'
+import {
+  decodeTokenValue,
+  secretMatches,
+  tokenSecretOf,
+  tokenValueOf,
+  transientToken,
+} from '#auth/token_value'
 
 /** What the auth package decodes, in this module's shape. */
 function packageDecode(prefix: string, value: string) {
@@ -35,6 +42,58 @@ const tokenValue = fc.oneof(
 )
 
 test.group('Token values', () => {
+  test('a secret is made from its seed as AccessToken.seed makes it', ({ assert }) => {
+    const urlSafe = fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/)
+    try {
+      fc.assert(
+        fc.property(urlSafe, (seed) => {
+          string.random.use(() => seed)
+          const made = AccessToken.seed(seed.length)
+          assert.equal(tokenSecretOf(seed), made.secret.release())
+          assert.equal(made.hash, sha256Hex(tokenSecretOf(seed)))
+        })
+      )
+    } finally {
+      string.random.restore()
+    }
+  })
+
+  test('a new secret has the seed length, URL-safe characters and its checksum', ({ assert }) => {
+    const { secret, hash, userId } = transientToken(7, 40)
+    const seed = secret.release().slice(0, 40)
+    assert.match(seed, /^[A-Za-z0-9_-]{40}$/)
+    assert.equal(secret.release(), tokenSecretOf(seed))
+    assert.equal(hash, sha256Hex(secret.release()))
+    assert.equal(userId, 7)
+    assert.notEqual(transientToken(7, 40).secret.release(), secret.release())
+  })
+
+  test('a token value is what AccessToken computes for its id and secret', ({ assert }) => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.nat(), fc.stringMatching(/^[1-9][0-9]{0,15}$/)),
+        fc.string({ maxLength: 60, unit: 'grapheme' }),
+        (identifier, secret) => {
+          const token = new AccessToken({
+            identifier,
+            tokenableId: 1,
+            type: 'portal',
+            prefix: 'pat_',
+            secret: new Secret(secret),
+            name: null,
+            hash: sha256Hex(secret),
+            abilities: ['*'],
+            createdAt: new Date(),
+            updatedAt: new Date(),
+            lastUsedAt: null,
+            expiresAt: null,
+          })
+          assert.equal(tokenValueOf('pat_', identifier, secret), token.value!.release())
+        }
+      )
+    )
+  })
+
   test('decode as AccessToken.decode does, on any value', ({ assert }) => {
     fc.assert(
       fc.property(tokenValue, (value) => {
