@@ -476,9 +476,16 @@ async function chart(account: Account, search: URLSearchParams): Promise<Reply> 
 // ---------------------------------------------------------------- OAuth
 
 const CLIENT = `select id, kind, secret_hash, revoked_at from oauth_clients where id = $1`
+// The same insert as the service's: the client row re-checked under FOR SHARE, so
+// that no token outlives a revocation committed meanwhile (the contract's rule, and
+// the same work; the bare insert lacked it).
 const ISSUE = `insert into oauth_access_tokens
     (tokenable_id, type, name, hash, abilities, created_at, updated_at, last_used_at, expires_at)
-  values ($1, 'machine', null, $2, $3, $4, $4, null, $5) returning id`
+  select c.id, 'machine', null, $2, $3, $4, $4, null, $5
+    from oauth_clients c
+   where c.id = $1 and c.kind = 'machine' and c.secret_hash = $6 and c.revoked_at is null
+     for share of c
+  returning id`
 
 async function oauthToken(request: http.IncomingMessage, response: http.ServerResponse) {
   const ip = request.socket.remoteAddress ?? '-'
@@ -510,7 +517,9 @@ async function oauthToken(request: http.IncomingMessage, response: http.ServerRe
     JSON.stringify(['merchant-api']),
     now,
     new Date(now.getTime() + TOKEN_TTL_SECONDS * 1000),
+    client.secret_hash,
   ])
+  if (!issued) return invalidClient()
   const value = `mat_${Buffer.from(String(issued.id)).toString('base64url')}.${Buffer.from(tokenSecret).toString('base64url')}`
   send(response, 200, { token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS, access_token: value })
 }
