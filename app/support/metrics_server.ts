@@ -33,14 +33,15 @@ const instrumented = new WeakSet<object>()
 export function instrumentPool(connection: string, pool: TarnPool | undefined) {
   if (!pool || instrumented.has(pool)) return
   instrumented.add(pool)
-  const started = new Map<number, bigint>()
-  pool.on('acquireRequest', (eventId: number) => started.set(eventId, process.hrtime.bigint()))
+  // Milliseconds as doubles (performance.now): a BigInt a side, on every acquisition,
+  // is a visible share of a short request's allocations.
+  const started = new Map<number, number>()
+  const labels = { connection }
+  pool.on('acquireRequest', (eventId: number) => started.set(eventId, performance.now()))
   pool.on('acquireSuccess', (eventId: number) => {
     const at = started.get(eventId)
     started.delete(eventId)
-    if (at !== undefined) {
-      dbPoolAcquireWait.observe({ connection }, Number(process.hrtime.bigint() - at) / 1e9)
-    }
+    if (at !== undefined) dbPoolAcquireWait.observe(labels, (performance.now() - at) / 1000)
   })
   pool.on('acquireFail', (eventId: number) => {
     started.delete(eventId)

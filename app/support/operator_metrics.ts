@@ -23,6 +23,7 @@ import {
   collectDefaultMetrics,
 } from 'prom-client'
 import type { LimitName } from '#limits/limits'
+import { RequestPathHistogram } from '#support/request_path_histogram'
 
 export const registry = new Registry()
 // Node and process metrics, among them the event-loop delay: prom-client's
@@ -41,7 +42,8 @@ export const httpRequests = new Counter({
   registers: [registry],
 })
 
-export const httpRequestDuration = new Histogram({
+// Observed on every request: the request path's histogram (the same exposition).
+export const httpRequestDuration = new RequestPathHistogram({
   name: 'portal_http_request_duration_seconds',
   help: 'Time from request received to response finished, by route, method and status.',
   labelNames: ['route', 'method', 'status'] as const,
@@ -70,7 +72,8 @@ export const dbPoolMax = new Gauge({
   registers: [registry],
 })
 
-export const dbPoolAcquireWait = new Histogram({
+// Observed on every pool acquisition, several per request.
+export const dbPoolAcquireWait = new RequestPathHistogram({
   name: 'portal_db_pool_acquire_wait_seconds',
   help: 'Time a query waited for a pool connection (acquire request to success).',
   labelNames: ['connection'] as const,
