@@ -8,7 +8,7 @@
 | Verification and last_used_at: app/auth/clocked_access_tokens.ts.
 */
 import { DateTime, Settings } from 'luxon'
-import { type AccessToken } from '@adonisjs/auth/access_tokens'
+import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import settings from '#config/settings'

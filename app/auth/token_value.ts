@@ -38,10 +38,13 @@ export function decodeTokenValue(prefix: string, value: unknown): DecodedTokenVa
   return { identifier, secret }
 }
 
-/** Whether `secret` hashes (SHA-256, hex) to `storedHash`, in constant time. */
+/** A secret's stored form: its SHA-256, hex. */
+const storedHashOf = (secret: string) => createHash('sha256').update(secret).digest('hex')
+
+/** Whether `secret` has the stored hash `storedHash`, compared in constant time. */
 export function secretMatches(storedHash: string, secret: string): boolean {
   const expected = Buffer.from(storedHash, 'utf8')
-  const actual = Buffer.from(createHash('sha256').update(secret).digest('hex'), 'latin1')
+  const actual = Buffer.from(storedHashOf(secret), 'latin1')
   // Compared whatever the lengths, so a wrong length costs what a wrong hash does.
   const equal = timingSafeEqual(expected, expected.length === actual.length ? actual : expected)
   return equal && expected.length === actual.length
@@ -64,7 +67,7 @@ export function transientToken(ownerId: number, size: number) {
   return {
     userId: ownerId,
     secret: new Secret(secret),
-    hash: createHash('sha256').update(secret).digest('hex'),
+    hash: storedHashOf(secret),
   }
 }
 

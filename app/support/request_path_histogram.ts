@@ -37,7 +37,8 @@ export class RequestPathHistogram<Label extends string> {
     this.name = options.name
     this.help = options.help
     this.labelNames = options.labelNames
-    this.upperBounds = [...options.buckets].sort((a, b) => a - b)
+    // As given (ascending), as prom-client takes its buckets.
+    this.upperBounds = options.buckets
     for (const registry of options.registers) registry.registerMetric(this as never)
   }
 
