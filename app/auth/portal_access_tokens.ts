@@ -152,6 +152,25 @@ export class PortalAccessTokensProvider<
     return Object.assign(token, { portalClientId: options.portalClientId })
   }
 
+  #resolveStatement: { name: string; text: string } | undefined
+
+  /** resolve()'s statement, written once: its text is the same on every request. */
+  private resolveStatement() {
+    this.#resolveStatement ??= {
+      name: `${this.table}:resolve-portal`,
+      text: `select t.id, t.tokenable_id, t.type, t.name, t.hash, t.abilities, t.created_at,
+              t.updated_at, t.last_used_at, t.expires_at, t.portal_client_id,
+              coalesce(pc.is_active, false) as application_active,
+              ${sessionUser.select}, ${sessionMerchant.select}
+         from ${this.table} t
+         left join users u on u.id = t.tokenable_id
+         left join merchants m on m.id = u.merchant_id
+         left join portal_clients pc on pc.id = t.portal_client_id
+        where t.id = $1 and t.type = $2`,
+    }
+    return this.#resolveStatement
+  }
+
   /**
    * The Portal request's hot path: the token, its owner, the owner's merchant and
    * whether the issuing application is active, in ONE statement (the same checks as
@@ -161,19 +180,8 @@ export class PortalAccessTokensProvider<
   async resolve(tokenValue: string): Promise<ResolvedPortalToken | null> {
     const decoded = decodeTokenValue(this.prefix, tokenValue)
     if (!decoded || !DECIMAL_ID.test(decoded.identifier)) return null
-    const [row] = await directQuery(
-      `${this.table}:resolve-portal`,
-      `select t.id, t.tokenable_id, t.type, t.name, t.hash, t.abilities, t.created_at,
-              t.updated_at, t.last_used_at, t.expires_at, t.portal_client_id,
-              coalesce(pc.is_active, false) as application_active,
-              ${sessionUser.select}, ${sessionMerchant.select}
-         from ${this.table} t
-         left join users u on u.id = t.tokenable_id
-         left join merchants m on m.id = u.merchant_id
-         left join portal_clients pc on pc.id = t.portal_client_id
-        where t.id = $1 and t.type = $2`,
-      [decoded.identifier, this.type]
-    )
+    const statement = this.resolveStatement()
+    const [row] = await directQuery(statement.name, statement.text, [decoded.identifier, this.type])
     if (!row || !secretMatches(row.hash, decoded.secret)) return null
     const token = this.dbRowToAccessToken(row as any)
     const now = Settings.now()

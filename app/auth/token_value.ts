@@ -9,7 +9,7 @@
 | buffers to compare them. The profiles of `GET /portal/me` and `POST /oauth/token`
 | put them at 3 % and 3.5 % of the request's CPU.
 */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import { Secret } from '@adonisjs/core/helpers'
 
@@ -38,8 +38,11 @@ export function decodeTokenValue(prefix: string, value: unknown): DecodedTokenVa
   return { identifier, secret }
 }
 
-/** A secret's stored form: its SHA-256, hex. */
-const storedHashOf = (secret: string) => createHash('sha256').update(secret).digest('hex')
+/**
+ * A secret's stored form: its SHA-256, hex. One-shot: a Hash object per request (what
+ * createHash makes) was 1.5 % of `GET /portal/me`'s CPU, the digest itself a fifth of it.
+ */
+const storedHashOf = (secret: string) => hash('sha256', secret, 'hex')
 
 /** Whether `secret` has the stored hash `storedHash`, compared in constant time. */
 export function secretMatches(storedHash: string, secret: string): boolean {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { actorOf, type Actor } from '#auth/actor'
@@ -49,7 +49,7 @@ export interface LimitOptions {
 
 function digest(value: unknown): string {
   const text = typeof value === 'string' ? value.trim().toLowerCase() : ''
-  return createHash('sha256').update(text).digest('base64url')
+  return hash('sha256', text, 'base64url')
 }
 
 /** The limiter key of a request; `ip:<ip>` alone is the one authentication failures use. */
