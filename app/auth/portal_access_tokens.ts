@@ -152,13 +152,10 @@ export class PortalAccessTokensProvider<
     return Object.assign(token, { portalClientId: options.portalClientId })
   }
 
-  #resolveStatement: { name: string; text: string } | undefined
-
-  /** resolve()'s statement, written once: its text is the same on every request. */
-  private resolveStatement() {
-    this.#resolveStatement ??= {
-      name: `${this.table}:resolve-portal`,
-      text: `select t.id, t.tokenable_id, t.type, t.name, t.hash, t.abilities, t.created_at,
+  /** resolve()'s statement, written once (after the table is set): the same on every request. */
+  readonly #resolveStatement = {
+    name: `${this.table}:resolve-portal`,
+    text: `select t.id, t.tokenable_id, t.type, t.name, t.hash, t.abilities, t.created_at,
               t.updated_at, t.last_used_at, t.expires_at, t.portal_client_id,
               coalesce(pc.is_active, false) as application_active,
               ${sessionUser.select}, ${sessionMerchant.select}
@@ -167,8 +164,6 @@ export class PortalAccessTokensProvider<
          left join merchants m on m.id = u.merchant_id
          left join portal_clients pc on pc.id = t.portal_client_id
         where t.id = $1 and t.type = $2`,
-    }
-    return this.#resolveStatement
   }
 
   /**
@@ -180,8 +175,8 @@ export class PortalAccessTokensProvider<
   async resolve(tokenValue: string): Promise<ResolvedPortalToken | null> {
     const decoded = decodeTokenValue(this.prefix, tokenValue)
     if (!decoded || !DECIMAL_ID.test(decoded.identifier)) return null
-    const statement = this.resolveStatement()
-    const [row] = await directQuery(statement.name, statement.text, [decoded.identifier, this.type])
+    const { name, text } = this.#resolveStatement
+    const [row] = await directQuery(name, text, [decoded.identifier, this.type])
     if (!row || !secretMatches(row.hash, decoded.secret)) return null
     const token = this.dbRowToAccessToken(row as any)
     const now = Settings.now()

@@ -39,8 +39,9 @@ export function decodeTokenValue(prefix: string, value: unknown): DecodedTokenVa
 }
 
 /**
- * A secret's stored form: its SHA-256, hex. One-shot: a Hash object per request (what
- * createHash makes) was 1.5 % of `GET /portal/me`'s CPU, the digest itself a fifth of it.
+ * A secret's stored form: its SHA-256, hex, in one shot (as one_time_proof.ts's
+ * sha256Hex, which is not imported here: that module reads the app key when loaded,
+ * and this one is loaded with the auth config, before a local key is set).
  */
 const storedHashOf = (secret: string) => hash('sha256', secret, 'hex')
 
