@@ -31,8 +31,11 @@
 | a whole minute's allowance at once (up to the concurrency) every 61 s. Any 429 A
 | receives is counted and printed: it would mean A went over a limit.
 |
-| Merchant B (what is measured): `--b-users` (10) developers, each calling
-| `GET /portal/me` every 1.02 s, within its API limit (p50/p95/p99 over all of them),
+| Merchant B (what is measured): `--b-users` (15) developers, each calling
+| `GET /portal/me` at random times, `--b-me-interval` ms (1500) apart on average and
+| never over its API limit (a Poisson process: at A's readers' fixed period, a B user
+| kept the same offset from them all run, and the start decided the p99;
+| noisy_neighbour_b.ts), p50/p95/p99 over all of them,
 | and a login every `--b-login-interval` ms (500; correct password, each from a new
 | client IP, identities in turn), all from a process of their own at nice -10
 | (noisy_neighbour_b.ts), so that this process's pauses while it loads the server for
@@ -83,10 +86,13 @@ const A_UPLOADERS = numberFlag('a-uploaders', 2)
 const A_UPLOAD_CONCURRENCY = numberFlag('a-upload-concurrency', 10)
 const A_READER_CONCURRENCY = numberFlag('a-reader-concurrency', 10)
 const A_LOGIN_IPS = numberFlag('a-login-ips', 1)
-const B_USERS = numberFlag('b-users', 10)
+const B_USERS = numberFlag('b-users', 15)
+const B_ME_INTERVAL = numberFlag('b-me-interval', 1500)
 const B_LOGIN_INTERVAL = numberFlag('b-login-interval', 500)
 const A_NICE = numberFlag('a-nice', 19)
 const PACE = flag('pace', 'spread') as 'spread' | 'burst'
+/** Where to write every request's send time, duration and status (JSON), to look for what a slow one overlapped. */
+const SAMPLES_FILE = flag('samples', '')
 if (PACE !== 'spread' && PACE !== 'burst') throw new Error('--pace is spread or burst')
 const APP_KEY = process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789'
 process.env.APP_KEY = APP_KEY
@@ -322,7 +328,8 @@ const bInput: BInput = {
   me: {
     url: `${base}/api/v1/portal/me`,
     bearers: bUsers.map((user) => user.bearer),
-    intervalMs: legalInterval(API_PER_MINUTE),
+    meanIntervalMs: B_ME_INTERVAL,
+    perMinute: API_PER_MINUTE,
   },
   login: {
     url: loginUrl,
@@ -531,7 +538,11 @@ const report = {
       logo_bytes: logo.length,
       imported_now: imported,
     },
-    merchant_b: { portal_me_users: B_USERS, login_interval_ms: B_LOGIN_INTERVAL },
+    merchant_b: {
+      portal_me_users: B_USERS,
+      portal_me_mean_interval_ms: B_ME_INTERVAL,
+      login_interval_ms: B_LOGIN_INTERVAL,
+    },
     load_generator_nice: aNice,
   },
   merchant_b: { quiet: bQuiet, loaded: bLoaded, ratios },
@@ -553,6 +564,10 @@ const report = {
   },
 }
 console.log(JSON.stringify(report, null, 2))
+if (SAMPLES_FILE) {
+  const { writeFileSync } = await import('node:fs')
+  writeFileSync(SAMPLES_FILE, JSON.stringify({ phases, samples, probe: probe.samples }))
+}
 
 const loads = (values: number[]) => values.join(' / ')
 const cell = (value: unknown) => (value === null || value === undefined ? '–' : String(value))
@@ -561,7 +576,7 @@ console.log(
     '',
     `${startedAt.toISOString().slice(0, 16)} UTC, ${machine()}; load average ${loads(loadAtStart)} at the start, ${loads(loadAtEnd)} at the end; ` +
       `${SECONDS} s per phase, pace ${PACE}; A: ${A_READERS} history readers, ${A_UPLOADERS} logo uploaders (${A_UPLOAD_CONCURRENCY} in flight each), ` +
-      `${A_READERS + A_UPLOADERS} identities × ${A_LOGIN_IPS} address(es) of wrong-password logins, load generator at nice ${cell(aNice)}; B: ${B_USERS} users on /portal/me and a login every ${B_LOGIN_INTERVAL} ms, from its own process${bStarted.raisedPriority ? ' at nice -10' : ''}.`,
+      `${A_READERS + A_UPLOADERS} identities × ${A_LOGIN_IPS} address(es) of wrong-password logins, load generator at nice ${cell(aNice)}; B: ${B_USERS} users on /portal/me at random times (${B_ME_INTERVAL} ms apart on average) and a login every ${B_LOGIN_INTERVAL} ms, from its own process${bStarted.raisedPriority ? ' at nice -10' : ''}.`,
     '',
     '| merchant | figure | quiet | loaded | loaded ÷ quiet |',
     '|---|---|---|---|---|',

@@ -1,9 +1,16 @@
 /*
 | Merchant B of bench/noisy_neighbour.ts, in a process of its own: its `GET /portal/me`
-| users, each calling every `me.intervalMs` (open loop, first call at a random phase),
-| and its logins, one every `login.intervalMs` (correct password, identities in turn,
-| each from a new client address), until told to stop; the samples go back to the main
-| process with wall-clock times. B's users are other people's browsers, not the
+| users, each calling at random times, `me.meanIntervalMs` apart on average (a Poisson
+| process, open loop), never more than `me.perMinute` in any 60 s, and its logins, one
+| every `login.intervalMs` (correct password, identities in turn, each from a new
+| client address), until told to stop; the samples go back to the main process with
+| wall-clock times.
+| Why random times: B's users at a fixed period equal to A's readers' (both spend the
+| same API limit evenly) kept the same offset from them for the whole run, so whether
+| a B user's calls landed on A's pages every second, or never, was decided by the
+| random start; the p99 then swung from 0.9x to 2.6x between identical runs.
+| Arrivals at random times see the server in every state in proportion to its time
+| there (Poisson arrivals see time averages). B's users are other people's browsers, not the
 | process that loads the server for merchant A: on the load generator's thread, B's
 | timings included its pauses (reading A's 100-item pages, building its uploads), and
 | on a thread of that process they still shared its memory map, whose lock the
@@ -18,7 +25,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { setThreadsPriority } from './load_tools.js'
 
 export interface BInput {
-  me: { url: string; bearers: string[]; intervalMs: number }
+  me: { url: string; bearers: string[]; meanIntervalMs: number; perMinute: number }
   login: {
     url: string
     headers: Record<string, string>
@@ -62,6 +69,28 @@ async function call(into: BSample[], url: string, init: RequestInit) {
   into.push({ at: performance.timeOrigin + sent, ms: performance.now() - sent, status })
 }
 
+/**
+ * Sends `request()` at random times, `meanIntervalMs` apart on average (exponential
+ * gaps), until stopped, whether or not earlier ones were answered; a send that would
+ * be the `perMinute + 1`-th within 60 s waits until it is not.
+ */
+async function atRandom(meanIntervalMs: number, perMinute: number, request: () => Promise<void>) {
+  const sentAt: number[] = []
+  const gap = () => -Math.log(1 - Math.random()) * meanIntervalMs
+  let due = performance.now() + gap()
+  while (running) {
+    // The window is 60 s; 50 ms more for the server's and this clock's rounding.
+    if (sentAt.length >= perMinute) due = Math.max(due, sentAt[sentAt.length - perMinute] + 60_050)
+    await delay(Math.max(0, due - performance.now()))
+    if (!running) break
+    sentAt.push(performance.now())
+    if (sentAt.length > perMinute) sentAt.shift()
+    const sent = request().finally(() => inFlight.delete(sent))
+    inFlight.add(sent)
+    due += gap()
+  }
+}
+
 /** Sends `request()` every `intervalMs` until stopped, whether or not earlier ones were answered. */
 async function every(intervalMs: number, request: () => Promise<void>) {
   let due = performance.now() + Math.random() * intervalMs
@@ -81,7 +110,9 @@ const loginAddress = (index: number) =>
 
 const senders = [
   ...me.bearers.map((bearer) =>
-    every(me.intervalMs, () => call(samples.me, me.url, { headers: { authorization: bearer } }))
+    atRandom(me.meanIntervalMs, me.perMinute, () =>
+      call(samples.me, me.url, { headers: { authorization: bearer } })
+    )
   ),
   every(login.intervalMs, () => {
     const index = logins++
