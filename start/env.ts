@@ -51,7 +51,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   METRICS_HOST: Env.schema.string.optional({ format: 'host' }),
   METRICS_PUSHGATEWAY_URL: Env.schema.string.optional(),
   SHUTDOWN_DRAIN_MS: Env.schema.number.optional(),
-  // Logo decoding and encoding: images at once per process, and uploads waiting.
+  // Logo decoding and encoding: images at once per process, uploads waiting, and the
+  // lane time one merchant's images may take per minute.
   LOGO_IMAGE_CONCURRENCY: Env.schema.number.optional(),
   LOGO_IMAGE_QUEUE: Env.schema.number.optional(),
+  LOGO_IMAGE_SECONDS_PER_MINUTE: Env.schema.number.optional(),
 })

@@ -24,6 +24,7 @@ import {
 } from 'prom-client'
 import type { LimitName } from '#limits/limits'
 import { RequestPathHistogram } from '#support/request_path_histogram'
+import type { LaneRefusal } from '#support/work_lane'
 
 export const registry = new Registry()
 // Node and process metrics, among them the event-loop delay: prom-client's
@@ -139,7 +140,7 @@ export const laneWait = new Histogram({
 
 export const laneRefusals = new Counter({
   name: 'portal_lane_refusals_total',
-  help: 'Tasks a work lane refused (answered 503 with Retry-After), by reason: queue_full, key_busy (the merchant already has its share).',
+  help: 'Tasks a work lane refused (answered 503 with Retry-After), by reason: queue_full, key_busy (the merchant already has its share of the places), key_budget (its share of the time).',
   labelNames: ['lane', 'reason'] as const,
   registers: [registry],
 })
@@ -192,7 +193,7 @@ export function recordLaneWait(lane: string, seconds: number) {
   laneWait.observe({ lane }, seconds)
 }
 
-export function recordLaneRefusal(lane: string, reason: 'queue_full' | 'key_busy') {
+export function recordLaneRefusal(lane: string, reason: LaneRefusal) {
   laneRefusals.inc({ lane, reason })
 }
 

@@ -7,15 +7,22 @@
 | - at most `maxQueued` tasks wait in all;
 | - at most `maxPerKey` tasks (running or waiting) belong to one key (a merchant), so
 |   one key cannot fill the queue in front of everybody else.
-| A task over either bound is refused at once with LaneFullError, which carries an
-| estimate of when a place should be free (the Retry-After of a 503).
+| - optionally, a key's tasks take at most `secondsPerKeyPerMinute` of the lane's time
+|   a minute: a budget of that many seconds, refilled evenly up to it; a task's time is
+|   charged when it ends, and a key in debt is refused until it is repaid. Places
+|   bound how much work waits; this bounds how much of the time one key's work may
+|   take: under one merchant's flood of costly images the encoder stays busy
+|   otherwise, and other merchants' requests measurably wait for the cores
+|   (bench/README.md › noisy_neighbour).
+| A task over any bound is refused at once with LaneFullError, which carries an
+| estimate of when it would be admitted (the Retry-After of a 503).
 |
 | Running and waiting tasks, waits and refusals are Prometheus series labelled with the
 | lane's name (docs/operations.md).
 */
 import { recordLaneRefusal, recordLaneTasks, recordLaneWait } from '#support/operator_metrics'
 
-export type LaneRefusal = 'queue_full' | 'key_busy'
+export type LaneRefusal = 'queue_full' | 'key_busy' | 'key_budget'
 
 export class LaneFullError extends Error {
   constructor(
@@ -34,6 +41,20 @@ export interface LaneOptions {
   concurrency: number
   maxQueued: number
   maxPerKey: number
+  /** The lane time a key's tasks may take per minute, in seconds; unbounded when absent. */
+  secondsPerKeyPerMinute?: number
+  /** Milliseconds, for the time budget (tests pass a clock they control). */
+  now?: () => number
+}
+
+/**
+ * A key's time budget: its balance at `at` (ms), in sixtieths of a millisecond, so
+ * that it is exact: a task's milliseconds cost 60 each, and each millisecond of the
+ * clock gives back secondsPerKeyPerMinute.
+ */
+interface Budget {
+  balance: number
+  at: number
 }
 
 /** Retry-After bounds, in seconds. */
@@ -45,18 +66,24 @@ export class WorkLane {
   readonly concurrency: number
   readonly maxQueued: number
   readonly maxPerKey: number
+  readonly secondsPerKeyPerMinute: number | undefined
 
   #running = 0
   readonly #waiting: Array<() => void> = []
   readonly #perKey = new Map<string, number>()
   /** Moving average of task durations, for the Retry-After estimate. */
   #meanSeconds = 1
+  readonly #now: () => number
+  /** Keys whose budget is not full; a full one is dropped, so this holds recent keys only. */
+  readonly #budgets = new Map<string, Budget>()
 
   constructor(options: LaneOptions) {
     this.name = options.name
     this.concurrency = options.concurrency
     this.maxQueued = options.maxQueued
     this.maxPerKey = options.maxPerKey
+    this.secondsPerKeyPerMinute = options.secondsPerKeyPerMinute
+    this.#now = options.now ?? Date.now
     this.#publish()
   }
 
@@ -85,6 +112,41 @@ export class WorkLane {
       recordLaneRefusal(this.name, refusal)
       throw new LaneFullError(this.name, refusal, this.#retryAfterSeconds())
     }
+    const balance = this.#balance(key)
+    if (balance < 0) {
+      recordLaneRefusal(this.name, 'key_budget')
+      // Repaid at secondsPerKeyPerMinute sixtieths of a millisecond per millisecond.
+      const repaid = Math.ceil(-balance / (this.secondsPerKeyPerMinute! * 1000))
+      throw new LaneFullError(this.name, 'key_budget', Math.max(RETRY_AFTER_MIN, repaid))
+    }
+  }
+
+  /** The key's balance now (Budget), Infinity without a budget; a full one is forgotten. */
+  #balance(key: string) {
+    const perMinute = this.secondsPerKeyPerMinute
+    if (perMinute === undefined) return Infinity
+    const full = perMinute * 60_000
+    const budget = this.#budgets.get(key)
+    if (!budget) return full
+    // A clock set back (NTP) refills nothing rather than deepening a debt.
+    const balance = budget.balance + Math.max(0, this.#now() - budget.at) * perMinute
+    if (balance < full) return balance
+    this.#budgets.delete(key)
+    return full
+  }
+
+  /** Every key's budget full again (tests start from it; merchant ids restart there). */
+  refillBudgets() {
+    this.#budgets.clear()
+  }
+
+  /** Charges `milliseconds` of the lane's time to the key's budget. */
+  #charge(key: string, milliseconds: number) {
+    if (this.secondsPerKeyPerMinute === undefined) return
+    const balance = this.#balance(key) - Math.round(milliseconds) * 60
+    this.#budgets.set(key, { balance, at: this.#now() })
+    // Forget the keys whose budget has refilled, so the map holds recent keys only.
+    if (this.#budgets.size > 64) for (const each of [...this.#budgets.keys()]) this.#balance(each)
   }
 
   /** Runs `task` when a place is free, or throws LaneFullError at once. */
@@ -108,10 +170,12 @@ export class WorkLane {
         this.#publish()
       }
       const startedAt = performance.now()
+      const budgetFrom = this.#now()
       try {
         return await task()
       } finally {
         this.#meanSeconds = 0.8 * this.#meanSeconds + 0.2 * ((performance.now() - startedAt) / 1000)
+        this.#charge(key, this.#now() - budgetFrom)
         this.#release()
       }
     } finally {

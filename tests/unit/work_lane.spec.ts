@@ -124,4 +124,59 @@ test.group('WorkLane', () => {
     await run
     assert.equal(await subject.run('b', async () => 'now'), 'now')
   })
+
+  test('a key whose tasks took more than secondsPerKeyPerMinute is refused (key_budget) until repaid; other keys run', async ({
+    assert,
+  }) => {
+    let now = 0
+    // 30 s a minute: the budget refills half a second each second, up to 30 s, and a
+    // task's time is charged when it ends.
+    const subject = lane({ secondsPerKeyPerMinute: 30, now: () => now })
+    // 30 - 20 = 10 s left; then 10 + 10 - 20 = 0: admitted at exactly zero.
+    await subject.run('a', async () => void (now += 20_000))
+    await subject.run('a', async () => void (now += 20_000))
+    assert.equal(await subject.run('a', async () => 'at zero'), 'at zero')
+    // 0 - 4 + 2 = -2 s: repaid in 4 s.
+    await subject.run('a', async () => void (now += 4000))
+    const refusal = await subject.run('a', async () => 'never').catch((error) => error)
+    assert.instanceOf(refusal, LaneFullError)
+    assert.equal(refusal.reason, 'key_budget')
+    assert.equal(refusal.retryAfterSeconds, 4)
+    assert.throws(() => subject.refuseWhenFull('a'))
+    assert.equal(await subject.run('b', async () => 'other key'), 'other key')
+
+    now += 3999
+    assert.throws(() => subject.refuseWhenFull('a'))
+    now += 1
+    assert.equal(await subject.run('a', async () => 'repaid'), 'repaid')
+  })
+
+  test('a budget refills to at most one minute of it, and a clock set back deepens no debt', async ({
+    assert,
+  }) => {
+    let now = 0
+    const subject = lane({ secondsPerKeyPerMinute: 30, now: () => now })
+    // An hour idle saves no more than 30 s: a 64 s task leaves 30 - 64 = -34 s,
+    // repaid in 68 s.
+    now += 3_600_000
+    await subject.run('a', async () => void (now += 64_000))
+    const retryAfter = () => {
+      try {
+        subject.refuseWhenFull('a')
+        return 0
+      } catch (error) {
+        return (error as LaneFullError).retryAfterSeconds
+      }
+    }
+    assert.equal(retryAfter(), 68)
+    now -= 60_000
+    assert.equal(retryAfter(), 68)
+  })
+
+  test('without secondsPerKeyPerMinute, time is not counted', async ({ assert }) => {
+    let now = 0
+    const subject = lane({ now: () => now })
+    await subject.run('a', async () => void (now += 3_600_000))
+    assert.equal(await subject.run('a', async () => 'still'), 'still')
+  })
 })

@@ -15,12 +15,18 @@
 |   takes the threads password hashing needs, and runs at a lower CPU priority;
 | - the others wait in arrival order, at most LOGO_IMAGE_QUEUE of them (default 4) and
 |   at most MAX_PER_MERCHANT per merchant (running or waiting);
+| - a merchant's images take at most LOGO_IMAGE_SECONDS_PER_MINUTE (default 15) of the
+|   lane's time over a minute: one merchant's flood of the costliest images (about 4 s
+|   each) kept the encoder busy all the time, and other merchants' requests waited
+|   for the cores (bench/README.md › noisy_neighbour); a logo now and then, even the
+|   costliest, never meets it;
 | - beyond that, 503 SERVICE_UNAVAILABLE with Retry-After, at once: checked before the
 |   body is read (refuseWhileLaneFull), and again when the checked image asks for its
 |   place.
 */
 import { join, dirname } from 'node:path'
 import { fileTypeFromBuffer } from 'file-type'
+import { Settings } from 'luxon'
 import logger from '@adonisjs/core/services/logger'
 import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
@@ -79,6 +85,9 @@ export function logoImageLane() {
         concurrency,
         maxQueued: settings.logoImageQueue(),
         maxPerKey: MAX_PER_MERCHANT,
+        secondsPerKeyPerMinute: settings.logoImageSecondsPerMinute(),
+        // The app's clock, which tests control.
+        now: () => Settings.now(),
       }),
       encoders: new ChildWorkers(import.meta.url, './logo_encoder_process', concurrency),
     }
@@ -88,7 +97,9 @@ export function logoImageLane() {
 
 const laneFull = (error: LaneFullError) =>
   ApiError.serviceUnavailable(
-    'Too many images are being processed. Try again later.',
+    error.reason === 'key_budget'
+      ? "This merchant's recent images took their share of processing time. Try again later."
+      : 'Too many images are being processed. Try again later.',
     error.retryAfterSeconds
   )
 

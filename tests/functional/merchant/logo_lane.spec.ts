@@ -10,7 +10,7 @@
 import { test } from '@japa/runner'
 import { readdirSync, readFileSync } from 'node:fs'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
-import { resetState } from '#tests/helpers/database'
+import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { clearLogoStorage, uploadLogo } from '#tests/helpers/merchant'
 import { eventually, pause } from '#tests/helpers/server_process'
@@ -41,12 +41,15 @@ async function refusals(reason: string) {
 }
 
 /** Takes every place of the lane until the returned function is called. */
+let holds = 0
+
 function holdTheLane() {
   const { images } = logoImageLane()
   let release!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
-  const holders = Array.from({ length: images.concurrency }, (_, index) =>
-    images.run(`test-holder-${index}`, () => released)
+  // Keys of their own each time: their time in the lane is charged to them.
+  const holders = Array.from({ length: images.concurrency }, () =>
+    images.run(`test-holder-${++holds}`, () => released)
   )
   return async () => {
     release()
@@ -95,6 +98,8 @@ async function fullLane(client: ApiClient, cleanup: (handler: () => Promise<void
 test.group('Logo images go through a bounded lane', (group) => {
   group.each.setup(() => resetState())
   group.each.setup(() => clearLogoStorage())
+  // Merchant ids restart with every test; the time charged to the last test's do not carry over.
+  group.each.setup(() => logoImageLane().images.refillBudgets())
 
   test('at most LOGO_IMAGE_CONCURRENCY images are processed at once; the others wait, then all are stored', async ({
     client,
@@ -150,6 +155,38 @@ test.group('Logo images go through a bounded lane', (group) => {
 
     await letGo()
     for (const response of await Promise.all([...first, others])) response.assertStatus(200)
+  })
+
+  test("a merchant whose images took LOGO_IMAGE_SECONDS_PER_MINUTE of the lane is 503 with Retry-After until it is repaid; other merchants' images are stored", async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    cleanup(() => logoImageLane().images.refillBudgets())
+    const [admin, other] = await administrators(2)
+    const image = await tinyWebp()
+    const { images } = logoImageLane()
+    const perMinute = images.secondsPerKeyPerMinute!
+    setNow(new Date())
+    const before = await refusals('key_budget')
+    // The merchant's images held the lane for its whole minute's share, and 3 s more.
+    await images.run(String(admin.merchant.id), async () => advanceClock((perMinute + 3) * 1000))
+
+    const refused = await uploadLogo(client, admin, image)
+    refused.assertStatus(503)
+    assert.equal(refused.body().error_code, 'SERVICE_UNAVAILABLE')
+    // The 3 s are repaid at perMinute / 60 a second.
+    assert.equal(refused.header('retry-after'), String(Math.ceil((3 * 60) / perMinute)))
+    assert.equal(await refusals('key_budget'), before + 1)
+    const others = await uploadLogo(client, other, image)
+    others.assertStatus(200)
+
+    advanceClock(Math.ceil((3 * 60) / perMinute) * 1000 - 1)
+    const early = await uploadLogo(client, admin, image)
+    early.assertStatus(503)
+    advanceClock(1)
+    const repaid = await uploadLogo(client, admin, image)
+    repaid.assertStatus(200)
   })
 
   test('with LOGO_IMAGE_QUEUE uploads waiting, the next is 503 SERVICE_UNAVAILABLE with Retry-After at once', async ({
