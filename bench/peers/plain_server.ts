@@ -330,21 +330,25 @@ const FIGURES = `count(*) as transaction_count,
   sum(amount) filter (where status = 'PAID') as collection_total,
   count(*) filter (where status = 'PAID' and amount is null) as paid_without_amount`
 
-// $1 merchant, $2 environment, $3 currency, $4 from, $5 to, $6 time zone, $7 brand or null
-const POPULATION = `merchant_id = $1 and environment = $2 and currency = $3
+// $1 merchant, $2 environment, $3 currency, $4 from, $5 to, $6 time zone, $7 brand or
+// null. A statement each with and without the brand: one `($7 is null or brand = $7)`
+// statement plans for both, and its generic plan reads every row's brand from the
+// heap even when no brand is given.
+const population = (brand: boolean) => `merchant_id = $1 and environment = $2 and currency = $3
   and created_at >= $4::timestamptz and created_at < $5::timestamptz
-  and ($7::text is null or payment_brand = $7)`
+  and ${brand ? 'payment_brand = $7' : '$7::text is null'}`
 
-const METRICS = `select ${FIGURES},
+const metricsStatement = (brand: boolean) => `select ${FIGURES},
     exists (select 1 from currencies where code = $3) as supported,
     ${local('$4::timestamptz', '$6::text', 'from')}, ${local('$5::timestamptz', '$6::text', 'to')}
-  from transactions where ${POPULATION}`
+  from transactions where ${population(brand)}`
+const METRICS = { all: metricsStatement(false), brand: metricsStatement(true) }
 
 // $8 the interval ('day', 'month', 'year'); the periods are local, from the period of
 // `from` to the period of the last instant before `to`.
-const CHART = `with totals as (
+const chartStatement = (brand: boolean) => `with totals as (
     select date_trunc($8, created_at at time zone $6::text) as period_start, ${FIGURES}
-      from transactions where ${POPULATION} group by 1
+      from transactions where ${population(brand)} group by 1
   ), periods as (
     select period_start, period_start + ('1 ' || $8)::interval as period_end
       from generate_series(date_trunc($8, $4::timestamptz at time zone $6::text),
@@ -379,6 +383,7 @@ const CHART = `with totals as (
          ${local('$4::timestamptz', '$6::text', 'from')},
          ${local('$5::timestamptz', '$6::text', 'to')}
     from buckets order by period_start`
+const CHART = { all: chartStatement(false), brand: chartStatement(true) }
 
 /** The six metric fields from a row's columns (prefixed `all_` for chart totals). */
 function figures(row: Record<string, any>, prefix = '') {
@@ -424,7 +429,8 @@ const unsupported: Reply = [422, failure('VALIDATION_ERROR', 'Unsupported curren
 async function metrics(account: Account, search: URLSearchParams): Promise<Reply> {
   const { timezone, values } = reportingValues(account, search)
   const asOf = new Date().toISOString()
-  const [row] = await rows('peer:metrics', METRICS, values)
+  const brand = search.get('payment_brand') === null ? 'all' : 'brand'
+  const [row] = await rows(`peer:metrics:${brand}`, METRICS[brand], values)
   if (!row.supported) return unsupported
   if (Number(row.paid_without_amount) > 0) return unavailable('A paid amount is missing.')
   return [
@@ -446,7 +452,8 @@ async function chart(account: Account, search: URLSearchParams): Promise<Reply> 
   const { timezone, values } = reportingValues(account, search)
   const interval = search.get('interval')
   const asOf = new Date().toISOString()
-  const buckets = await rows('peer:chart', CHART, [...values, interval])
+  const brand = search.get('payment_brand') === null ? 'all' : 'brand'
+  const buckets = await rows(`peer:chart:${brand}`, CHART[brand], [...values, interval])
   const [first] = buckets
   if (!first.supported) return unsupported
   if (Number(first.all_paid_without_amount) > 0) return unavailable('A paid amount is missing.')
