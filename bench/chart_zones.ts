@@ -1,9 +1,10 @@
 /*
 | Benchmark: the one-year daily chart (GET /api/v1/portal/collections/charts,
 | interval=day, no brand filter) in several reporting zones, on the production build
-| and on bench/peers/chart_peer.ts (node:http + pg, the same authentication and limit,
-| one prepared statement over `transactions` with generate_series days in the zone,
-| no rollups), on the collections dataset (bench/README.md › collections_dataset.ts).
+| and on bench/peers/plain_server.ts, the peer of every route in bench/hot_paths.ts
+| (node:http + pg, the same authentication and limit, one prepared statement over
+| `transactions` with generate_series days in the zone, no rollups), on the
+| collections dataset (bench/README.md › collections_dataset.ts).
 |
 | For each zone: both bodies checked equal (as_of aside) before anything is timed;
 | single requests one at a time, ours and the peer's alternating (p50/p95: the latency
@@ -108,7 +109,7 @@ function yearOf(zone: string) {
 await assertPortsFree(PORT, PORT + 1)
 const ours = await startProductionServer({ port: PORT, appKey: APP_KEY })
 process.on('exit', ours.stop)
-const peer = await startPeer('bench/peers/chart_peer.ts', PORT + 1, {
+const peer = await startPeer('bench/peers/plain_server.ts', PORT + 1, {
   RATE_LIMIT_MULTIPLIER: '100000',
 })
 

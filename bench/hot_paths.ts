@@ -245,11 +245,30 @@ const comparable = (text: string) => text.replace(/"as_of":"[^"]*"/g, '"as_of":"
  * `check` replaces that for routes whose answers differ by design), then single
  * requests alternating, then autocannon rounds alternating, then writes.
  */
+/**
+ * Waits (two minutes at most) until no statement but this client's runs in the
+ * database: a peer's heavy list or chart statements outlive autocannon's timeouts, and
+ * measured the next route's rounds under their load (the oauth row of 2026-11-26 read
+ * 0.75x at load average 5.6, 0.89-0.90x alone).
+ */
+async function untilDatabaseIdle() {
+  const started = performance.now()
+  while (performance.now() - started < 120_000) {
+    const { rows } = await sql.query(
+      `select count(*)::int as active from pg_stat_activity
+        where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`
+    )
+    if (rows[0].active === 0) return
+    await delay(200)
+  }
+}
+
 async function compare(
   route: string,
   options: (target: Target) => autocannon.Options,
   check?: () => Promise<void>
 ) {
+  await untilDatabaseIdle()
   const request = (target: Target) => {
     const { url, method, headers, body } = options(target)
     return { url: url as string, init: { method, headers, body } as RequestInit }
@@ -450,6 +469,7 @@ try {
   }
 
   async function compareLogin(connections: number) {
+    await untilDatabaseIdle()
     // The configured cost (config/hash.ts): N=16384, r=8, p=1, 64-byte key.
     const scryptOnce = (salt: Buffer) =>
       new Promise<void>((resolve, reject) =>

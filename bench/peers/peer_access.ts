@@ -1,5 +1,5 @@
 /*
-| What the small hand-written peers (history_peer.ts, chart_peer.ts) share with the
+| What the small hand-written peer history_peer.ts shares with the
 | service's work before a Portal read: the PAT as one prepared statement (token ⋈
 | user ⋈ merchant ⋈ Portal client, as app/auth/portal_access_tokens.ts resolves it),
 | SHA-256 of the secret against the stored hash, expiry, role and active flags; then
