@@ -10,10 +10,8 @@
 | - optionally, a key's tasks take at most `secondsPerKeyPerMinute` of the lane's time
 |   a minute: a budget of that many seconds, refilled evenly up to it; a task's time is
 |   charged when it ends, and a key in debt is refused until it is repaid. Places
-|   bound how much work waits; this bounds how much of the time one key's work may
-|   take: under one merchant's flood of costly images the encoder stays busy
-|   otherwise, and other merchants' requests measurably wait for the cores
-|   (bench/README.md › noisy_neighbour).
+|   bound how much work waits; this bounds how much of the lane's time one key's work
+|   may take (one merchant's stream of costly images otherwise holds it all the time).
 | A task over any bound is refused at once with LaneFullError, which carries an
 | estimate of when it would be admitted (the Retry-After of a 503).
 |

@@ -16,10 +16,10 @@
 | - the others wait in arrival order, at most LOGO_IMAGE_QUEUE of them (default 4) and
 |   at most MAX_PER_MERCHANT per merchant (running or waiting);
 | - a merchant's images take at most LOGO_IMAGE_SECONDS_PER_MINUTE (default 15) of the
-|   lane's time over a minute: one merchant's flood of the costliest images (about 4 s
-|   each) kept the encoder busy all the time, and other merchants' requests waited
-|   for the cores (bench/README.md › noisy_neighbour); a logo now and then, even the
-|   costliest, never meets it;
+|   lane's time a minute: within the places, one merchant's stream of the costliest
+|   images (about 4 s each) kept the encoder busy all the time, and other merchants'
+|   uploads queued behind it (bench/README.md › noisy_neighbour); a logo now and then,
+|   even the costliest, never meets it;
 | - beyond that, 503 SERVICE_UNAVAILABLE with Retry-After, at once: checked before the
 |   body is read (refuseWhileLaneFull), and again when the checked image asks for its
 |   place.
