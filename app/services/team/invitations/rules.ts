@@ -6,7 +6,6 @@
 | commit hands the email to the mailer. The proof (64 lowercase hex characters from 32
 | random bytes) exists only in the email; the database keeps its SHA-256.
 */
-import { createHash, randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
@@ -18,6 +17,7 @@ import InvitationMail from '#mails/invitation_mail'
 import { deliver } from '#services/mailer'
 import { identityTaken } from '#services/users/identity_availability'
 import { portalLink, type PortalOrigin } from '#support/portal_url'
+import { newProof, sha256Hex } from '#support/one_time_proof'
 
 export const INVITATION_VALIDITY_HOURS = 48
 
@@ -25,13 +25,9 @@ export const MAX_FAILED_ACCEPTANCE_ATTEMPTS = 10
 
 export const ACCEPT_PATH = '/team/invitations/accept'
 
-export function newInvitationProof() {
-  return randomBytes(32).toString('hex')
-}
-
-export function hashInvitationProof(proof: string) {
-  return createHash('sha256').update(proof, 'utf8').digest('hex')
-}
+/** An invitation's proof and its stored hash: the one-time proof rules (one_time_proof.ts). */
+export const newInvitationProof = newProof
+export const hashInvitationProof = sha256Hex
 
 /** The mailed link: the Portal origin plus /team/invitations/accept#token=<proof>. */
 export function acceptUrl(origin: PortalOrigin, proof: string) {
