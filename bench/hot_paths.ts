@@ -241,11 +241,6 @@ const ms = (value: number | null) => (value === null ? '-' : value.toFixed(2))
 const comparable = (text: string) => text.replace(/"as_of":"[^"]*"/g, '"as_of":"-"')
 
 /**
- * One route, ours against the peer: the bodies first (byte-identical but for `as_of`;
- * `check` replaces that for routes whose answers differ by design), then single
- * requests alternating, then autocannon rounds alternating, then writes.
- */
-/**
  * Waits (two minutes at most) until no statement but this client's runs in the
  * database: a peer's heavy list or chart statements outlive autocannon's timeouts, and
  * measured the next route's rounds under their load (the oauth row of 2026-11-26 read
@@ -263,6 +258,11 @@ async function untilDatabaseIdle() {
   }
 }
 
+/**
+ * One route, ours against the peer: the bodies first (byte-identical but for `as_of`;
+ * `check` replaces that for routes whose answers differ by design), then single
+ * requests alternating, then autocannon rounds alternating, then writes.
+ */
 async function compare(
   route: string,
   options: (target: Target) => autocannon.Options,
