@@ -4,7 +4,7 @@
 | exchange evidence.
 |
 | - Streams: lines are read, checked (import_line.ts) and sealed on a preparation
-|   thread (prepared_lines.ts), a few chunks of input ahead, gathered in batches
+|   thread (prepared_lines.ts), a bounded number of input chunks ahead, gathered in batches
 |   (import_batch.ts) bounded in lines and bytes, and each batch is written in one
 |   transaction (import_batch_writer.ts) while the next is gathered.
 | - Re-import (idempotent on merchant_id, environment, merchant_transaction_id): an
