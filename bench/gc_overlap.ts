@@ -68,8 +68,10 @@ for (const [name, phase] of Object.entries(run.phases)) {
     .sort((a, b) => b.ms - a.ms)
   const slowest = requests.slice(0, Math.max(1, Math.floor(requests.length / 50)))
   let offset = flag('from', 8000)
-  for (let candidate = offset; candidate <= flag('to', 12000); candidate += 10) {
-    if (met(slowest, candidate) > met(slowest, offset)) offset = candidate
+  let most = met(slowest, offset)
+  for (let candidate = offset + 10; candidate <= flag('to', 12000); candidate += 10) {
+    const count = met(slowest, candidate)
+    if (count > most) [offset, most] = [candidate, count]
   }
   const inPhase = collections.filter(
     (collection) => collection.at + offset >= phase.from && collection.at + offset < phase.to
@@ -79,7 +81,7 @@ for (const [name, phase] of Object.entries(run.phases)) {
     JSON.stringify({
       phase: name,
       offset_ms: offset,
-      slowest_met: `${met(slowest, offset)} of ${slowest.length}`,
+      slowest_met: `${most} of ${slowest.length}`,
       all_met: `${met(requests, offset)} of ${requests.length}`,
       collections: inPhase.length,
       full_collections: fullCollections,

@@ -13,14 +13,10 @@ import { setFlagsFromString } from 'node:v8'
 
 process.env.NODE_ENV ??= 'development'
 
-// The old generation may grow to twice its live size before a full (mark-compact)
-// collection. V8's own factor follows how cheap its collections look, and under a
-// steady read load it settled near 1.5: a full collection every 2-3 s, each stopping
-// every request for 6-20 ms plus marking steps of up to 44 ms, and a third of other
-// merchants' slowest `/portal/me` requests were the ones that met them. At twice, the
-// same load saw one in two minutes, and the heap committed 83 MB instead of 72-111 MB
-// (bench/README.md › noisy_neighbour). V8 reads the factor whenever it sets a limit,
-// so setting it here, before the application loads, is in time.
+// Full (mark-compact) collections stop every request: let the old generation grow to
+// twice its live size before one, instead of V8's ~1.5 that meant one every 2-3 s under
+// a steady read load (docs/operations.md › Full garbage collections). V8 reads the
+// factor whenever it sets a limit, so setting it here, before the app loads, is in time.
 setFlagsFromString('--heap-growing-percent=100')
 
 // Tracing (only with OTEL_EXPORTER_OTLP_ENDPOINT) comes first: its instrumentations
