@@ -1,6 +1,6 @@
 /*
 | parseTimestamp (app/validators/rules/timestamp.ts) does its calendar arithmetic with
-| plain Date values, for speed: filters, reporting ranges and every imported line go
+| plain integers, for speed: filters, reporting ranges and every imported line go
 | through it. This compares it with a reference built on luxon's calendar (the
 | former implementation) on every field's edges and on seeded random values.
 */

@@ -38,11 +38,41 @@ export const SHOWN_INSTANT_PATTERN = grammar((part) => part, '(', true)
 
 export interface Timestamp {
   /** The instant with the caller's offset, to the millisecond. */
-  dateTime: DateTime
+  readonly dateTime: DateTime
   /** Microseconds since the epoch, exact. */
-  epochMicros: bigint
+  readonly epochMicros: bigint
+  /** Whole seconds since the epoch (the instant's second, floored). */
+  readonly epochSeconds: number
+  /** Microseconds past `epochSeconds`: 0 to 999,999. */
+  readonly micros: number
   /** The value as given; a valid PostgreSQL timestamptz literal. */
-  sql: string
+  readonly sql: string
+}
+
+/**
+ * A parsed timestamp. Plain numbers, with the bigint and luxon forms made only when
+ * asked for: the import parses several per line, and building both for each was a
+ * tenth of its preparation (bench/README.md › collections_import.ts).
+ */
+class ParsedTimestamp implements Timestamp {
+  constructor(
+    readonly sql: string,
+    readonly epochSeconds: number,
+    readonly micros: number,
+    private offsetMinutes: number
+  ) {}
+
+  get epochMicros() {
+    return BigInt(this.epochSeconds) * 1_000_000n + BigInt(this.micros)
+  }
+
+  get dateTime() {
+    const offset = Math.abs(this.offsetMinutes)
+    const zone = `UTC${this.offsetMinutes >= 0 ? '+' : '-'}${Math.floor(offset / 60)}:${String(offset % 60).padStart(2, '0')}`
+    return DateTime.fromMillis(this.epochSeconds * 1000 + Math.floor(this.micros / 1000), {
+      zone,
+    })
+  }
 }
 
 export function parseTimestamp(value: unknown): Timestamp | null {
@@ -51,32 +81,54 @@ export function parseTimestamp(value: unknown): Timestamp | null {
   if (!match) return null
   const [, y, mo, d, h, mi, s, fraction = '', sign, offH, offM] = match
   const year = Number(y)
-  if (year === 0 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null
+  const hour = Number(h)
+  const minute = Number(mi)
+  const second = Number(s)
+  if (year === 0 || hour > 23 || minute > 59 || second > 59) return null
   let offsetMinutes = 0
   if (sign) {
-    if (Number(offM) > 59) return null
-    offsetMinutes = Number(offH) * 60 + Number(offM)
+    const offsetMinute = Number(offM)
+    if (offsetMinute > 59) return null
+    offsetMinutes = Number(offH) * 60 + offsetMinute
     if (offsetMinutes > 14 * 60) return null
     if (sign === '-') offsetMinutes = -offsetMinutes
   }
-  const micros = Number(fraction.padEnd(6, '0'))
-  // Plain Date arithmetic (every list and reporting request parses two of these, the
-  // import one per line or more); setUTCFullYear takes years 0-99 literally.
-  const wall = new Date(0)
-  wall.setUTCFullYear(year, Number(mo) - 1, Number(d))
-  // Impossible dates (2026-02-30, 2025-02-29) roll over into the next month.
-  if (wall.getUTCMonth() !== Number(mo) - 1 || wall.getUTCDate() !== Number(d)) return null
-  wall.setUTCHours(Number(h), Number(mi), Number(s), 0)
-  const epochMs = wall.getTime() - offsetMinutes * 60_000
-  return {
-    // luxon only when asked for (the instant at the caller's offset).
-    get dateTime() {
-      const zone = `UTC${offsetMinutes >= 0 ? '+' : '-'}${Math.floor(Math.abs(offsetMinutes) / 60)}:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}`
-      return DateTime.fromMillis(epochMs + Math.floor(micros / 1000), { zone })
-    },
-    epochMicros: BigInt(epochMs) * 1000n + BigInt(micros),
-    sql: value,
-  }
+  const month = Number(mo)
+  const day = Number(d)
+  // Impossible dates (2026-02-30, 2025-02-29) are refused.
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null
+  const epochSeconds =
+    daysSinceEpoch(year, month, day) * 86_400 +
+    hour * 3600 +
+    minute * 60 +
+    second -
+    offsetMinutes * 60
+  return new ParsedTimestamp(value, epochSeconds, Number(fraction.padEnd(6, '0')), offsetMinutes)
+}
+
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+const daysInMonth = (year: number, month: number) =>
+  month === 2
+    ? isLeapYear(year)
+      ? 29
+      : 28
+    : month === 4 || month === 6 || month === 9 || month === 11
+      ? 30
+      : 31
+
+/**
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar (the civil-days
+ * arithmetic of eras of 400 years, exact for every year of the grammar).
+ */
+function daysSinceEpoch(year: number, month: number, day: number) {
+  const y = month <= 2 ? year - 1 : year
+  const era = Math.floor(y / 400)
+  const yearOfEra = y - era * 400
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1
+  const dayOfEra =
+    yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear
+  return era * 146_097 + dayOfEra - 719_468
 }
 
 const timestampRule = vine.createRule((value, _options, field) => {

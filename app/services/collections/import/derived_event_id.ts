@@ -2,7 +2,7 @@
 | Ids of events given without one (import_event.ts): derived, so that importing the
 | same file again finds the same event.
 */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { Timestamp } from '#validators/rules/timestamp'
 import type { ImportedTransaction } from '#services/collections/import/import_line'
 
@@ -17,19 +17,19 @@ export function derivedEventId(
   kind: string,
   capturedAt: Timestamp
 ): string {
-  const digest = createHash('sha256')
-    .update(
-      JSON.stringify([
-        transaction.merchantId,
-        transaction.environment,
-        transaction.merchantTransactionId,
-        position,
-        kind,
-        capturedAt.sql,
-      ])
-    )
-    .digest()
-  const millis = Number(capturedAt.epochMicros / 1000n)
+  const digest = hash(
+    'sha256',
+    JSON.stringify([
+      transaction.merchantId,
+      transaction.environment,
+      transaction.merchantTransactionId,
+      position,
+      kind,
+      capturedAt.sql,
+    ]),
+    'buffer'
+  )
+  const millis = capturedAt.epochSeconds * 1000 + Math.floor(capturedAt.micros / 1000)
   return encodeUlid(Math.max(0, millis), digest.subarray(0, 10))
 }
 

@@ -25,11 +25,8 @@ const LAST_INSTANT = '9999-12-31 23:59:59.999999+00'
 
 /** `capturedAt` plus `months` as a UTC timestamptz literal (null before year 1). */
 export function retainUntilDefault(capturedAt: Timestamp, months: number): string | null {
-  const micros = capturedAt.epochMicros
-  let seconds = micros / 1_000_000n
-  if (seconds * 1_000_000n > micros) seconds -= 1n // floor for instants before 1970
-  const fraction = Number(micros - seconds * 1_000_000n)
-  const date = new Date(Number(seconds) * 1000)
+  const fraction = capturedAt.micros
+  const date = new Date(capturedAt.epochSeconds * 1000)
   const year = date.getUTCFullYear()
   if (year < 1) return null
   const monthIndex = date.getUTCMonth() + months

@@ -58,8 +58,8 @@ export function integer(
  * them once its offset is applied (`0001-01-01T00:00:00+14:00` is 1 BC in UTC,
  * `9999-12-31T23:59:59.999999-14:00` is year 10000), and PostgreSQL would store it.
  */
-const FIRST_UTC_MICROS = BigInt(Date.parse('0001-01-01T00:00:00.000Z')) * 1000n
-const LAST_UTC_MICROS = BigInt(Date.parse('9999-12-31T23:59:59.999Z')) * 1000n + 999n
+const FIRST_UTC_SECOND = Date.parse('0001-01-01T00:00:00Z') / 1000
+const LAST_UTC_SECOND = Date.parse('9999-12-31T23:59:59Z') / 1000
 
 export function timestamp(fail: Fail, field: string, value: unknown, nullable: boolean) {
   if (value === null && nullable) return null
@@ -70,7 +70,7 @@ export function timestamp(fail: Fail, field: string, value: unknown, nullable: b
         `${nullable ? ' or null' : ''} (explicit offset up to ±14:00, real date)`
     )
   }
-  if (parsed.epochMicros < FIRST_UTC_MICROS || parsed.epochMicros > LAST_UTC_MICROS) {
+  if (parsed.epochSeconds < FIRST_UTC_SECOND || parsed.epochSeconds > LAST_UTC_SECOND) {
     fail(
       `${field} must be an instant from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z ` +
         '(UTC years 0001-9999) once its offset is applied'
