@@ -15,6 +15,7 @@
 | when asked, the lines are prepared here, on this thread.
 */
 import { Worker } from 'node:worker_threads'
+import { setFlagsFromString } from 'node:v8'
 import { extname } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
 import { evidenceCipherKey, seal } from '#services/collections/history/evidence_snapshot'
@@ -53,12 +54,27 @@ export async function* preparedLines(
   context: PreparationInput,
   where: 'thread' | 'here' = 'thread'
 ): AsyncGenerator<PreparedReply> {
+  freeArrayBuffersWhereAllocated()
   const key = where === 'thread' ? evidenceCipherKey() : null
   const replies = key ? preparedOnThread(input, context, key) : preparedHere(input, context)
   for await (const reply of replies) {
     yield reply
     if (reply.bad) throw new ImportLineError(reply.bad.line, reply.bad.reason)
   }
+}
+
+/**
+ * Each seal allocates a few small ArrayBuffers (the ciphertext, the tag). V8 frees them
+ * on a helper thread by default, and that thread and the sealing one then contend on
+ * malloc's locks: a seal cost 2.6 times as much, and the import's preparation about
+ * 15 % more (bench/README.md › collections_import.ts). The flag is process-wide; imports
+ * run in operator commands, never in the server.
+ */
+let sweepingSet = false
+function freeArrayBuffersWhereAllocated() {
+  if (sweepingSet) return
+  setFlagsFromString('--no-concurrent-array-buffer-sweeping')
+  sweepingSet = true
 }
 
 async function* preparedHere(
