@@ -18,7 +18,7 @@
 | it loads; use a scratch database.
 */
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir, cpus, totalmem, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -43,6 +43,73 @@ const batchLines = flag('batch-lines', '') ? Number(flag('batch-lines', '')) : u
 // Where the import prepares lines: `thread` (its default) or `here` (the import's thread).
 const preparation = flag('prepare', 'thread') as 'thread' | 'here'
 
+/**
+ * CPU seconds (user + system) of every PostgreSQL process on this machine, from
+ * /proc: the backend and the WAL writer, checkpointer and others. Null off Linux.
+ */
+async function postgresCpuSeconds(): Promise<number | null> {
+  try {
+    let ticks = 0
+    for (const pid of await readdir('/proc')) {
+      if (!/^\d+$/.test(pid)) continue
+      const line = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
+      const end = line.lastIndexOf(')')
+      if (!line.slice(line.indexOf('(') + 1, end).startsWith('postgres')) continue
+      const fields = line.slice(end + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    }
+    // USER_HZ is 100 on Linux.
+    return ticks / 100
+  } catch {
+    return null
+  }
+}
+
+/** CPU seconds of this process's threads by name, from /proc (empty off Linux). */
+async function threadCpuSeconds(): Promise<Map<string, number>> {
+  const byName = new Map<string, number>()
+  const tasks = await readdir('/proc/self/task').catch(() => [] as string[])
+  for (const task of tasks) {
+    const line = await readFile(`/proc/self/task/${task}/stat`, 'utf8').catch(() => '')
+    const end = line.lastIndexOf(')')
+    if (end === -1) continue
+    const name = line.slice(line.indexOf('(') + 1, end)
+    const fields = line.slice(end + 2).split(' ')
+    const ticks = Number(fields[11]) + Number(fields[12])
+    byName.set(name, (byName.get(name) ?? 0) + ticks / 100)
+  }
+  return byName
+}
+
+/**
+ * CPU seconds of this process (every thread, and by thread: MainThread is the
+ * import's own, WorkerThread its preparation, V8Worker V8's helpers) and of
+ * PostgreSQL while `work` ran. A thread that ended meanwhile is not counted by name.
+ */
+async function cpuOf<T>(work: () => Promise<T>) {
+  const pgBefore = await postgresCpuSeconds()
+  const threadsBefore = await threadCpuSeconds()
+  const before = process.cpuUsage()
+  const result = await work()
+  const used = process.cpuUsage(before)
+  const threadsAfter = await threadCpuSeconds()
+  const pgAfter = await postgresCpuSeconds()
+  const threads = Object.fromEntries(
+    [...threadsAfter]
+      .map(([name, seconds]) => [name, +(seconds - (threadsBefore.get(name) ?? 0)).toFixed(2)])
+      .filter(([, seconds]) => Number(seconds) >= 0.05)
+  )
+  return {
+    result,
+    cpu: {
+      bench_process: Number(((used.user + used.system) / 1e6).toFixed(2)),
+      threads,
+      postgres:
+        pgBefore === null || pgAfter === null ? null : Number((pgAfter - pgBefore).toFixed(2)),
+    },
+  }
+}
+
 const startedAt = new Date()
 const loadAtStart = loadavg()
 execFileSync('node', ['ace', 'migration:run', '--force'], { stdio: 'ignore', env: process.env })
@@ -61,6 +128,7 @@ try {
   const copyMerchant = await createBenchMerchant('Import Bench COPY')
   const client = await knex.client.acquireConnection()
   let copySeconds: number
+  let copyCpu: Awaited<ReturnType<typeof cpuOf>>['cpu']
   try {
     await client.query('SET statement_timeout = 0')
     const firstId = await reserveTransactionIds(client, transactions)
@@ -84,14 +152,17 @@ try {
       })()
     )
     const started = performance.now()
-    await pipeline(
-      createReadStream(txFile),
-      client.query(copyFrom(`COPY transactions (${TRANSACTION_COLUMNS.join(', ')}) FROM STDIN`))
-    )
-    await pipeline(
-      createReadStream(evFile),
-      client.query(copyFrom(`COPY exchange_evidence (${EVIDENCE_COLUMNS.join(', ')}) FROM STDIN`))
-    )
+    const copied = await cpuOf(async () => {
+      await pipeline(
+        createReadStream(txFile),
+        client.query(copyFrom(`COPY transactions (${TRANSACTION_COLUMNS.join(', ')}) FROM STDIN`))
+      )
+      await pipeline(
+        createReadStream(evFile),
+        client.query(copyFrom(`COPY exchange_evidence (${EVIDENCE_COLUMNS.join(', ')}) FROM STDIN`))
+      )
+    })
+    copyCpu = copied.cpu
     copySeconds = (performance.now() - started) / 1000
   } finally {
     await client.query('SET statement_timeout = DEFAULT').catch(() => {})
@@ -119,11 +190,13 @@ try {
   const fileBytes = fileInfo.size
   const timings: Record<string, number> = {}
   const started = performance.now()
-  const result = await importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }), {
-    timings,
-    batchLines,
-    preparation,
-  })
+  const { result, cpu: importCpu } = await cpuOf(() =>
+    importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }), {
+      timings,
+      batchLines,
+      preparation,
+    })
+  )
   const importSeconds = (performance.now() - started) / 1000
 
   const rows = transactions + events
@@ -140,6 +213,10 @@ try {
       copy_rows_per_second: Math.round(copyRate),
       import_rows_per_second: Math.round(importRate),
       ratio: Number((importRate / copyRate).toFixed(2)),
+      // CPU seconds while each ran: on two cores the import is CPU-bound, and these
+      // say where (this process: the import's thread, its preparation thread, V8's).
+      copy_cpu_seconds: copyCpu,
+      import_cpu_seconds: importCpu,
       batch_lines: batchLines ?? 'default',
       preparation,
       // Wall time of each step of the import's batch writes (they overlap parsing).
