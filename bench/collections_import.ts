@@ -24,6 +24,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { execFileSync } from 'node:child_process'
+import type { CopyRow } from '#services/collections/import/copy_stream'
 import { syntheticLines } from './collections_synthetic.js'
 import { bootApp } from './boot_app.js'
 import {
@@ -119,10 +120,11 @@ try {
   const pieces = await appPieces()
   const { importJsonLines } = await import('#services/collections/import/import_transactions')
   const { from: copyFrom } = await import('pg-copy-streams')
+  const { copyChunks } = await import('#services/collections/import/copy_stream')
   const knex: any = pieces.db.connection().getWriteClient()
 
-  const write = async (file: string, chunks: Iterable<string>) =>
-    pipeline(Readable.from(chunks), createWriteStream(file))
+  const write = async (file: string, rows: Iterable<CopyRow>) =>
+    pipeline(Readable.from(copyChunks(rows)), createWriteStream(file))
 
   // Bare COPY: rows prepared untimed.
   const copyMerchant = await createBenchMerchant('Import Bench COPY')

@@ -34,11 +34,13 @@ async function collect(input: Readable, where: 'thread' | 'here') {
       for (const line of reply.lines) {
         lines.push({
           ...line,
+          transaction: Buffer.from(line.transaction).toString(),
           events: line.events.map((event) => {
-            const [id, , , , , , , , , snapshot, , projection] = event.core.split('\t')
+            const core = Buffer.from(event.core).toString().split('\t')
+            const [id, , , , , , , , , snapshot, , projection] = core
             return {
               ...event,
-              core: event.core.split('\t').filter((_, index) => index !== 9 && index !== 11),
+              core: core.filter((_, index) => index !== 9 && index !== 11),
               snapshot: snapshot === '\\N' ? null : openSnapshot(id, snapshot),
               projection: projection === '\\N' ? null : openProjection(id, projection),
             }

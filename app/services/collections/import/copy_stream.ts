@@ -16,40 +16,62 @@ export interface PgClient {
 /** Bytes of each CopyData chunk: one message per row would dominate. */
 const CHUNK_BYTES = 256 * 1024
 
-/** Streams `rows` (COPY text, each with its newline) into `columns` of `table`. */
+/** COPY text: a string, or bytes already in UTF-8 (prepared on another thread). */
+export type CopyPiece = string | Uint8Array
+/** One row of COPY text, whole or in pieces; the last ends with its newline. */
+export type CopyRow = string | readonly CopyPiece[]
+
+/** Streams `rows` into `columns` of `table`. */
 export async function copyRows(
   client: PgClient,
   table: string,
   columns: string[],
-  rows: Iterable<string>
+  rows: Iterable<CopyRow>
 ) {
   const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`))
   await pipeline(copyChunks(rows), stream)
 }
 
 /**
- * The rows as UTF-8 chunks of at most CHUNK_BYTES (a longer row is a chunk of its
- * own). Each row is written into the chunk as it comes: joining the rows into one
+ * The rows as UTF-8 chunks of at most CHUNK_BYTES (a longer piece is a chunk of its
+ * own). Each piece is written into the chunk as it comes: joining the rows into one
  * string and encoding that cost the import's thread five times as much, most of it
  * flattening the joined string (bench/README.md › collections_import.ts).
  */
-export function* copyChunks(rows: Iterable<string>): Generator<Buffer> {
+export function* copyChunks(rows: Iterable<CopyRow>): Generator<Uint8Array> {
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES)
   let used = 0
+  const single: CopyPiece[] = ['']
   for (const row of rows) {
-    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
-    if (used + row.length * 3 > CHUNK_BYTES) {
-      if (used > 0) {
-        yield chunk.subarray(0, used)
-        chunk = Buffer.allocUnsafe(CHUNK_BYTES)
-        used = 0
+    let pieces: readonly CopyPiece[]
+    if (typeof row === 'string') {
+      single[0] = row
+      pieces = single
+    } else {
+      pieces = row
+    }
+    for (const piece of pieces) {
+      const text = typeof piece === 'string'
+      // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+      const most = text ? piece.length * 3 : piece.length
+      if (used + most > CHUNK_BYTES) {
+        if (used > 0) {
+          yield chunk.subarray(0, used)
+          chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+          used = 0
+        }
+        if (most > CHUNK_BYTES) {
+          yield text ? Buffer.from(piece) : piece
+          continue
+        }
       }
-      if (row.length * 3 > CHUNK_BYTES) {
-        yield Buffer.from(row)
-        continue
+      if (text) {
+        used += chunk.write(piece, used)
+      } else {
+        chunk.set(piece, used)
+        used += piece.length
       }
     }
-    used += chunk.write(row, used)
   }
   if (used > 0) yield chunk.subarray(0, used)
 }

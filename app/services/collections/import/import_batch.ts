@@ -4,12 +4,13 @@
 */
 import {
   stagedEventRow,
+  stagedTransactionRow,
   type PreparedEvent,
   type PreparedLine,
 } from '#services/collections/import/import_preparation'
 
 /** One event of a batch: its line's prepared event and its transaction in the batch. */
-export interface StagedEvent extends PreparedEvent {
+export interface StagedEvent extends PreparedEvent<Uint8Array> {
   /** Index of its line's transaction in the batch. */
   transaction: number
 }
@@ -18,8 +19,10 @@ export interface Batch {
   firstLine: number
   lines: number
   bytes: number
-  /** Staging rows of the transactions, one per line. */
-  transactions: string[]
+  /** The line of each transaction. */
+  lineNumbers: number[]
+  /** Each line's transaction row after its line (PreparedLine.transaction). */
+  transactions: Uint8Array[]
   /** Key of each line's transaction: merchant, environment, reference (tab-separated). */
   keys: string[]
   /** merchant_transaction_id of each line, in COPY text. */
@@ -32,12 +35,17 @@ export const newBatch = (): Batch => ({
   firstLine: 0,
   lines: 0,
   bytes: 0,
+  lineNumbers: [],
   transactions: [],
   keys: [],
   references: [],
   events: [],
   eventCount: 0,
 })
+
+/** The staging row of a batch's transaction. */
+export const stageTransactionRow = (batch: Batch, index: number) =>
+  stagedTransactionRow(batch.lineNumbers[index], batch.transactions[index])
 
 /** The staging row of a batch's event. */
 export const stageEventRow = (batch: Batch, event: StagedEvent) =>
@@ -47,11 +55,10 @@ export const stageEventRow = (batch: Batch, event: StagedEvent) =>
 export function keepBefore(batch: Batch, line: number): Batch {
   const kept = newBatch()
   kept.firstLine = batch.firstLine
-  const count = batch.transactions.findIndex(
-    (row) => Number(row.slice(0, row.indexOf('\t'))) >= line
-  )
+  const count = batch.lineNumbers.findIndex((number) => number >= line)
   const lines = count === -1 ? batch.lines : count
   kept.lines = lines
+  kept.lineNumbers = batch.lineNumbers.slice(0, lines)
   kept.transactions = batch.transactions.slice(0, lines)
   kept.keys = batch.keys.slice(0, lines)
   kept.references = batch.references.slice(0, lines)
@@ -61,9 +68,10 @@ export function keepBefore(batch: Batch, line: number): Batch {
 }
 
 /** Adds a prepared line to the batch. */
-export function stage(batch: Batch, prepared: PreparedLine) {
+export function stage(batch: Batch, prepared: PreparedLine<Uint8Array>) {
   if (batch.lines === 0) batch.firstLine = prepared.line
   const index = batch.lines++
+  batch.lineNumbers.push(prepared.line)
   batch.transactions.push(prepared.transaction)
   batch.keys.push(prepared.key)
   batch.references.push(prepared.reference)

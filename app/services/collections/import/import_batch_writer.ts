@@ -36,6 +36,7 @@ import {
 import {
   keepBefore,
   stageEventRow,
+  stageTransactionRow,
   type Batch,
   type StagedEvent,
 } from '#services/collections/import/import_batch'
@@ -133,7 +134,16 @@ export class BatchWriter {
         now = straight.now
         created = changed = batch.lines
       } else {
-        await copyRows(client, STAGE_TRANSACTIONS, TRANSACTION_COLUMNS, batch.transactions)
+        await copyRows(
+          client,
+          STAGE_TRANSACTIONS,
+          TRANSACTION_COLUMNS,
+          (function* () {
+            for (let index = 0; index < batch.lines; index++) {
+              yield stageTransactionRow(batch, index)
+            }
+          })()
+        )
         tick('copyTx')
         const merged = await client.query(MERGE_TRANSACTIONS)
         tick('mergeTx')

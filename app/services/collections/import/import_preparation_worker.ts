@@ -23,6 +23,9 @@ async function next(): Promise<PreparerMessage> {
   return (value as [PreparerMessage])[0]
 }
 
+/** A reply, its lines' bytes transferred rather than copied. */
+const send = (reply: PreparedReply) => port.postMessage(reply, reply.buffer ? [reply.buffer] : [])
+
 async function prepareImport(context: PreparationContext) {
   const replies = new PreparedReplies(context)
   let chunksRead = 0
@@ -30,7 +33,7 @@ async function prepareImport(context: PreparationContext) {
     for (;;) {
       // What is ready goes back before waiting, and says which chunks are read, so
       // that the caller sends more.
-      port.postMessage(replies.take({ chunksRead }) satisfies PreparedReply)
+      send(replies.take({ chunksRead }))
       const message = await next()
       if (message.type !== 'chunk') return
       chunksRead++
@@ -39,7 +42,7 @@ async function prepareImport(context: PreparationContext) {
   }
   const due = () => replies.lines >= REPLY_LINES || replies.bytes >= REPLY_BYTES
   for await (const reply of replies.of(chunks(), due)) {
-    port.postMessage({ ...reply, chunksRead } satisfies PreparedReply)
+    send({ ...reply, chunksRead })
   }
 }
 

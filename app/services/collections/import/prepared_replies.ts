@@ -8,6 +8,7 @@ import { ImportLineError } from '#services/collections/import/import_line'
 import {
   prepareLine,
   type PreparationContext,
+  withBytes,
   type PreparedLine,
 } from '#services/collections/import/import_preparation'
 import { jsonLines } from '#services/collections/import/json_lines'
@@ -16,7 +17,9 @@ import { jsonLines } from '#services/collections/import/json_lines'
 export interface PreparedReply {
   /** Input chunks the thread has taken so far. */
   chunksRead: number
-  lines: PreparedLine[]
+  lines: Array<PreparedLine<Uint8Array>>
+  /** The bytes of the lines' COPY text (withBytes): transferred, not copied. */
+  buffer: ArrayBuffer | null
   /** The last line number read (blank lines count) and the bytes read up to it. */
   lastLine: number
   bytesRead: number
@@ -28,7 +31,9 @@ export interface PreparedReply {
 
 /** The lines of one import, prepared into the reply being filled. */
 export class PreparedReplies {
-  private reply: PreparedReply = { chunksRead: 0, lines: [], lastLine: 0, bytesRead: 0 }
+  private prepared: PreparedLine[] = []
+  private lastLine = 0
+  private bytesRead = 0
   /** Bytes of rows in the reply being filled. */
   bytes = 0
 
@@ -36,20 +41,22 @@ export class PreparedReplies {
 
   /** Lines in the reply being filled. */
   get lines() {
-    return this.reply.lines.length
+    return this.prepared.length
   }
 
   /** The reply so far, with `end`; the next one starts empty where it stopped. */
-  take(end: Partial<PreparedReply> = {}): PreparedReply {
-    const reply = { ...this.reply, ...end }
-    this.reply = {
-      chunksRead: 0,
-      lines: [],
-      lastLine: this.reply.lastLine,
-      bytesRead: this.reply.bytesRead,
-    }
+  take(end: Partial<Omit<PreparedReply, 'lines' | 'buffer'>> = {}): PreparedReply {
+    const { lines, buffer } = withBytes(this.prepared)
+    this.prepared = []
     this.bytes = 0
-    return reply
+    return {
+      chunksRead: 0,
+      lines,
+      buffer,
+      lastLine: this.lastLine,
+      bytesRead: this.bytesRead,
+      ...end,
+    }
   }
 
   /**
@@ -62,11 +69,11 @@ export class PreparedReplies {
   ): AsyncGenerator<PreparedReply> {
     try {
       for await (const line of jsonLines(input)) {
-        this.reply.lastLine = line.number
-        this.reply.bytesRead = line.bytesRead
+        this.lastLine = line.number
+        this.bytesRead = line.bytesRead
         if (line.text.trim() !== '') {
           const prepared = prepareLine(line.number, line.text, this.context)
-          this.reply.lines.push(prepared)
+          this.prepared.push(prepared)
           this.bytes += prepared.bytes
         }
         if (due()) yield this.take()
