@@ -69,6 +69,22 @@ function sample(count: number, extra: Array<Line | string> = []) {
   return jsonLinesOf([...lines.slice(0, count / 2), '', ...extra, ...lines.slice(count / 2)]) + '\n'
 }
 
+/** `count` lines of about 2 KB each; the line numbered `bad` (from 1) is not JSON. */
+function padded(count: number, bad?: number) {
+  return (
+    Array.from({ length: count }, (_, index) =>
+      index + 1 === bad
+        ? '{not json'
+        : JSON.stringify(
+            transactionLine(1, {
+              merchant_transaction_id: `PART-${index}`,
+              events: [eventOf({ body_text: `${index} ${'z'.repeat(2000)}` })],
+            })
+          )
+    ).join('\n') + '\n'
+  )
+}
+
 test.group('collections:import › where lines are prepared', () => {
   test('the preparation thread gives the lines prepared here, whatever the chunking', async ({
     assert,
@@ -110,6 +126,38 @@ test.group('collections:import › where lines are prepared', () => {
       await collect(chunked(good, 512), 'thread'),
       await collect(chunked(good, good.length), 'here')
     )
+  })
+
+  test('an input of many chunks comes back in order from the thread, as prepared here', async ({
+    assert,
+  }) => {
+    // About 6 MiB: more than the thread is sent ahead of the import at once.
+    const text = padded(3000)
+    const here = await collect(chunked(text, text.length), 'here')
+    assert.lengthOf(here.lines, 3000)
+    for (const size of [64 * 1024, 1024 * 1024, 3 * 1024 * 1024 + 17]) {
+      assert.deepEqual(await collect(chunked(text, size), 'thread'), here, `chunks of ${size}`)
+    }
+  })
+
+  test('a bad line megabytes in stops there, with every line before it', async ({ assert }) => {
+    const text = padded(3000, 2500)
+    const here = await collect(chunked(text, text.length), 'here')
+    assert.lengthOf(here.lines, 2499)
+    assert.match(here.error ?? '', /^line 2500: /)
+    assert.deepEqual(await collect(chunked(text, 256 * 1024), 'thread'), here)
+  })
+
+  test('a line past 16 MiB is refused by number, after every line before it', async ({
+    assert,
+  }) => {
+    const long = JSON.stringify({ merchant_id: 1, note: 'y'.repeat(16 * 1024 * 1024) })
+    const text = `${padded(700)}${long}\n${padded(3)}`
+    const here = await collect(chunked(text, 1024 * 1024), 'here')
+    assert.lengthOf(here.lines, 700)
+    assert.equal(here.error, `line 701: longer than ${16 * 1024 * 1024} bytes`)
+    assert.deepEqual(await collect(chunked(text, 1024 * 1024), 'thread'), here)
+    assert.deepEqual(await collect(chunked(text, 4096), 'thread'), here)
   })
 
   test('two imports prepared at once each get their own lines', async ({ assert }) => {

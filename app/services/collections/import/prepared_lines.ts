@@ -170,8 +170,12 @@ async function* preparedOnThread(
           thread.postMessage({ type: 'end' } satisfies PreparerMessage)
           return
         }
-        const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value
-        thread.postMessage({ type: 'chunk', bytes } satisfies PreparerMessage)
+        // A copy of its own, transferred: a chunk may view a larger buffer (a caller's
+        // whole input, Buffer's pool), all of which the message would copy.
+        const bytes = new Uint8Array(
+          typeof next.value === 'string' ? Buffer.from(next.value) : next.value
+        )
+        thread.postMessage({ type: 'chunk', bytes } satisfies PreparerMessage, [bytes.buffer])
         sent++
         feed()
       },
