@@ -5,8 +5,10 @@
 */
 import { test } from '@japa/runner'
 import pg from 'pg'
+import { setTimeout as sleep } from 'node:timers/promises'
 import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
+import { route } from '#tests/helpers/routes'
 import { machineClientWithSecret, tokenRequest } from '#tests/helpers/machine'
 
 function assertOAuthForm(assert: any, body: unknown, error: string) {
@@ -87,5 +89,16 @@ test.group('/oauth/token: order and form (issue 9 › 11)', (group) => {
       await admin.query(`ALTER DATABASE ${quoted} WITH ALLOW_CONNECTIONS true`)
       await admin.end()
     }
+    // The service recovers by itself, which took seconds here (pooled connections the
+    // outage ended are dropped by the requests that meet them): the next test, in any
+    // file, starts once it has instead of meeting a 503.
+    let recovered = false
+    const giveUpAt = Date.now() + 30_000
+    while (!recovered && Date.now() < giveUpAt) {
+      const probe = await client.get(route('profile.show'))
+      recovered = probe.status() === 401
+      if (!recovered) await sleep(100)
+    }
+    assert.isTrue(recovered, 'the service answers again once the database is back')
   }).timeout(40_000)
 })
