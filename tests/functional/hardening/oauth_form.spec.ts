@@ -89,9 +89,9 @@ test.group('/oauth/token: order and form (issue 9 › 11)', (group) => {
       await admin.query(`ALTER DATABASE ${quoted} WITH ALLOW_CONNECTIONS true`)
       await admin.end()
     }
-    // The service recovers by itself, which took seconds here (pooled connections the
-    // outage ended are dropped by the requests that meet them): the next test, in any
-    // file, starts once it has instead of meeting a 503.
+    // The service recovers by itself, but a request right after the outage can still
+    // meet a pooled connection it ended and answer 503 (seen once in CI, in the next
+    // file): the next test starts once an ordinary request answers again.
     let recovered = false
     const giveUpAt = Date.now() + 30_000
     while (!recovered && Date.now() < giveUpAt) {
