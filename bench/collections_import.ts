@@ -45,25 +45,34 @@ const batchLines = flag('batch-lines', '') ? Number(flag('batch-lines', '')) : u
 const preparation = flag('prepare', 'thread') as 'thread' | 'here'
 
 /**
- * CPU seconds (user + system) of every PostgreSQL process on this machine, from
- * /proc: the backend and the WAL writer, checkpointer and others. Null off Linux.
+ * The name and CPU seconds (user + system) in a /proc `stat` file, or null when it
+ * cannot be read. USER_HZ is 100 on Linux.
+ */
+async function cpuOfStat(file: string): Promise<{ name: string; seconds: number } | null> {
+  const line = await readFile(file, 'utf8').catch(() => '')
+  const end = line.lastIndexOf(')')
+  if (end === -1) return null
+  const fields = line.slice(end + 2).split(' ')
+  return {
+    name: line.slice(line.indexOf('(') + 1, end),
+    seconds: (Number(fields[11]) + Number(fields[12])) / 100,
+  }
+}
+
+/**
+ * CPU seconds of every PostgreSQL process on this machine, from /proc: the backend
+ * and the WAL writer, checkpointer and others. Null off Linux.
  */
 async function postgresCpuSeconds(): Promise<number | null> {
-  try {
-    let ticks = 0
-    for (const pid of await readdir('/proc')) {
-      if (!/^\d+$/.test(pid)) continue
-      const line = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
-      const end = line.lastIndexOf(')')
-      if (!line.slice(line.indexOf('(') + 1, end).startsWith('postgres')) continue
-      const fields = line.slice(end + 2).split(' ')
-      ticks += Number(fields[11]) + Number(fields[12])
-    }
-    // USER_HZ is 100 on Linux.
-    return ticks / 100
-  } catch {
-    return null
+  const pids = await readdir('/proc').catch(() => null)
+  if (pids === null) return null
+  let seconds = 0
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue
+    const found = await cpuOfStat(`/proc/${pid}/stat`)
+    if (found?.name.startsWith('postgres')) seconds += found.seconds
   }
+  return seconds
 }
 
 /** CPU seconds of this process's threads by name, from /proc (empty off Linux). */
@@ -71,13 +80,8 @@ async function threadCpuSeconds(): Promise<Map<string, number>> {
   const byName = new Map<string, number>()
   const tasks = await readdir('/proc/self/task').catch(() => [] as string[])
   for (const task of tasks) {
-    const line = await readFile(`/proc/self/task/${task}/stat`, 'utf8').catch(() => '')
-    const end = line.lastIndexOf(')')
-    if (end === -1) continue
-    const name = line.slice(line.indexOf('(') + 1, end)
-    const fields = line.slice(end + 2).split(' ')
-    const ticks = Number(fields[11]) + Number(fields[12])
-    byName.set(name, (byName.get(name) ?? 0) + ticks / 100)
+    const thread = await cpuOfStat(`/proc/self/task/${task}/stat`)
+    if (thread) byName.set(thread.name, (byName.get(thread.name) ?? 0) + thread.seconds)
   }
   return byName
 }

@@ -108,7 +108,8 @@ export function parseTimestamp(value: unknown): Timestamp | null {
 
 const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
 
-const daysInMonth = (year: number, month: number) =>
+/** Days in a month (1-12) of the proleptic Gregorian calendar. */
+export const daysInMonth = (year: number, month: number) =>
   month === 2
     ? isLeapYear(year)
       ? 29

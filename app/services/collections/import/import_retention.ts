@@ -10,16 +10,9 @@
 | Before year 1 it answers null and the event takes the staging merge, so PostgreSQL
 | computes it there.
 */
-import type { Timestamp } from '#validators/rules/timestamp'
+import { daysInMonth, type Timestamp } from '#validators/rules/timestamp'
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0')
-
-const daysIn = (year: number, month: number) =>
-  month === 1
-    ? (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-      ? 29
-      : 28
-    : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month]
 
 const LAST_INSTANT = '9999-12-31 23:59:59.999999+00'
 
@@ -33,7 +26,7 @@ export function retainUntilDefault(capturedAt: Timestamp, months: number): strin
   const newYear = year + Math.floor(monthIndex / 12)
   const newMonth = monthIndex % 12
   if (newYear > 9999) return LAST_INSTANT
-  const day = Math.min(date.getUTCDate(), daysIn(newYear, newMonth))
+  const day = Math.min(date.getUTCDate(), daysInMonth(newYear, newMonth + 1))
   return (
     `${pad(newYear, 4)}-${pad(newMonth + 1)}-${pad(day)} ` +
     `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}` +
