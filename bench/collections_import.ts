@@ -5,6 +5,11 @@
 |   DATABASE_URL=postgres://.../mp_ops_bench \
 |     node --import=@poppinss/ts-exec bench/collections_import.ts --transactions=100000 --events=300000
 |
+| or from the production build, as `node ace collections:import` runs in production
+| (the preparation thread then starts without the TypeScript loader):
+|
+|   npm run build && cd build && DATABASE_URL=... node bench/collections_import.js ...
+|
 | Two fresh merchants get the same synthetic year (bench/collections_synthetic.ts):
 | - bare COPY: the final rows of `transactions` and `exchange_evidence` are prepared
 |   beforehand (checked, snapshots sealed, their projections made and sealed, ids
@@ -14,8 +19,13 @@
 | - import: the JSON Lines file through importJsonLines, timed end to end (read,
 |   parse, check, seal, project, COPY straight in or through staging and merge, commit
 |   per batch); `import_steps_ms` says where the batch writes spent their time.
-| Rows = transactions + evidence rows. The database is migrated first and keeps what
-| it loads; use a scratch database.
+| Rows = transactions + evidence rows. The database is migrated first; each side starts
+| from empty `transactions` and `exchange_evidence` tables (every merchant's rows are
+| deleted) and keeps what it loads until the other side starts: use a scratch database.
+| `--sides=copy,import,import,copy` (the default) says which side runs when: whichever
+| runs second measured slower here even from empty tables (0.66-0.78 copy first,
+| 0.83-0.92 import first, one run each), so the default alternates them and the ratio
+| is of each side's mean.
 */
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
@@ -43,6 +53,14 @@ const seed = Number(flag('seed', '7'))
 const batchLines = flag('batch-lines', '') ? Number(flag('batch-lines', '')) : undefined
 // Where the import prepares lines: `thread` (its default) or `here` (the import's thread).
 const preparation = flag('prepare', 'thread') as 'thread' | 'here'
+// The timed sides in the order they run: `copy` (bare COPY) and `import`.
+const sides = flag('sides', 'copy,import,import,copy')!.split(',')
+if (
+  !sides.includes('copy') ||
+  !sides.includes('import') ||
+  sides.some((side) => side !== 'copy' && side !== 'import')
+)
+  throw new Error('--sides lists `copy` and `import`, each at least once')
 
 /**
  * The name and CPU seconds (user + system) in a /proc `stat` file, or null when it
@@ -130,80 +148,126 @@ try {
   const write = async (file: string, rows: Iterable<CopyRow>) =>
     pipeline(Readable.from(copyChunks(rows)), createWriteStream(file))
 
-  // Bare COPY: rows prepared untimed.
+  // Both inputs are written first, untimed: the bare COPY's final rows (prepared by
+  // the app's own pieces) and the import's JSON Lines file, for two fresh merchants.
   const copyMerchant = await createBenchMerchant('Import Bench COPY')
-  const client = await knex.client.acquireConnection()
-  let copySeconds: number
-  let copyCpu: Awaited<ReturnType<typeof cpuOf>>['cpu']
-  try {
-    await client.query('SET statement_timeout = 0')
-    const firstId = await reserveTransactionIds(client, transactions)
-    const lines = () =>
-      syntheticLines({ merchantId: copyMerchant, transactions, events, seed, prefix: 'IMP' })
-    const txFile = join(folder, 'transactions.copy')
-    const evFile = join(folder, 'evidence.copy')
-    await write(
-      txFile,
-      (function* () {
-        let id = firstId
-        for (const line of lines())
-          yield pieces.finalRows({ ...line, events: [] }, id++).transaction
-      })()
-    )
-    await write(
-      evFile,
-      (function* () {
-        let id = firstId
-        for (const line of lines()) yield* pieces.finalRows(line, id++).events
-      })()
-    )
-    const started = performance.now()
-    const copied = await cpuOf(async () => {
-      await pipeline(
-        createReadStream(txFile),
-        client.query(copyFrom(`COPY transactions (${TRANSACTION_COLUMNS.join(', ')}) FROM STDIN`))
-      )
-      await pipeline(
-        createReadStream(evFile),
-        client.query(copyFrom(`COPY exchange_evidence (${EVIDENCE_COLUMNS.join(', ')}) FROM STDIN`))
-      )
-    })
-    copyCpu = copied.cpu
-    copySeconds = (performance.now() - started) / 1000
-  } finally {
-    await client.query('SET statement_timeout = DEFAULT').catch(() => {})
-    await knex.client.releaseConnection(client)
-  }
-
-  // Import: the JSON Lines file end to end.
   const importMerchant = await createBenchMerchant('Import Bench')
+  const txFile = join(folder, 'transactions.copy')
+  const evFile = join(folder, 'evidence.copy')
   const jsonl = join(folder, 'export.jsonl')
+  const firstId = await (async () => {
+    const client = await knex.client.acquireConnection()
+    try {
+      return await reserveTransactionIds(client, transactions)
+    } finally {
+      await knex.client.releaseConnection(client)
+    }
+  })()
+  const copyLines = () =>
+    syntheticLines({ merchantId: copyMerchant, transactions, events, seed, prefix: 'IMP' })
   await write(
-    jsonl,
+    txFile,
     (function* () {
-      for (const line of syntheticLines({
-        merchantId: importMerchant,
-        transactions,
-        events,
-        seed,
-        prefix: 'IMP',
-      })) {
-        yield JSON.stringify(line) + '\n'
-      }
+      let id = firstId
+      for (const line of copyLines())
+        yield pieces.finalRows({ ...line, events: [] }, id++).transaction
     })()
   )
-  const fileInfo = await stat(jsonl)
-  const fileBytes = fileInfo.size
-  const timings: Record<string, number> = {}
-  const started = performance.now()
-  const { result, cpu: importCpu } = await cpuOf(() =>
-    importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }), {
-      timings,
-      batchLines,
-      preparation,
-    })
+  await write(
+    evFile,
+    (function* () {
+      let id = firstId
+      for (const line of copyLines()) yield* pieces.finalRows(line, id++).events
+    })()
   )
-  const importSeconds = (performance.now() - started) / 1000
+  await pipeline(
+    Readable.from(
+      (function* () {
+        for (const line of syntheticLines({
+          merchantId: importMerchant,
+          transactions,
+          events,
+          seed,
+          prefix: 'IMP',
+        })) {
+          yield JSON.stringify(line) + '\n'
+        }
+      })()
+    ),
+    createWriteStream(jsonl)
+  )
+  const { size: fileBytes } = await stat(jsonl)
+
+  /**
+   * Each timed side starts from the same state, untimed: the tables emptied (their
+   * rollups follow by trigger) and the dirty pages written out by a CHECKPOINT. Run
+   * one after the other into the same tables, the second side paid for the first's
+   * pages and indexes: about 0.05 of the ratio against whichever ran second.
+   */
+  const startEmpty = async () => {
+    await pieces.db.rawQuery('TRUNCATE exchange_evidence, transactions')
+    await pieces.db.rawQuery('CHECKPOINT')
+  }
+
+  /** Bare COPY: only `COPY ... FROM STDIN` of the prepared files, timed. */
+  const bareCopy = async () => {
+    await startEmpty()
+    const client = await knex.client.acquireConnection()
+    try {
+      await client.query('SET statement_timeout = 0')
+      const started = performance.now()
+      const { cpu } = await cpuOf(async () => {
+        await pipeline(
+          createReadStream(txFile),
+          client.query(copyFrom(`COPY transactions (${TRANSACTION_COLUMNS.join(', ')}) FROM STDIN`))
+        )
+        await pipeline(
+          createReadStream(evFile),
+          client.query(
+            copyFrom(`COPY exchange_evidence (${EVIDENCE_COLUMNS.join(', ')}) FROM STDIN`)
+          )
+        )
+      })
+      return { seconds: (performance.now() - started) / 1000, cpu }
+    } finally {
+      await client.query('SET statement_timeout = DEFAULT').catch(() => {})
+      await knex.client.releaseConnection(client)
+    }
+  }
+
+  /** Import: the JSON Lines file end to end, timed. */
+  const timings: Record<string, number> = {}
+  const fullImport = async () => {
+    await startEmpty()
+    const started = performance.now()
+    const { result, cpu } = await cpuOf(() =>
+      importJsonLines(createReadStream(jsonl, { highWaterMark: 1024 * 1024 }), {
+        timings,
+        batchLines,
+        preparation,
+      })
+    )
+    return { seconds: (performance.now() - started) / 1000, cpu, result }
+  }
+
+  const runs: { side: string; seconds: number; cpu: Awaited<ReturnType<typeof cpuOf>>['cpu'] }[] =
+    []
+  let result: Awaited<ReturnType<typeof fullImport>>['result'] | undefined
+  for (const side of sides) {
+    if (side === 'copy') {
+      runs.push({ side, ...(await bareCopy()) })
+    } else {
+      const imported = await fullImport()
+      result = imported.result
+      runs.push({ side, seconds: imported.seconds, cpu: imported.cpu })
+    }
+  }
+  const meanSeconds = (side: string) => {
+    const times = runs.filter((run) => run.side === side).map((run) => run.seconds)
+    return times.reduce((sum, seconds) => sum + seconds, 0) / times.length
+  }
+  const copySeconds = meanSeconds('copy')
+  const importSeconds = meanSeconds('import')
 
   const rows = transactions + events
   const copyRate = rows / copySeconds
@@ -213,16 +277,16 @@ try {
       transactions,
       events,
       file_mib: Number((fileBytes / 1024 / 1024).toFixed(1)),
-      imported: { transactions: result.transactions, events: result.events },
+      imported: { transactions: result!.transactions, events: result!.events },
       copy_seconds: Number(copySeconds.toFixed(2)),
       import_seconds: Number(importSeconds.toFixed(2)),
       copy_rows_per_second: Math.round(copyRate),
       import_rows_per_second: Math.round(importRate),
       ratio: Number((importRate / copyRate).toFixed(2)),
-      // CPU seconds while each ran: on two cores the import is CPU-bound, and these
-      // say where (this process: the import's thread, its preparation thread, V8's).
-      copy_cpu_seconds: copyCpu,
-      import_cpu_seconds: importCpu,
+      // Each side's runs in order: seconds, and the CPU seconds while it ran. On two
+      // cores the import is CPU-bound, and these say where (this process: the
+      // import's thread, its preparation thread, V8's helpers; PostgreSQL).
+      runs: runs.map((run) => ({ ...run, seconds: Number(run.seconds.toFixed(2)) })),
       batch_lines: batchLines ?? 'default',
       preparation,
       // Wall time of each step of the import's batch writes (they overlap parsing).
