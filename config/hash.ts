@@ -1,20 +1,24 @@
-import { defineConfig, drivers } from '@adonisjs/core/hash'
+import { defineConfig } from '@adonisjs/core/hash'
+import { ThreadedScrypt } from '#auth/threaded_scrypt'
 
 /**
- * Passwords: scrypt, N=16384, r=8, p=1, 64-byte key, 16-byte salt. Random secrets
- * (Portal and machine client secrets) use the keyed rule of app/auth/high_entropy_secrets.ts.
+ * Passwords: scrypt, N=16384, r=8, p=1, 64-byte key, 16-byte salt, in the library's
+ * PHC format, each hash on a password hashing thread (app/auth/threaded_scrypt.ts).
+ * Random secrets (Portal and machine client secrets) use the keyed rule of
+ * app/auth/high_entropy_secrets.ts.
  */
 const hashConfig = defineConfig({
   default: 'scrypt',
   list: {
-    scrypt: drivers.scrypt({
-      cost: 16384,
-      blockSize: 8,
-      parallelization: 1,
-      saltSize: 16,
-      keyLength: 64,
-      maxMemory: 33554432,
-    }),
+    scrypt: () =>
+      new ThreadedScrypt({
+        cost: 16384,
+        blockSize: 8,
+        parallelization: 1,
+        saltSize: 16,
+        keyLength: 64,
+        maxMemory: 33554432,
+      }),
   },
 })
 

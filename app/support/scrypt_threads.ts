@@ -1,0 +1,122 @@
+/*
+| Password hashing (scrypt) on worker threads of its own, as many as the cores (at most
+| four, libuv's default pool).
+|
+| Node's asynchronous scrypt runs on libuv's thread pool: four threads per process,
+| shared with file and DNS work. On two cores, four memory-hard hashes at once
+| time-sliced with the request thread, and a burst of logins then stalled file and DNS
+| work behind them (a 5 s knex acquire timeout when the pool was cut to two). Here each
+| hash runs synchronously on a thread that only hashes, so hashing takes the cores and
+| nothing else waits for it.
+|
+| A hash is handed to the thread with the fewest waiting, at once: a thread goes from
+| one hash to the next without waiting for the request thread to hand it over. Threads
+| start on first need, never keep the process alive while idle, and a thread that dies
+| fails only the hashes it held; the next hash starts another.
+*/
+import { Worker } from 'node:worker_threads'
+import { availableParallelism } from 'node:os'
+import { extname } from 'node:path'
+
+export interface ScryptJob {
+  password: string
+  salt: Buffer
+  keyLength: number
+  cost: number
+  blockSize: number
+  parallelization: number
+  maxMemory: number
+}
+
+export type ScryptReply = { id: number; key: Uint8Array } | { id: number; error: string }
+
+/** A hashing thread died (crash, out of memory) while it held the hash. */
+export class HashingThreadFailed extends Error {
+  constructor(cause: Error) {
+    super(`a password hashing thread failed: ${cause.message}`, { cause })
+    this.name = 'HashingThreadFailed'
+  }
+}
+
+interface Pending {
+  resolve: (key: Buffer) => void
+  reject: (error: Error) => void
+}
+
+interface HashingThread {
+  worker: Worker
+  pending: Map<number, Pending>
+}
+
+export class ScryptThreads {
+  readonly #size: number
+  readonly #threads: HashingThread[] = []
+  #nextId = 0
+
+  constructor(size = Math.min(availableParallelism(), 4)) {
+    this.#size = Math.max(1, size)
+  }
+
+  /**
+   * The scrypt key of `job`. Rejects with the derivation's error when scrypt refuses
+   * the parameters, and with HashingThreadFailed when the thread died.
+   */
+  derive(job: ScryptJob): Promise<Buffer> {
+    const thread = this.#pick()
+    const id = this.#nextId++
+    return new Promise<Buffer>((resolve, reject) => {
+      if (thread.pending.size === 0) thread.worker.ref()
+      thread.pending.set(id, { resolve, reject })
+      thread.worker.postMessage({ id, job })
+    })
+  }
+
+  /** Ends every thread (tests, shutdown); hashes they held are rejected. */
+  async close() {
+    const threads = this.#threads.splice(0)
+    await Promise.all(threads.map((thread) => thread.worker.terminate()))
+  }
+
+  /** An idle thread, a new one while under the size, else the one with the fewest waiting. */
+  #pick(): HashingThread {
+    let least: HashingThread | undefined
+    for (const thread of this.#threads) {
+      if (thread.pending.size === 0) return thread
+      if (!least || thread.pending.size < least.pending.size) least = thread
+    }
+    if (this.#threads.length < this.#size || !least) return this.#start()
+    return least
+  }
+
+  #start(): HashingThread {
+    const here = new URL(import.meta.url)
+    const typescript = extname(here.pathname) === '.ts'
+    const worker = new Worker(new URL(`scrypt_thread${extname(here.pathname)}`, here), {
+      // Only the TypeScript loader under the development loader, never this process's
+      // other flags (the development server's hot-reload hooks fail on a worker).
+      execArgv: typescript ? [`--import=${import.meta.resolve('@poppinss/ts-exec')}`] : [],
+    })
+    worker.unref()
+    const thread: HashingThread = { worker, pending: new Map() }
+    this.#threads.push(thread)
+
+    worker.on('message', (reply: ScryptReply) => {
+      const waiting = thread.pending.get(reply.id)
+      if (!waiting) return
+      thread.pending.delete(reply.id)
+      if (thread.pending.size === 0) worker.unref()
+      if ('error' in reply) waiting.reject(new Error(reply.error))
+      else
+        waiting.resolve(Buffer.from(reply.key.buffer, reply.key.byteOffset, reply.key.byteLength))
+    })
+    const fail = (error: Error) => {
+      const index = this.#threads.indexOf(thread)
+      if (index !== -1) this.#threads.splice(index, 1)
+      for (const waiting of thread.pending.values()) waiting.reject(new HashingThreadFailed(error))
+      thread.pending.clear()
+    }
+    worker.on('error', fail)
+    worker.on('exit', (code) => fail(new Error(`a password hashing thread exited (code ${code})`)))
+    return thread
+  }
+}

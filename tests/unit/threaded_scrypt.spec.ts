@@ -1,0 +1,93 @@
+import { test } from '@japa/runner'
+import { pbkdf2 } from 'node:crypto'
+import { Scrypt } from '@adonisjs/hash/drivers/scrypt'
+import { ThreadedScrypt } from '#auth/threaded_scrypt'
+import { HashingThreadFailed, ScryptThreads } from '#support/scrypt_threads'
+
+const CONFIG = {
+  cost: 16384,
+  blockSize: 8,
+  parallelization: 1,
+  saltSize: 16,
+  keyLength: 64,
+  maxMemory: 33554432,
+}
+
+test.group('Password hashing threads', (group) => {
+  const threads = new ScryptThreads(2)
+  const hasher = new ThreadedScrypt(CONFIG, threads)
+  const library = new Scrypt(CONFIG)
+  group.teardown(() => threads.close())
+
+  test('hashes made here and by the library verify with each other', async ({ assert }) => {
+    const made = await hasher.make('correct horse')
+    assert.match(made, /^\$scrypt\$n=16384,r=8,p=1\$/)
+    assert.isTrue(await library.verify(made, 'correct horse'))
+    assert.isTrue(await hasher.verify(await library.make('battery staple'), 'battery staple'))
+    assert.isFalse(await hasher.needsReHash(made))
+  })
+
+  test('a wrong password, a malformed hash or refused parameters verify false', async ({
+    assert,
+  }) => {
+    const made = await hasher.make('correct horse')
+    assert.isFalse(await hasher.verify(made, 'wrong horse'))
+    assert.isFalse(await hasher.verify('not a hash', 'correct horse'))
+    assert.isFalse(await hasher.verify(made.replace('n=16384', 'n=16383'), 'correct horse'))
+  })
+
+  test('hashes at once are spread over the threads and each gets its own key', async ({
+    assert,
+  }) => {
+    const passwords = Array.from({ length: 6 }, (_, index) => `password ${index}`)
+    const made = await Promise.all(passwords.map((password) => hasher.make(password)))
+    const checks = await Promise.all(
+      made.map((stored, index) => hasher.verify(stored, passwords[(index + 1) % 6]))
+    )
+    assert.deepEqual(checks, [false, false, false, false, false, false])
+    for (const [index, stored] of made.entries()) {
+      assert.isTrue(await library.verify(stored, passwords[index]))
+    }
+  })
+
+  test("hashing does not wait for work that fills libuv's thread pool", async ({ assert }) => {
+    // Every thread of libuv's pool busy with a long key derivation; a password hash on
+    // libuv's pool would wait for all of them.
+    const stored = await hasher.make('quick')
+    const poolSize = Number(process.env.UV_THREADPOOL_SIZE ?? 4)
+    let poolDone = 0
+    const poolWork = Array.from(
+      { length: poolSize },
+      () =>
+        new Promise<void>((resolve) =>
+          pbkdf2('x', 'y', 3_000_000, 64, 'sha512', () => {
+            poolDone++
+            resolve()
+          })
+        )
+    )
+    assert.isTrue(await hasher.verify(stored, 'quick'))
+    // The pool's work is not done: the hash did not wait behind it.
+    assert.equal(poolDone, 0)
+    await Promise.all(poolWork)
+  }).timeout(60_000)
+
+  test('a thread that dies fails the hashes it held, and the next hash works', async ({
+    assert,
+  }) => {
+    const own = new ScryptThreads(1)
+    const held = own.derive({ password: 'x', salt: Buffer.alloc(16), keyLength: 64, ...params })
+    await own.close()
+    await assert.rejects(() => held, HashingThreadFailed)
+    const key = await own.derive({
+      password: 'x',
+      salt: Buffer.alloc(16),
+      keyLength: 64,
+      ...params,
+    })
+    assert.equal(key.length, 64)
+    await own.close()
+  })
+})
+
+const params = { cost: 16384, blockSize: 8, parallelization: 1, maxMemory: 33554432 }
