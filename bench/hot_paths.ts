@@ -30,7 +30,7 @@
 |     node --import=@poppinss/ts-exec bench/hot_paths.ts
 |   # limiter store in Redis (ours and the peer): add REDIS_URL=redis://127.0.0.1:6379/11
 | Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_CONNECTIONS (10),
-|   BENCH_LOGIN_CONNECTIONS (4 = UV_THREADPOOL_SIZE; "4,8" runs both), BENCH_SINGLE
+|   BENCH_LOGIN_CONNECTIONS (4; "4,8" runs both), BENCH_SINGLE
 |   (200 single requests each, or fewer once BENCH_SINGLE_SECONDS, 30, have passed
 |   on a route; 5 at least), BENCH_WRITES (1; 0 skips the writes count),
 |   BENCH_PORT (3390; peer +1), BENCH_ROUTES (every route above, comma-separated),
