@@ -1,4 +1,5 @@
 import { defineConfig } from '@adonisjs/core/hash'
+import type { ScryptConfig } from '@adonisjs/hash/types'
 import { ThreadedScrypt } from '#auth/threaded_scrypt'
 
 /**
@@ -7,19 +8,18 @@ import { ThreadedScrypt } from '#auth/threaded_scrypt'
  * Random secrets (Portal and machine client secrets) use the keyed rule of
  * app/auth/high_entropy_secrets.ts.
  */
+export const PASSWORD_SCRYPT: Required<ScryptConfig> = {
+  cost: 16384,
+  blockSize: 8,
+  parallelization: 1,
+  saltSize: 16,
+  keyLength: 64,
+  maxMemory: 33554432,
+}
+
 const hashConfig = defineConfig({
   default: 'scrypt',
-  list: {
-    scrypt: () =>
-      new ThreadedScrypt({
-        cost: 16384,
-        blockSize: 8,
-        parallelization: 1,
-        saltSize: 16,
-        keyLength: 64,
-        maxMemory: 33554432,
-      }),
-  },
+  list: { scrypt: () => new ThreadedScrypt(PASSWORD_SCRYPT) },
 })
 
 export default hashConfig

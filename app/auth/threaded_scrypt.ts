@@ -18,19 +18,11 @@ export class ThreadedScrypt implements HashDriverContract {
   readonly #phc = new PhcFormatter()
 
   constructor(
-    config: ScryptConfig,
+    config: Required<ScryptConfig>,
     private threads = new ScryptThreads()
   ) {
     this.#library = new Scrypt(config)
-    this.#config = {
-      cost: 16384,
-      blockSize: 8,
-      parallelization: 1,
-      saltSize: 16,
-      keyLength: 64,
-      maxMemory: 33554432,
-      ...config,
-    }
+    this.#config = config
   }
 
   isValidHash(value: string) {

@@ -3,20 +3,14 @@ import { pbkdf2 } from 'node:crypto'
 import { Scrypt } from '@adonisjs/hash/drivers/scrypt'
 import { ThreadedScrypt } from '#auth/threaded_scrypt'
 import { HashingThreadFailed, ScryptThreads } from '#support/scrypt_threads'
+import { PASSWORD_SCRYPT } from '#config/hash'
 
-const CONFIG = {
-  cost: 16384,
-  blockSize: 8,
-  parallelization: 1,
-  saltSize: 16,
-  keyLength: 64,
-  maxMemory: 33554432,
-}
+const { saltSize, keyLength, ...params } = PASSWORD_SCRYPT
 
 test.group('Password hashing threads', (group) => {
   const threads = new ScryptThreads(2)
-  const hasher = new ThreadedScrypt(CONFIG, threads)
-  const library = new Scrypt(CONFIG)
+  const hasher = new ThreadedScrypt(PASSWORD_SCRYPT, threads)
+  const library = new Scrypt(PASSWORD_SCRYPT)
   group.teardown(() => threads.close())
 
   test('hashes made here and by the library verify with each other', async ({ assert }) => {
@@ -76,18 +70,16 @@ test.group('Password hashing threads', (group) => {
     assert,
   }) => {
     const own = new ScryptThreads(1)
-    const held = own.derive({ password: 'x', salt: Buffer.alloc(16), keyLength: 64, ...params })
+    const held = own.derive({ password: 'x', salt: Buffer.alloc(saltSize), keyLength, ...params })
     await own.close()
     await assert.rejects(() => held, HashingThreadFailed)
     const key = await own.derive({
       password: 'x',
-      salt: Buffer.alloc(16),
-      keyLength: 64,
+      salt: Buffer.alloc(saltSize),
+      keyLength,
       ...params,
     })
-    assert.equal(key.length, 64)
+    assert.equal(key.length, keyLength)
     await own.close()
   })
 })
-
-const params = { cost: 16384, blockSize: 8, parallelization: 1, maxMemory: 33554432 }
