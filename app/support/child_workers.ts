@@ -19,8 +19,8 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { constants, setPriority } from 'node:os'
-import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { siblingModule } from '#support/sibling_module'
 
 /** A child ended (crash, out of memory, killed) while answering a request. */
 export class ChildWorkerExited extends Error {
@@ -34,6 +34,7 @@ type Reply<Response> = { ok: true; value: Response } | { ok: false; message: str
 
 export class ChildWorkers<Request, Response> {
   readonly #entry: string
+  readonly #execArgv: string[]
   readonly #size: number
   readonly #idle: ChildProcess[] = []
   #started = 0
@@ -44,7 +45,9 @@ export class ChildWorkers<Request, Response> {
    * the development loader, JavaScript in the build).
    */
   constructor(from: string, entry: string, size: number) {
-    this.#entry = fileURLToPath(new URL(`${entry}${extname(new URL(from).pathname)}`, from))
+    const { url, execArgv } = siblingModule(from, entry)
+    this.#entry = fileURLToPath(url)
+    this.#execArgv = execArgv
     this.#size = size
   }
 
@@ -88,12 +91,9 @@ export class ChildWorkers<Request, Response> {
 
   #spawn(): ChildProcess {
     if (this.#started >= this.#size) throw new Error('no idle worker: bound the callers')
-    const typescript = this.#entry.endsWith('.ts')
     const child = fork(this.#entry, [], {
       serialization: 'advanced',
-      // Never the parent's flags (an inspector port, --cpu-prof); the TypeScript loader
-      // in development and tests.
-      execArgv: typescript ? [`--import=${import.meta.resolve('@poppinss/ts-exec')}`] : [],
+      execArgv: this.#execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     this.#started++

@@ -16,7 +16,7 @@
 */
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
-import { extname } from 'node:path'
+import { siblingModule } from '#support/sibling_module'
 
 export interface ScryptJob {
   password: string
@@ -89,13 +89,8 @@ export class ScryptThreads {
   }
 
   #start(): HashingThread {
-    const here = new URL(import.meta.url)
-    const typescript = extname(here.pathname) === '.ts'
-    const worker = new Worker(new URL(`scrypt_thread${extname(here.pathname)}`, here), {
-      // Only the TypeScript loader under the development loader, never this process's
-      // other flags (the development server's hot-reload hooks fail on a worker).
-      execArgv: typescript ? [`--import=${import.meta.resolve('@poppinss/ts-exec')}`] : [],
-    })
+    const { url, execArgv } = siblingModule(import.meta.url, 'scrypt_thread')
+    const worker = new Worker(url, { execArgv })
     worker.unref()
     const thread: HashingThread = { worker, pending: new Map() }
     this.#threads.push(thread)

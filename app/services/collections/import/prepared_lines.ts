@@ -16,8 +16,8 @@
 */
 import { Worker } from 'node:worker_threads'
 import { setFlagsFromString } from 'node:v8'
-import { extname } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
+import { siblingModule } from '#support/sibling_module'
 import { evidenceCipherKey, seal } from '#services/collections/history/evidence_snapshot'
 import type { CipherKey } from '#services/collections/history/evidence_cipher'
 import { ImportLineError } from '#services/collections/import/import_line'
@@ -103,14 +103,8 @@ function takeThread(): Worker {
     thread.ref()
     return thread
   }
-  const here = new URL(import.meta.url)
-  const typescript = extname(here.pathname) === '.ts'
-  const created = new Worker(new URL(`import_preparation_worker${extname(here.pathname)}`, here), {
-    // Only the TypeScript loader (for the `#` imports) under the development loader:
-    // never this process's other flags, such as the development server's hot-reload
-    // hooks, which fail on a worker.
-    execArgv: typescript ? [`--import=${import.meta.resolve('@poppinss/ts-exec')}`] : [],
-  })
+  const { url, execArgv } = siblingModule(import.meta.url, 'import_preparation_worker')
+  const created = new Worker(url, { execArgv })
   created.on('exit', () => {
     if (idleThread === created) idleThread = null
   })
