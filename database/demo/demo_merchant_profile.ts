@@ -6,7 +6,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import sharp from 'sharp'
 import Merchant from '#models/merchant'
 import { SYSTEM_ACTOR } from '#auth/actor'
 import { assignService } from '#services/merchants/create_merchant'
@@ -30,6 +29,9 @@ export async function seedDemoMerchantProfile(merchantId: number) {
   })
   const merchant = await Merchant.findOrFail(merchantId)
   if (await currentLogoUrl(merchant.id, merchant.logoPath)) return
+  // Only here: every ace command loads this module (demo:seed), and a command that
+  // draws no logo must not need sharp's native binaries.
+  const { default: sharp } = await import('sharp')
   const png = await sharp(Buffer.from(DEMO_LOGO_SVG)).png().toBuffer()
   // As an upload arrives: a file in a private directory of its own.
   const directory = await mkdtemp(join(tmpdir(), 'demo-logo-'))

@@ -20,7 +20,7 @@
 | file within the pixel limit) and the image refused as undecodable.
 */
 import { readFile, writeFile } from 'node:fs/promises'
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp'
+import type { Metadata, OutputInfo, Sharp } from 'sharp'
 import {
   LOGO_MAX_BYTES,
   LOGO_MAX_PIXELS,
@@ -54,6 +54,9 @@ export async function encodeLogo({
   target,
   format,
 }: EncodeRequest): Promise<EncodeOutcome> {
+  // On use, not with the module: only image work needs sharp's native binaries
+  // (logo_encoder_process.ts has loaded it already).
+  const { default: sharp } = await import('sharp')
   const input = await readFile(source)
   let metadata: Metadata
   try {
