@@ -17,6 +17,8 @@ export default defineConfig({
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/mail/mail_provider'),
     () => import('@adonisjs/drive/drive_provider'),
+    // Guards database/schema.ts around Lucid's schema:generate (migration commands).
+    { file: () => import('#providers/schema_generation_provider'), environment: ['console'] },
   ],
   preloads: [
     () => import('#start/routes'),

@@ -2,6 +2,7 @@ import env from '#start/env'
 import pg from 'pg'
 import { defineConfig } from '@adonisjs/lucid'
 import { parseTimestamptz } from '#support/pg_timestamptz'
+import { SCHEMA_DRAFT_PATH } from '#providers/schema_generation_provider'
 
 // int8 (ids, counts) as numbers; numeric (money) stays a string.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
@@ -58,8 +59,12 @@ const dbConfig = defineConfig({
         naturalSort: true,
         paths: ['database/migrations'],
       },
+      // Lucid writes a draft; providers/schema_generation_provider.ts decides whether
+      // it replaces database/schema.ts (docs/operations.md › Schema generation and
+      // rollbacks). Production never generates.
       schemaGeneration: {
-        enabled: true,
+        enabled: env.get('NODE_ENV') !== 'production',
+        outputPath: SCHEMA_DRAFT_PATH,
         rulesPaths: ['./database/schema_rules.js'],
       },
     },
