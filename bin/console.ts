@@ -44,7 +44,8 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
   })
   .ace()
   .handle(process.argv.splice(2))
-  .catch((error) => {
+  .catch(async (error) => {
     process.exitCode = 1
-    prettyPrintError(error)
+    const { reportEntryPointFailure } = await import('#start/entry_point_failure')
+    await reportEntryPointFailure(error, prettyPrintError)
   })

@@ -64,7 +64,8 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
   .httpServer()
   // Parser refusals (bad request line, oversized headers) answer in the JSON envelope.
   .start(createPortalHttpServer)
-  .catch((error) => {
+  .catch(async (error) => {
     process.exitCode = 1
-    prettyPrintError(error)
+    const { reportEntryPointFailure } = await import('#start/entry_point_failure')
+    await reportEntryPointFailure(error, prettyPrintError)
   })

@@ -14,6 +14,7 @@ import { defineConfig, services } from '@adonisjs/drive'
 import { FSDriver } from 'flydrive/drivers/fs'
 import env from '#start/env'
 import { appUrl } from '#config/app'
+import { ConfigurationError } from '#start/configuration_check'
 
 /** Where the fs disk's files are served (the route in start/routes.ts). */
 export const MEDIA_ROUTE_PREFIX = '/media'
@@ -28,7 +29,7 @@ if (disk === 's3') {
     (name) => !env.get(name as any)
   )
   if (missing.length > 0) {
-    throw new Error(`DRIVE_DISK=s3 needs ${missing.join(', ')}`)
+    throw new ConfigurationError([`DRIVE_DISK=s3 needs ${missing.join(', ')}`])
   }
 }
 

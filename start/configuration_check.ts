@@ -50,3 +50,67 @@ export function configurationProblems(variables: NodeJS.ProcessEnv): string[] {
   }
   return problems
 }
+
+/** What an entry point prints for configuration problems: one line each, nothing else. */
+export function configurationErrorText(problems: string[]): string {
+  return problems.map((problem) => `configuration error: ${problem}\n`).join('')
+}
+
+/** A configuration that stops an entry point at boot: its problems, one line each. */
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '))
+    this.name = 'ConfigurationError'
+  }
+
+  /**
+   * Ace renders an error thrown while a command boots the application itself, with
+   * this method when the error has one (bin/console.ts's catch never sees it).
+   */
+  render() {
+    process.stderr.write(configurationErrorText(this.problems))
+  }
+}
+
+/*
+| start/env.ts's own validation (AdonisJS env, E_INVALID_ENV_VARIABLES) lists one
+| problem a line in `help`, as `- "PORT" env variable must be a number (Current
+| value: "abc")` or `- Value for environment variable "APP_URL" must be a valid URL,
+| instead received "..."`. Read back as `PORT must be a number`: the value is left
+| out, since it may be a secret that belongs in no log.
+*/
+const ENV_VALIDATION_LINE = [
+  /^"(?<name>[^"]+)" env variable (?<problem>must be .*?)(?: \(Current value: .*\))?$/s,
+  /^Value for environment variable "(?<name>[^"]+)" (?<problem>must be .*?)(?:, instead received .*)?$/s,
+  /^Missing environment variable "(?<name>[^"]+)"(?<problem>)$/s,
+]
+
+function envValidationProblem(line: string): string {
+  const text = line.replace(/^- /, '')
+  for (const pattern of ENV_VALIDATION_LINE) {
+    const groups = pattern.exec(text)?.groups
+    if (groups) return `${groups.name} ${groups.problem || 'is required'}`
+  }
+  return text
+}
+
+/**
+ * The problems `error` stands for when it is a configuration error (a
+ * ConfigurationError, or start/env.ts refusing a variable), else null.
+ */
+export function configurationErrorProblems(error: unknown): string[] | null {
+  if (error instanceof ConfigurationError) return error.problems
+  if (
+    error instanceof Error &&
+    'code' in error &&
+    error.code === 'E_INVALID_ENV_VARIABLES' &&
+    'help' in error &&
+    typeof error.help === 'string'
+  ) {
+    return error.help
+      .split(/\n(?=- )/)
+      .filter((line) => line.trim() !== '')
+      .map(envValidationProblem)
+  }
+  return null
+}

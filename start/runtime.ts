@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import type { ApplicationService } from '@adonisjs/core/types'
 import { startEmbeddedPostgres } from '#start/embedded_postgres'
+import { ConfigurationError, configurationProblems } from '#start/configuration_check'
 
 const EMBEDDED_PORTS = { development: 54320, test: 54321 } as const
 
@@ -32,27 +33,24 @@ export async function prepareRuntime(
 ) {
   const { default: env } = await import('#start/env')
   const environment = env.get('NODE_ENV')
-  const { configurationProblems } = await import('#start/configuration_check')
   const problems = configurationProblems(process.env)
-  if (problems.length > 0) {
-    throw new Error(`Refusing to start: ${problems.join('; ')}`)
-  }
+  if (problems.length > 0) throw new ConfigurationError(problems)
 
   if (environment === 'production') {
     const missing = ['APP_KEY', 'DATABASE_URL'].filter((name) => !env.get(name as 'APP_KEY'))
     if (missing.length > 0) {
-      throw new Error(`Refusing to start in production without ${missing.join(' and ')}`)
+      throw new ConfigurationError(missing.map((name) => `${name} is required in production`))
     }
     // The key signs links and keys the HMACs of client secrets and OTPs.
     if (env.get('APP_KEY')!.length < 32) {
-      throw new Error('Refusing to start in production: APP_KEY must be at least 32 characters')
+      throw new ConfigurationError(['APP_KEY must be at least 32 characters'])
     }
     return
   }
 
   if (!env.get('APP_KEY')) env.set('APP_KEY', localAppKey(app))
   if ((env.get('APP_KEY') ?? '').length < 32) {
-    throw new Error('APP_KEY must be at least 32 characters')
+    throw new ConfigurationError(['APP_KEY must be at least 32 characters'])
   }
 
   if (!env.get('DATABASE_URL')) {

@@ -2,7 +2,12 @@
 | start/configuration_check.ts: which set values stop the service at boot.
 */
 import { test } from '@japa/runner'
-import { configurationProblems } from '#start/configuration_check'
+import {
+  ConfigurationError,
+  configurationErrorProblems,
+  configurationErrorText,
+  configurationProblems,
+} from '#start/configuration_check'
 
 test.group('Configuration refused at boot', () => {
   test('valid and unset values pass', ({ assert }) => {
@@ -45,6 +50,52 @@ test.group('Configuration refused at boot', () => {
         'RATE_LIMIT_API_PER_MINUTE must be a number greater than 0',
         'REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name such as Asia/Manila',
       ]
+    )
+  })
+})
+
+/** An error shaped as start/env.ts's validation throws it (AdonisJS env). */
+function envValidationError(help: string[]) {
+  return Object.assign(new Error('Validation failed for one or more environment variables'), {
+    code: 'E_INVALID_ENV_VARIABLES',
+    help: help.join('\n'),
+  })
+}
+
+test.group('Configuration errors read back as one line per problem', () => {
+  test('a ConfigurationError stands for its problems', ({ assert }) => {
+    const error = new ConfigurationError(['APP_KEY is required in production', 'X must be y'])
+    assert.deepEqual(configurationErrorProblems(error), [
+      'APP_KEY is required in production',
+      'X must be y',
+    ])
+  })
+
+  test("start/env.ts's refusals name the variable and leave its value out", ({ assert }) => {
+    const error = envValidationError([
+      '- "PORT" env variable must be a number (Current value: "secret-ish")',
+      '- "MAIL_MAILER" env variable must be one of "smtp,outbox" (Current value: "x")',
+      '- Value for environment variable "APP_URL" must be a valid URL, instead received "a\nb"',
+      '- Missing environment variable "NODE_ENV"',
+    ])
+    assert.deepEqual(configurationErrorProblems(error), [
+      'PORT must be a number',
+      'MAIL_MAILER must be one of "smtp,outbox"',
+      'APP_URL must be a valid URL',
+      'NODE_ENV is required',
+    ])
+  })
+
+  test('any other error is not a configuration error', ({ assert }) => {
+    assert.isNull(configurationErrorProblems(new Error('connect ECONNREFUSED')))
+    assert.isNull(configurationErrorProblems('APP_KEY must be at least 32 characters'))
+    assert.isNull(configurationErrorProblems(Object.assign(new Error('x'), { code: 'E_OTHER' })))
+  })
+
+  test('each problem is printed on a line of its own, prefixed', ({ assert }) => {
+    assert.equal(
+      configurationErrorText(['A must be b', 'C is required']),
+      'configuration error: A must be b\nconfiguration error: C is required\n'
     )
   })
 })
