@@ -6,6 +6,7 @@
 | response shapes (app/shapes/envelope.ts).
 */
 import { INTEGRATION_KEY_TYPES, routeIds } from '#validators/rules/route_ids'
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '#validators/rules/pagination'
 import { schema, type JsonSchema, type Schema, type Static } from '#openapi/json_schema'
 import { envelopeSchemas } from '#shapes/envelope'
 import { profileSchemas } from '#shapes/profile'
@@ -64,8 +65,8 @@ export const NEW_PASSWORD: JsonSchema = {
 }
 
 export const PAGINATION_DESCRIPTIONS = {
-  page: 'Page number, a canonical integer >= 1 (default 1). Empty or null is invalid; a page past the end is 200 with empty `data`.',
-  per_page: 'Items per page, 1-100 (default 25). Empty or null is invalid.',
+  page: `Page number, a canonical integer (digits only, no leading zero) from 1 to ${MAX_PAGE} (2^53 - 1; default 1). Empty or null is invalid; a page past the end is 200 with empty \`data\`.`,
+  per_page: `Items per page, 1-${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}). Empty or null is invalid.`,
 }
 
 export const messageOnly = (message?: string) => ok({ type: 'null' }, { message })

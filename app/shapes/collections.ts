@@ -8,6 +8,7 @@
 | history route's id shape (app/validators/rules/route_ids.ts).
 */
 import { schema, type JsonSchema, type Static } from '#openapi/json_schema'
+import { MAX_PAGE, MAX_PER_PAGE } from '#validators/rules/pagination'
 import { routeIds } from '#validators/rules/route_ids'
 import {
   ATTEMPT_NUMBER_RANGE,
@@ -190,8 +191,8 @@ export const HistoryItem = schema.object({
 export type HistoryItem = Static<typeof HistoryItem>
 
 export const HistoryMeta = schema.object({
-  current_page: schema.integer({ minimum: 1 }),
-  per_page: schema.integer({ minimum: 1, maximum: 100 }),
+  current_page: schema.integer({ minimum: 1, maximum: MAX_PAGE }),
+  per_page: schema.integer({ minimum: 1, maximum: MAX_PER_PAGE }),
   total: schema.integer({ minimum: 0 }),
   last_page: schema.integer({ minimum: 1 }),
   coverage: schema.object(

@@ -3,10 +3,11 @@
 | errors of a 422.
 */
 import { schema, type Static } from '#openapi/json_schema'
+import { MAX_PAGE, MAX_PER_PAGE } from '#validators/rules/pagination'
 
 export const PageMeta = schema.object({
-  current_page: schema.integer({ minimum: 1 }),
-  per_page: schema.integer({ minimum: 1, maximum: 100 }),
+  current_page: schema.integer({ minimum: 1, maximum: MAX_PAGE }),
+  per_page: schema.integer({ minimum: 1, maximum: MAX_PER_PAGE }),
   total: schema.integer({ minimum: 0 }),
   last_page: schema.integer({ minimum: 1 }),
 })

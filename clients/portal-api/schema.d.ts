@@ -4439,7 +4439,7 @@ export interface operations {
     listMachineClients: {
         parameters: {
             query?: {
-                /** @description Page number, a canonical integer >= 1 (default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
+                /** @description Page number, a canonical integer (digits only, no leading zero) from 1 to 9007199254740991 (2^53 - 1; default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
                 page?: string;
                 /** @description Items per page, 1-100 (default 25). Empty or null is invalid. */
                 per_page?: string;
@@ -5413,7 +5413,7 @@ export interface operations {
     listTeamMembers: {
         parameters: {
             query?: {
-                /** @description Page number, a canonical integer >= 1 (default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
+                /** @description Page number, a canonical integer (digits only, no leading zero) from 1 to 9007199254740991 (2^53 - 1; default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
                 page?: string;
                 /** @description Items per page, 1-100 (default 25). Empty or null is invalid. */
                 per_page?: string;
@@ -5985,7 +5985,7 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description Page number, a canonical integer >= 1 (default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
+                /** @description Page number, a canonical integer (digits only, no leading zero) from 1 to 9007199254740991 (2^53 - 1; default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
                 page?: string;
                 /** @description Items per page, 1-100 (default 25). Empty or null is invalid. */
                 per_page?: string;
@@ -7000,7 +7000,7 @@ export interface operations {
                 currency?: string;
                 /** @description Exact match. */
                 payment_brand?: string;
-                /** @description Page number, a canonical integer >= 1 (default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
+                /** @description Page number, a canonical integer (digits only, no leading zero) from 1 to 9007199254740991 (2^53 - 1; default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
                 page?: string;
                 /** @description Items per page, 1-100 (default 25). Empty or null is invalid. */
                 per_page?: string;
@@ -7334,7 +7334,7 @@ export interface operations {
             query: {
                 /** @description `test` or `live` (case-sensitive). Missing or invalid: 422. */
                 environment: "test" | "live";
-                /** @description Page number, a canonical integer >= 1 (default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
+                /** @description Page number, a canonical integer (digits only, no leading zero) from 1 to 9007199254740991 (2^53 - 1; default 1). Empty or null is invalid; a page past the end is 200 with empty `data`. */
                 page?: string;
                 /** @description Items per page, 1-100 (default 25). Empty or null is invalid. */
                 per_page?: string;

@@ -5,19 +5,22 @@
 | 2^53 - 1 (the largest integer a JSON client reads exactly) is accepted.
 */
 import vine from '@vinejs/vine'
-import { DECIMAL_ID } from '#support/decimal_id'
+import { positiveIntegerUpTo } from '#validators/rules/integer_range'
+
+/** The largest `page`: the largest integer a JSON client reads exactly. */
+export const MAX_PAGE = Number.MAX_SAFE_INTEGER
+export const MAX_PER_PAGE = 100
 
 /**
- * A query integer from `min` to `max` written as `canonical` (digits only, no sign, no
- * leading zero), becoming a number. One message says the whole rule.
+ * A query integer from 1 to `max` written canonically (digits only, no sign, no
+ * leading zero), becoming a number. The rule is one expression (integer_range.ts),
+ * which the document publishes as the parameter's `pattern`. One message says it.
  */
-const integerBetween = vine.createRule<{ min: number; max: number; canonical: RegExp }>(
-  (value, { min, max, canonical }, field) => {
-    if (typeof value !== 'string') return
-    const number = Number(value)
-    if (!canonical.test(value) || number < min || number > max) {
+const integerUpTo = vine.createRule<{ max: number; canonical: RegExp }>(
+  (value, { max, canonical }, field) => {
+    if (typeof value === 'string' && !canonical.test(value)) {
       field.report(
-        `The ${field.name} field must be an integer from ${min} to ${max}.`,
+        `The ${field.name} field must be an integer from 1 to ${max}.`,
         'integerBetween',
         field
       )
@@ -30,17 +33,16 @@ const integerBetween = vine.createRule<{ min: number; max: number; canonical: Re
   }
 )
 
-const queryInteger = (options: { min: number; max: number; canonical: RegExp }) =>
+const queryInteger = (max: number) =>
   vine
     .string()
-    .use(integerBetween(options))
+    .use(integerUpTo({ max, canonical: positiveIntegerUpTo(max) }))
     .transform((value) => Number(value))
     .optional()
 
 export const paginationFields = {
-  // 16 digits hold 2^53 - 1; the bound itself is checked as a number.
-  page: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER, canonical: DECIMAL_ID }),
-  per_page: queryInteger({ min: 1, max: 100, canonical: /^(?:[1-9][0-9]?|100)$/ }),
+  page: queryInteger(MAX_PAGE),
+  per_page: queryInteger(MAX_PER_PAGE),
 }
 
 export const DEFAULT_PER_PAGE = 25
