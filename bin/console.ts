@@ -11,7 +11,8 @@
 |
 */
 
-process.env.NODE_ENV ??= 'development'
+const { defaultNodeEnvironment } = await import('#start/node_environment')
+process.env.NODE_ENV ??= defaultNodeEnvironment(import.meta.url)
 
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')

@@ -10,8 +10,9 @@
 */
 
 import { setFlagsFromString } from 'node:v8'
+import { defaultNodeEnvironment } from '#start/node_environment'
 
-process.env.NODE_ENV ??= 'development'
+process.env.NODE_ENV ??= defaultNodeEnvironment(import.meta.url)
 
 // Full (mark-compact) collections stop every request: let the old generation grow to
 // twice its live size before one, instead of V8's ~1.5 that meant one every 2-3 s under
