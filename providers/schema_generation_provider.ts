@@ -28,7 +28,8 @@ export const COMMITTED_SCHEMA_PATH = 'database/schema.ts'
  * never share a draft; not a `.ts` name, so a draft left by a killed process is not
  * type-checked.
  */
-export const SCHEMA_DRAFT_PATH = `tmp/schema_generation/schema-${process.pid}.draft`
+export const schemaDraftPath = (pid: number) => `tmp/schema_generation/schema-${pid}.draft`
+export const SCHEMA_DRAFT_PATH = schemaDraftPath(process.pid)
 
 const SCHEMA_GENERATE = 'schema:generate'
 
