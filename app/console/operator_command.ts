@@ -1,23 +1,50 @@
 /*
 | Shared behaviour of operator commands (decisions.md §4): one JSON object on
 | stdout on success; a clear message on stderr and a non-zero exit on bad input.
+| Boolean flags take only the forms their --help names (boolean_flags.ts).
 */
 import { BaseCommand } from '@adonisjs/core/ace'
-import type { CommandOptions } from '@adonisjs/core/types/ace'
+import type { CommandOptions, FlagsParserOptions } from '@adonisjs/core/types/ace'
 import { errors as vineErrors } from '@vinejs/vine'
 import ApiError from '#exceptions/api_error'
 import settings from '#config/settings'
 import { pushJobMetrics } from '#support/operator_metrics'
+import { BooleanFlagError, booleanFlagForms, readBooleanFlag } from '#console/boolean_flags'
 
 export class OperatorInputError extends Error {}
+
+type FlagOptions = Parameters<typeof BaseCommand.defineFlag>[1]
 
 export abstract class OperatorCommand extends BaseCommand {
   static options: CommandOptions = { startApp: true }
 
   protected abstract execute(): Promise<Record<string, unknown>>
 
+  /** A boolean flag's --help names the forms it takes. */
+  static defineFlag(name: string, options: FlagOptions) {
+    if (options.type !== 'boolean') return super.defineFlag(name, options)
+    super.defineFlag(name, options)
+    const flag = this.flags.at(-1)!
+    flag.description = `${flag.description ?? ''} (${booleanFlagForms(flag.flagName)})`.trim()
+  }
+
+  /**
+   * Boolean flags are parsed as text, so that readBooleanFlags() sees what was given
+   * (Ace would read `--dry-run=1` as false). Global flags (--help, --ansi) are left alone.
+   */
+  static getParserOptions(options?: FlagsParserOptions) {
+    const parserOptions = super.getParserOptions(options)
+    const own = this.flags.filter((flag) => flag.type === 'boolean').map((flag) => flag.flagName)
+    const flagsOptions = parserOptions.flagsParserOptions
+    flagsOptions.boolean = flagsOptions.boolean.filter((name) => !own.includes(name))
+    flagsOptions.string = [...flagsOptions.string, ...own]
+    return parserOptions
+  }
+
   async run() {
+    const Command = this.constructor as typeof OperatorCommand
     try {
+      this.readBooleanFlags()
       // A stray argument (a second file, a word after history:purge) is a mistake to
       // report, not something to ignore while the command does its work.
       const stray = this.parsed._
@@ -31,15 +58,23 @@ export abstract class OperatorCommand extends BaseCommand {
       this.logger.logError(`error: ${this.describe(error)}`)
     }
     // docs/operations.md › Metrics: batch jobs push what they counted.
-    const command = (this.constructor as typeof BaseCommand).commandName
     await pushJobMetrics(
       settings.metricsPushgatewayUrl(),
-      command,
+      Command.commandName,
       this.exitCode ? 'failure' : 'success'
     ).catch((error: Error) =>
       // On standard error: standard output holds only the command's JSON.
       this.logger.logError(`warning: metrics not pushed to the Pushgateway: ${error.message}`)
     )
+  }
+
+  /** Each boolean flag, from the text given to a boolean (or an error naming the flag). */
+  private readBooleanFlags() {
+    const Command = this.constructor as typeof OperatorCommand
+    const self = this as unknown as Record<string, unknown>
+    for (const flag of Command.flags) {
+      if (flag.type === 'boolean') self[flag.name] = readBooleanFlag(flag.flagName, self[flag.name])
+    }
   }
 
   /** How an input field is named to the operator: its flag, unless a command says otherwise. */
@@ -58,7 +93,13 @@ export abstract class OperatorCommand extends BaseCommand {
         .map(([field, messages]) => `${this.inputName(field)}: ${messages.join(' ')}`)
         .join('; ')
     }
-    if (error instanceof OperatorInputError || error instanceof ApiError) return error.message
+    if (
+      error instanceof OperatorInputError ||
+      error instanceof BooleanFlagError ||
+      error instanceof ApiError
+    ) {
+      return error.message
+    }
     return error instanceof Error ? error.message : String(error)
   }
 }

@@ -1,0 +1,96 @@
+/*
+| Operator commands in a process of their own, as an operator runs them: real argv,
+| real signals, real exit codes. The child uses the tests' database and environment.
+*/
+import { spawn, type ChildProcess } from 'node:child_process'
+import app from '@adonisjs/core/services/app'
+import env from '#start/env'
+
+/** How long a command may take to boot and finish: generous, never a timed assertion. */
+const EXIT_BOUND_MS = 120_000
+
+export interface AceProcess {
+  child: ChildProcess
+  stdout: () => string
+  stderr: () => string
+  /** Resolves once `pattern` appears on standard error (rejects if the process ends first). */
+  stderrMatches: (pattern: RegExp) => Promise<void>
+  /** Resolves with the exit status once the process has ended (bounded by `withinMs`). */
+  exited: (withinMs?: number) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+export function startAce(argv: string[], extraEnv: NodeJS.ProcessEnv = {}): AceProcess {
+  const child = spawn(process.execPath, ['ace.js', ...argv], {
+    cwd: app.makePath(),
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: env.get('DATABASE_URL'), ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk) => (stdout += chunk))
+  child.stderr!.on('data', (chunk) => (stderr += chunk))
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  )
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stderrMatches: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(stderr)) return false
+          child.stderr!.off('data', check)
+          resolve()
+          return true
+        }
+        if (check()) return
+        child.stderr!.on('data', check)
+        void exit.then(() => {
+          if (!check()) reject(new Error(`exited without ${pattern} on stderr:\n${stderr}`))
+        })
+      }),
+    exited: (withinMs = EXIT_BOUND_MS) => {
+      let timer: NodeJS.Timeout | undefined
+      const bound = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          child.kill('SIGKILL')
+          reject(new Error(`ace ${argv[0]} did not exit within ${withinMs} ms:\n${stderr}`))
+        }, withinMs)
+      })
+      return Promise.race([exit, bound]).finally(() => clearTimeout(timer))
+    },
+  }
+}
+
+/** Runs a command to its end. */
+export async function runAce(argv: string[], extraEnv?: NodeJS.ProcessEnv) {
+  const started = startAce(argv, extraEnv)
+  const { code, signal } = await started.exited()
+  return { code, signal, stdout: started.stdout(), stderr: started.stderr() }
+}
+
+/** The one JSON object a command printed (the last line of standard output). */
+export function printedJson(stdout: string): Record<string, any> {
+  const lines = stdout.trim().split('\n')
+  return JSON.parse(lines.at(-1)!)
+}
+
+/**
+ * Waits until a backend of the test database waits for a lock on `table` (a command
+ * held by the test's lock), polling with a generous bound: a child process boots first.
+ */
+export async function untilWaitingForLockOn(table: string, withinMs = EXIT_BOUND_MS) {
+  const { default: db } = await import('@adonisjs/lucid/services/db')
+  const deadline = Date.now() + withinMs
+  while (Date.now() < deadline) {
+    const waiting = await db.rawQuery(
+      `SELECT count(*)::int AS total FROM pg_locks
+       WHERE NOT granted AND locktype = 'relation' AND relation = ?::regclass`,
+      [table]
+    )
+    if (waiting.rows[0].total > 0) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`no backend waited for a lock on ${table} within ${withinMs} ms`)
+}
