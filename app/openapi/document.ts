@@ -54,7 +54,7 @@ const DESCRIPTION = `The back end of the Merchant Portal of a payment-collection
 - Portal endpoints live under \`/api/v1\`; \`/oauth/token\`, health, the signed email link and this documentation sit outside it.
 - Success envelope \`{success: true, message, data}\`; lists add \`meta\` (\`current_page\`, \`per_page\`, \`total\`, \`last_page\`). 204 responses have an empty body.
 - Error envelope \`{success: false, message, error_code, errors?}\`; \`errors\` (field path → messages) only on 422. Each operation lists the exact \`error_code\` values of each status. An unknown path is 404 \`NOT_FOUND\`, a known path with another method 405 \`METHOD_NOT_ALLOWED\` (with \`Allow\`).
-- Send \`Accept: application/json\`, and \`Content-Type: application/json\` with a JSON body. Strings are trimmed except passwords and integration key values. Strict endpoints reject unlisted fields (\`additionalProperties: false\`).
+- Send \`Accept: application/json\`, and \`Content-Type: application/json\` with a JSON body. Strings are trimmed except passwords and integration key values. No input string may contain U+0000 (NUL) or an unpaired UTF-16 surrogate (422 on that field); each input string says so with a \`not\` schema. Strict endpoints reject unlisted fields (\`additionalProperties: false\`).
 - Timestamps are ISO 8601 with an offset; amounts are two-decimal strings; numeric ids are JSON integers.
 - Portal responses carry \`Cache-Control: no-store\` (credential, key, member and team-list responses \`no-store, private\`).
 

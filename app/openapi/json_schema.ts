@@ -9,6 +9,7 @@
 | objects and nullables differently, which would change the published document.
 */
 import type { InputSchema } from '#validators/rules/input'
+import { CONTAINS_NUL } from '#validators/rules/input_text'
 
 export type JsonSchema = { [keyword: string]: unknown }
 
@@ -121,10 +122,37 @@ export function inputJsonSchema(
   for (const [name, override] of Object.entries(overrides)) {
     properties[name] = { ...(properties[name] ?? {}), ...override }
   }
+  for (const [name, property] of Object.entries(properties)) {
+    properties[name] = refusingNul(property)
+  }
   const result: JsonSchema = { type: 'object', properties }
   const required = (generated.required as string[] | undefined) ?? []
   if (required.length > 0) result.required = required
   if (input.strict) result.additionalProperties = false
+  return result
+}
+
+/**
+ * Every string of an input refuses NUL (app/validators/rules/input_text.ts, applied to
+ * every input before its rules): the schema, with each string in it saying so.
+ */
+function refusingNul(node: JsonSchema): JsonSchema {
+  const types = Array.isArray(node.type) ? node.type : [node.type]
+  const result: JsonSchema = types.includes('string') ? { ...node, not: CONTAINS_NUL } : { ...node }
+  for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const branches = node[keyword]
+    if (Array.isArray(branches)) result[keyword] = branches.map((branch) => refusingNul(branch))
+  }
+  if (node.items && typeof node.items === 'object')
+    result.items = refusingNul(node.items as JsonSchema)
+  if (node.properties && typeof node.properties === 'object') {
+    result.properties = Object.fromEntries(
+      Object.entries(node.properties as Record<string, JsonSchema>).map(([name, property]) => [
+        name,
+        refusingNul(property),
+      ])
+    )
+  }
   return result
 }
 

@@ -86,3 +86,38 @@ export function documentCheck(schema: Json): (value: unknown) => boolean {
   const validate = compile(schema)
   return (value) => validate(value) as boolean
 }
+
+/**
+ * Every string schema of the inputs the server validates (JSON bodies and query
+ * parameters of `/api/v1`), found anywhere inside them, with where it is.
+ */
+export function inputStringSchemas(): Array<{ where: string; schema: Json }> {
+  const found: Array<{ where: string; schema: Json }> = []
+  const walk = (node: unknown, where: string) => {
+    if (!node || typeof node !== 'object') return
+    const schema = node as Json
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type]
+    if (types.includes('string')) found.push({ where, schema })
+    for (const [name, property] of Object.entries<unknown>(schema.properties ?? {})) {
+      walk(property, `${where}.${name}`)
+    }
+    if (schema.items) walk(schema.items, `${where}[]`)
+    for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+      ;(schema[keyword] ?? []).forEach((branch: unknown, index: number) =>
+        walk(branch, `${where}.${keyword}[${index}]`)
+      )
+    }
+  }
+  for (const [path, item] of Object.entries<Json>(openApiDocument().document.paths as Json)) {
+    if (!path.startsWith('/api/v1/')) continue
+    for (const [method, entry] of Object.entries<Json>(item)) {
+      if (method.startsWith('x-')) continue
+      const at = `${method.toUpperCase()} ${path}`
+      for (const parameter of (entry.parameters ?? []) as Json[]) {
+        if (parameter.in === 'query') walk(parameter.schema, `${at} ?${parameter.name}`)
+      }
+      walk(entry.requestBody?.content?.['application/json']?.schema, `${at} body`)
+    }
+  }
+  return found
+}

@@ -34,8 +34,20 @@ export function trimStrings(value: unknown, key?: string): unknown {
 
 // NUL, which PostgreSQL text cannot store or compare, and a lone UTF-16 surrogate
 // (not text at all; VineJS's email rule throws a URIError on one).
-// eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
-const INVALID_TEXT = /[\u0000\p{Cs}]/u
+const NUL = '\\u0000'
+const INVALID_TEXT = new RegExp(`[${NUL}\\p{Cs}]`, 'u')
+
+/**
+ * The refusal of NUL as the OpenAPI document states it on every string of every
+ * input (app/openapi/json_schema.ts), a schema the value must `not` match. (A lone
+ * surrogate cannot be written in a pattern every client reads alike; the document's
+ * description says it in words.)
+ */
+export const CONTAINS_NUL = {
+  type: 'string',
+  pattern: NUL,
+  description: 'Text containing U+0000 (NUL) is refused (422).',
+} as const
 
 /**
  * Field paths (dot notation) of strings holding a NUL character or a lone

@@ -8,10 +8,15 @@
 import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { resetState } from '#tests/helpers/database'
-import { signedInMember } from '#tests/helpers/portal'
+import { appHeaders, createPortalClient, signedInMember } from '#tests/helpers/portal'
 import { raiseLimits } from '#tests/helpers/limits'
 import { route } from '#tests/helpers/routes'
-import { documentCheck, queryParameterSchema } from '#tests/helpers/document_schemas'
+import {
+  documentCheck,
+  inputStringSchemas,
+  queryParameterSchema,
+  requestBodySchema,
+} from '#tests/helpers/document_schemas'
 
 const TEAM_MEMBERS = '/api/v1/portal/team/members'
 
@@ -22,6 +27,11 @@ const pageCandidates = fc.oneof(
   fc.stringMatching(/^[0-9]{1,20}$/),
   fc.constantFrom('9007199254740991', '9007199254740992', '9999999999999999', '0', '01')
 )
+
+/** Text of any code point, trimmed as every input is, with or without a NUL inside. */
+const textMaybeWithNul = fc
+  .tuple(fc.string({ unit: 'binary', maxLength: 20 }), fc.boolean(), fc.string({ maxLength: 5 }))
+  .map(([text, nul, tail]) => (nul ? `a${text}\u0000${tail}b` : `a${text}${tail}b`))
 
 test.group('The document agrees with the server', (group) => {
   group.each.setup(() => resetState())
@@ -45,6 +55,42 @@ test.group('The document agrees with the server', (group) => {
         assert.equal(documented(page), served, `page=${page}: answered ${response.status()}`)
       }),
       { numRuns: 60, seed: 37_1 }
+    )
+  })
+
+  test('U+0000: every string of every input is documented as refusing NUL', ({ assert }) => {
+    const strings = inputStringSchemas()
+    assert.isAbove(strings.length, 40)
+    for (const { where, schema } of strings) {
+      assert.exists(schema.not, `${where} does not say that NUL is refused`)
+      assert.isTrue(documentCheck(schema.not)('x\u0000y'), `${where}: its \`not\` misses NUL`)
+      assert.isFalse(documentCheck(schema.not)(null), `${where}: its \`not\` refuses null`)
+    }
+  })
+
+  test('U+0000: the document refuses a login username exactly when the server does', async ({
+    client,
+    assert,
+  }) => {
+    const portal = await createPortalClient()
+    const documented = documentCheck(requestBodySchema('post', '/api/v1/auth/login'))
+    await fc.assert(
+      fc.asyncProperty(textMaybeWithNul, async (username) => {
+        const body = { username, password: 'not-the-password' }
+        const response = await client
+          .post(route('auth.login'))
+          .headers(appHeaders(portal))
+          .json(body)
+        const refused = response.status() === 422
+        if (refused) assert.deepEqual(Object.keys(response.body().errors), ['username'])
+        else assert.equal(response.status(), 401)
+        assert.equal(
+          documented(body),
+          !refused,
+          `${JSON.stringify(username)}: ${response.status()}`
+        )
+      }),
+      { numRuns: 60, seed: 37_4 }
     )
   })
 })
