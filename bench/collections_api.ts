@@ -111,6 +111,7 @@ const actor = {
   role: 'developer' as const,
   ip: '127.0.0.1',
   requestId: null,
+  callerRequestId: null,
 }
 const history = historyQueries(actor, transactionId, { environment, ...firstPage })
 const scenarios: Scenario[] = [

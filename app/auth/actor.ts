@@ -6,6 +6,7 @@
 */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { RoleName } from '#models/user'
+import { callerRequestIdOf } from '#http/request_id'
 
 export type ActorKind = 'user' | 'system' | 'portal_application' | 'anonymous'
 
@@ -16,8 +17,10 @@ export interface Actor {
   role: RoleName | null
   /** Client IP as resolved through TRUSTED_PROXIES; null outside HTTP. */
   ip: string | null
-  /** The request id of this request; null outside HTTP. */
+  /** The service's own id of this request; null outside HTTP. */
   requestId: string | null
+  /** The well-formed X-Request-Id the caller sent, for correlation only (app/http/request_id.ts). */
+  callerRequestId: string | null
 }
 
 /** A signed-in Portal user (PAT routes). */
@@ -42,7 +45,17 @@ export const SYSTEM_ACTOR: Actor = Object.freeze({
   role: null,
   ip: null,
   requestId: null,
+  callerRequestId: null,
 })
+
+/** Where a request comes from: its client IP (through TRUSTED_PROXIES) and request ids. */
+function requestOrigin(ctx: HttpContext): Pick<Actor, 'ip' | 'requestId' | 'callerRequestId'> {
+  return {
+    ip: ctx.request.ip(),
+    requestId: ctx.request.id() ?? null,
+    callerRequestId: callerRequestIdOf(ctx.request.request),
+  }
+}
 
 /** The caller of a request before (or without) authentication: its IP and request id. */
 export function anonymousActor(ctx: HttpContext, kind: ActorKind = 'anonymous'): Actor {
@@ -51,8 +64,7 @@ export function anonymousActor(ctx: HttpContext, kind: ActorKind = 'anonymous'):
     userId: null,
     merchantId: null,
     role: null,
-    ip: ctx.request.ip(),
-    requestId: ctx.request.id() ?? null,
+    ...requestOrigin(ctx),
   }
 }
 
@@ -66,8 +78,7 @@ export function userActor(
     userId: user.id,
     merchantId: user.merchantId,
     role,
-    ip: ctx.request.ip(),
-    requestId: ctx.request.id() ?? null,
+    ...requestOrigin(ctx),
   }
 }
 

@@ -1,15 +1,15 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import logger from '@adonisjs/core/services/logger'
-import { isWellFormedRequestId } from '#http/request_id'
+import { takeCallerRequestId } from '#http/request_id'
 import { envelopeBareErrorBody } from '#http/error_envelope_net'
 import { nameRequestSpan } from '#support/trace_context'
 import { recordHttpRequest } from '#support/operator_metrics'
 
 /**
  * Every response is JSON and uncacheable unless a route narrows it further
- * (`no-store, private`). One log line per request, with its request id and
- * path only: query strings can carry one-time proofs. Its `trace_id` and `span_id`
+ * (`no-store, private`). One log line per request, with its request id (the
+ * service's own; a caller's is `caller_request_id`) and path only: query strings can carry one-time proofs. Its `trace_id` and `span_id`
  * come from the logger (config/logger.ts), like those of every line of the request.
  * Every request is counted and timed when its response closes (sent or aborted),
  * under its route name or pattern, never the raw path (app/support/operator_metrics.ts):
@@ -29,11 +29,15 @@ export default class RequestContextMiddleware {
     )
     ctx.request.request.headers.accept = 'application/json'
     ctx.response.header('Cache-Control', 'no-store')
-    const headers = ctx.request.request.headers
-    if (headers['x-request-id'] !== undefined && !isWellFormedRequestId(headers['x-request-id'])) {
-      // Replaced by a generated id (app/http/request_id.ts says why); the request's logger gets it too.
-      delete headers['x-request-id']
-      ctx.logger = logger.child({ request_id: ctx.request.id() })
+    if (ctx.request.request.headers['x-request-id'] !== undefined) {
+      // The request id is the service's own (app/http/request_id.ts says why): the
+      // framework named the request's logger after the caller's, so it is named again.
+      const callerRequestId = takeCallerRequestId(ctx.request.request)
+      ctx.logger = logger.child(
+        callerRequestId === null
+          ? { request_id: ctx.request.id() }
+          : { request_id: ctx.request.id(), caller_request_id: callerRequestId }
+      )
     }
     const requestId = ctx.request.id()
     if (requestId) ctx.response.header('X-Request-Id', requestId)

@@ -3,7 +3,8 @@
 | reads, failed credential consumptions and acceptance confirmations, throttled
 | mutations. One helper for every outcome. Written with the caller's transaction so
 | a mutation and its record commit or roll back together. Never given a secret:
-| `metadata` is for value-free context (field names, counts, ids).
+| `metadata` is for value-free context (field names, counts, ids). `request_id` is
+| the service's own id of the request, never one the caller sent.
 */
 import { createHash } from 'node:crypto'
 import { DateTime } from 'luxon'
@@ -128,8 +129,21 @@ function recordOf(actor: Actor, event: AuditEvent): ThrottledRecord {
     reason: event.reason ?? null,
     ip: actor.ip,
     requestId: actor.requestId,
-    metadata: event.metadata ?? null,
+    metadata: withCallerRequestId(event.metadata ?? null, actor.callerRequestId),
   }
+}
+
+/**
+ * `request_id` is the service's own; the id the caller sent, if any, goes into the
+ * metadata as `caller_request_id`, so the caller's logs can be joined to the record
+ * without the caller choosing the record's id (app/http/request_id.ts).
+ */
+function withCallerRequestId(
+  metadata: Record<string, unknown> | null,
+  callerRequestId: string | null
+): Record<string, unknown> | null {
+  if (callerRequestId === null) return metadata
+  return { ...metadata, caller_request_id: callerRequestId }
 }
 
 /** The fields of a throttled refusal's record. */

@@ -6,6 +6,9 @@
 |
 | The batch processor's delay is set far beyond the test, so the spans that arrive were
 | flushed by the graceful shutdown (SIGTERM), as a deploy's last requests must be.
+|
+| What callers send is not believed (issue 38 › 4): a caller's unsampled flag does not
+| switch export off, and `client.address` follows TRUSTED_PROXIES.
 */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -229,7 +232,7 @@ test.group('Tracing: OpenTelemetry export', (group) => {
     assert.include(server.output(), 'spans not exported at shutdown')
   }).timeout(60_000)
 
-  test('a caller’s unsampled trace is not exported (parent-based sampling), yet its id is logged', async ({
+  test('a caller’s unsampled flag does not switch export off: its failed /oauth/token call is exported, and its id logged', async ({
     assert,
     cleanup,
   }) => {
@@ -238,13 +241,49 @@ test.group('Tracing: OpenTelemetry export', (group) => {
     const server = await startTracedServer(receiver.endpoint, { LOG_LEVEL: 'info' })
     cleanup(() => server.kill())
 
+    const response = await fetch(`${server.base}${route('oauth.token')}`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'traceparent': `00-${CALLER_TRACE_ID}-${CALLER_SPAN_ID}-00`,
+      },
+      body: 'grant_type=client_credentials&client_id=unknown&client_secret=wrong',
+    })
+    assert.equal(response.status, 401)
+    const { code } = await stop(server)
+    assert.equal(code, 0, server.output())
+
+    const requestSpan = receiver.spans().find((span) => span.kind === SPAN_KIND_SERVER)
+    assert.exists(requestSpan, receiver.raw())
+    assert.equal(requestSpan!.traceId, CALLER_TRACE_ID)
+    assert.equal(requestSpan!.parentSpanId, CALLER_SPAN_ID)
+    assert.equal(requestSpan!.attributes['http.route'], route('oauth.token'))
+    assert.equal(requestSpan!.attributes['http.response.status_code'], 401)
+    const line = logLines(server).find((entry) => entry.trace_id === CALLER_TRACE_ID)
+    assert.equal(line?.span_id, requestSpan!.spanId, server.output())
+  }).timeout(60_000)
+
+  test('the service’s own sampler decides an unsampled caller’s request, as one without a traceparent', async ({
+    assert,
+    cleanup,
+  }) => {
+    const receiver = await startOtlpReceiver()
+    cleanup(() => receiver.close())
+    // A ratio of 0 keeps nothing that starts here; a caller's sampled trace is still followed.
+    const server = await startTracedServer(receiver.endpoint, {
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    })
+    cleanup(() => server.kill())
+
     const sampledTraceId = 'a'.repeat(32)
     for (const traceparent of [
       `00-${CALLER_TRACE_ID}-${CALLER_SPAN_ID}-00`,
       `00-${sampledTraceId}-${CALLER_SPAN_ID}-01`,
+      undefined,
     ]) {
       const response = await fetch(`${server.base}${route('profile.show')}`, {
-        headers: { traceparent },
+        headers: traceparent ? { traceparent } : {},
       })
       assert.equal(response.status, 401)
     }
@@ -253,11 +292,37 @@ test.group('Tracing: OpenTelemetry export', (group) => {
 
     const exportedTraces = new Set(receiver.spans().map((span) => span.traceId))
     assert.deepEqual([...exportedTraces], [sampledTraceId])
-    const line = logLines(server).find((entry) => entry.trace_id === CALLER_TRACE_ID)
-    assert.equal(line?.trace_id, CALLER_TRACE_ID, server.output())
-    assert.match(line?.span_id, /^[0-9a-f]{16}$/)
-    assert.notEqual(line?.span_id, CALLER_SPAN_ID)
   }).timeout(60_000)
+
+  test('client.address is the socket’s: Forwarded and X-Forwarded-For count only through TRUSTED_PROXIES', async ({
+    assert,
+    cleanup,
+  }) => {
+    const forwarding = {
+      'X-Forwarded-For': '203.0.113.7',
+      'Forwarded': 'for=198.51.100.9',
+    }
+    const clientAddressWith = async (extraEnv: Record<string, string>) => {
+      const receiver = await startOtlpReceiver()
+      cleanup(() => receiver.close())
+      const server = await startTracedServer(receiver.endpoint, extraEnv)
+      cleanup(() => server.kill())
+      const response = await fetch(`${server.base}${route('profile.show')}`, {
+        headers: forwarding,
+      })
+      assert.equal(response.status, 401)
+      const { code } = await stop(server)
+      assert.equal(code, 0, server.output())
+      const requestSpan = receiver.spans().find((span) => span.kind === SPAN_KIND_SERVER)
+      assert.exists(requestSpan, receiver.raw())
+      assert.equal(requestSpan!.attributes['network.peer.address'], '127.0.0.1')
+      return requestSpan!.attributes['client.address']
+    }
+
+    assert.equal(await clientAddressWith({ TRUSTED_PROXIES: '' }), '127.0.0.1')
+    // The trusted proxy's X-Forwarded-For, as in rate limits and audit records; never Forwarded.
+    assert.equal(await clientAddressWith({ TRUSTED_PROXIES: 'loopback' }), '203.0.113.7')
+  }).timeout(90_000)
 })
 
 test.group('Tracing: trace ids in the logs, export off', (group) => {
