@@ -28,7 +28,7 @@ export default class extends BaseSchema {
         PRIMARY KEY (merchant_id, environment, status, currency, payment_brand)
       )`)
     this.schema.raw(`
-      CREATE FUNCTION transaction_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE OR REPLACE FUNCTION transaction_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'TRUNCATE' THEN
           DELETE FROM transaction_counts;

@@ -51,7 +51,7 @@ export default class extends BaseSchema {
                      transaction_count, amount_total, null_amount_count`
 
     this.schema.raw(`
-      CREATE FUNCTION transaction_totals_apply() RETURNS trigger
+      CREATE OR REPLACE FUNCTION transaction_totals_apply() RETURNS trigger
       LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP IN ('UPDATE', 'DELETE') THEN
@@ -92,7 +92,7 @@ export default class extends BaseSchema {
         FOR EACH STATEMENT EXECUTE FUNCTION transaction_totals_apply()`)
 
     this.schema.raw(`
-      CREATE FUNCTION transaction_totals_truncate() RETURNS trigger
+      CREATE OR REPLACE FUNCTION transaction_totals_truncate() RETURNS trigger
       LANGUAGE plpgsql AS $$
       BEGIN
         DELETE FROM transaction_totals;
@@ -106,7 +106,7 @@ export default class extends BaseSchema {
     // Recomputes one merchant's rollup from its transactions (operators, and the
     // reconciliation test). Holds the merchant's transactions against writers first.
     this.schema.raw(`
-      CREATE FUNCTION reporting_rebuild_transaction_totals(target bigint) RETURNS void
+      CREATE OR REPLACE FUNCTION reporting_rebuild_transaction_totals(target bigint) RETURNS void
       LANGUAGE plpgsql AS $$
       BEGIN
         PERFORM 1 FROM transactions WHERE merchant_id = target FOR SHARE;

@@ -127,7 +127,7 @@ export default class extends BaseSchema {
       )`)
 
     this.schema.raw(`
-      CREATE FUNCTION transaction_scope_totals_apply() RETURNS trigger
+      CREATE OR REPLACE FUNCTION transaction_scope_totals_apply() RETURNS trigger
       LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'INSERT' THEN
