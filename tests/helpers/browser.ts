@@ -6,7 +6,7 @@
 */
 import { constants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
-import { chromium } from 'playwright-core'
+import { chromium, type Browser } from 'playwright-core'
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -37,8 +37,29 @@ async function chromiumExecutable() {
   )
 }
 
+/**
+ * The bound of each step in the browser (launch, navigation, a locator appearing, a
+ * click, a response): Swagger UI renders the whole document in a few seconds on an
+ * idle machine and many times that on a busy one. Generous, so that only a step that
+ * never happens fails.
+ */
+export const BROWSER_STEP_MS = 120_000
+/** The bound of a whole browser test, several such steps. */
+export const BROWSER_TEST_MS = 600_000
+
 export async function launchChromium() {
-  return chromium.launch({ executablePath: await chromiumExecutable(), args: CHROMIUM_ARGS })
+  return chromium.launch({
+    executablePath: await chromiumExecutable(),
+    args: CHROMIUM_ARGS,
+    timeout: BROWSER_STEP_MS,
+  })
+}
+
+/** A page of `browser` whose every wait is bounded by BROWSER_STEP_MS. */
+export async function newPage(browser: Browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } })
+  page.setDefaultTimeout(BROWSER_STEP_MS)
+  return page
 }
 
 /** The origin the test server is reached at (.env.test: HOST=127.0.0.1). */

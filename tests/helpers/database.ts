@@ -7,6 +7,9 @@ const KEPT_TABLES = new Set(['adonis_schema', 'adonis_schema_versions', 'currenc
 
 let tables: string[] | undefined
 
+/** How long untilSomeBackendWaitsForALock waits for a request to reach the lock it tests. */
+const LOCK_WAIT_MS = 60_000
+
 /** Empties every table between tests and gives the app its real clock back. */
 export async function resetState() {
   Settings.now = () => Date.now()
@@ -37,15 +40,18 @@ export function advanceClock(milliseconds: number) {
 }
 
 /**
- * Waits (bounded) until some backend of this test database is blocked waiting for a
- * lock, optionally only one running a query that matches `query` (an ILIKE pattern),
- * or at least `backends` of them (racing requests all held at one point).
- * How a test holds a lock, fires a request and acts once the request is stuck on it.
+ * Waits until some backend of this test database is blocked waiting for a lock,
+ * optionally only one running a query that matches `query` (an ILIKE pattern), or at
+ * least `backends` of them (racing requests all held at one point). How a test holds a
+ * lock, fires a request and acts once the request is stuck on it. Bounded by time, not
+ * by polls: on a busy machine the request takes longer to get there while each poll
+ * stays quick.
  */
 export async function untilSomeBackendWaitsForALock(
   options: { query?: string; backends?: number } = {}
 ) {
-  for (let poll = 0; poll < 2000; poll++) {
+  const giveUpAt = performance.now() + LOCK_WAIT_MS
+  while (performance.now() < giveUpAt) {
     const waiting = db
       .from('pg_stat_activity')
       .whereRaw('datname = current_database()')
@@ -55,5 +61,7 @@ export async function untilSomeBackendWaitsForALock(
     if (Number(row?.total ?? 0) >= (options.backends ?? 1)) return
     await new Promise((resolve) => setImmediate(resolve))
   }
-  throw new Error(`no backend ever waited for a lock${options.query ? ` (${options.query})` : ''}`)
+  throw new Error(
+    `no backend waited for a lock within ${LOCK_WAIT_MS} ms${options.query ? ` (${options.query})` : ''}`
+  )
 }

@@ -1,7 +1,9 @@
 /*
 | The real server in a child process, started as in production (NODE_ENV=production,
 | bin/server.ts), for tests of what only a whole process shows: shutdown, startup
-| refusals, infrastructure outages. Every wait is bounded.
+| refusals, infrastructure outages. Every wait is a wait for something to happen,
+| bounded generously: a busy 2-core machine starts a server or runs a command many
+| times slower than an idle one, and a wait that would never end still fails, later.
 */
 import { spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
@@ -46,17 +48,24 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Polls `probe` until it returns true: at most `attempts` times, `every` ms apart. */
+/** How long a process may take to start and answer, a command to run, a service to recover. */
+export const READY_MS = 120_000
+/** How long a process told to stop may take to exit. */
+export const EXIT_MS = 60_000
+/** How long one request to a running child process may take. */
+export const REQUEST_MS = 30_000
+
+/** Polls `probe` until it returns true, `every` ms apart; fails once `within` ms have passed. */
 export async function eventually(
   probe: () => Promise<boolean>,
   what: string,
-  { attempts = 120, every = 250 } = {}
+  { within: bound = READY_MS, every = 250 } = {}
 ) {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (await probe()) return
+  const giveUpAt = performance.now() + bound
+  while (!(await probe())) {
+    if (performance.now() > giveUpAt) throw new Error(`never happened within ${bound} ms: ${what}`)
     await pause(every)
   }
-  throw new Error(`never happened: ${what}`)
 }
 
 export function exitOf(child: ChildProcess) {
@@ -114,12 +123,12 @@ export async function startProductionServer(
       async () => {
         if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
         const response = await fetch(`${server.base}${route('health.live')}`, {
-          signal: AbortSignal.timeout(2_000),
+          signal: AbortSignal.timeout(REQUEST_MS),
         }).catch(() => null)
         return response?.status === 200
       },
       'server live',
-      { attempts: 200, every: 150 }
+      { every: 150 }
     )
   } catch (error) {
     server.kill()

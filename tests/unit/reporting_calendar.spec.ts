@@ -589,7 +589,7 @@ test.group('Reporting calendar: zone names and formatting', () => {
       ),
       { numRuns: 60 }
     )
-  }).timeout(60_000)
+  }).timeout(120_000)
 
   test('days around transitions at midnight carry the offset of their exact start', ({
     assert,
@@ -645,7 +645,7 @@ test.group('Reporting calendar: zone names and formatting', () => {
       ),
       { numRuns: 150 }
     )
-  }).timeout(60_000)
+  }).timeout(120_000)
 
   test('startOfLocalDate agrees with local midnight where midnight exists once', ({ assert }) => {
     assert.equal(

@@ -73,7 +73,7 @@ export class RoundRobinBalancer {
   }
 
   /** Resolves once `instance` is in rotation again. */
-  async untilHealthy(instance: Instance, timeoutMs = 30_000) {
+  async untilHealthy(instance: Instance, timeoutMs = 120_000) {
     const started = Date.now()
     const backend = this.backends.find((candidate) => candidate.instance === instance)!
     while (!backend.healthy) {

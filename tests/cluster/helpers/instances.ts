@@ -131,7 +131,9 @@ export class Instance {
     this.child = child
     child.stdout!.on('data', (chunk) => (this.output += chunk))
     child.stderr!.on('data', (chunk) => (this.output += chunk))
-    for (let attempt = 0; attempt < 300; attempt++) {
+    // Bounded by time, generously: a busy machine starts a server many times slower.
+    const giveUpAt = Date.now() + 120_000
+    while (Date.now() < giveUpAt) {
       if (child.exitCode !== null) {
         throw new Error(`${this.options.name} exited early:\n${this.output}`)
       }
@@ -142,7 +144,7 @@ export class Instance {
   }
 
   /** SIGTERM, then waits (bounded) for the exit; resolves with the exit code. */
-  async stop(timeoutMs = 20_000): Promise<number | null> {
+  async stop(timeoutMs = 60_000): Promise<number | null> {
     const child = this.child
     if (!child || child.exitCode !== null || child.signalCode !== null)
       return child?.exitCode ?? null
@@ -209,7 +211,8 @@ export class Pair {
 
   /** Waits (bounded) for a mail to `to` matching `pattern`; returns the first capture. */
   async waitForMail(to: string, pattern: RegExp, count = 1) {
-    for (let attempt = 0; attempt < 100; attempt++) {
+    const giveUpAt = Date.now() + 60_000
+    while (Date.now() < giveUpAt) {
       const mails = await this.mailsTo(to)
       const found = mails
         .map((mail) => pattern.exec(mail.text))
@@ -287,7 +290,7 @@ export function aceOnHost(args: string[], extraEnv: Record<string, string> = {})
     let stderr = ''
     child.stdout.on('data', (chunk) => (stdout += chunk))
     child.stderr.on('data', (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
     child.once('exit', (code) => {
       clearTimeout(timer)
       resolve({ code, stdout, stderr })

@@ -151,7 +151,7 @@ export class StreamingReplica {
   }
 
   /** Waits (bounded) until the replica has replayed everything the primary wrote so far. */
-  async caughtUp(timeoutMs = 20_000) {
+  async caughtUp(timeoutMs = 60_000) {
     const [{ lsn }] = await this.query('primary', 'select pg_current_wal_lsn()::text as lsn')
     const started = Date.now()
     while (Date.now() - started < timeoutMs) {

@@ -101,7 +101,7 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
     const mails = await sentResetMails(fake)
     assert.lengthOf(mails, 1)
     assert.lengthOf(await db.from('password_reset_tokens'), 1)
-  }).timeout(5000)
+  })
 
   test('mails reset_url with token and email appended as query values; stores only a hash', async ({
     client,
@@ -389,7 +389,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
       mails.map((sent) => sent.recipient),
       [cooling.email, fresh.email]
     )
-  }).timeout(5000)
+  })
 
   test('racing requests for one account send one mail, and the stored proof is the mailed one', async ({
     client,
@@ -412,7 +412,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     const [row] = await db.from('password_reset_tokens')
     const mailed = new URL(mails[0].resetLink).searchParams.get('token')!
     assert.equal(row.token_hash, sha256Hex(mailed))
-  }).timeout(5000)
+  })
 
   test('auth:prune deletes the record of a mail once it no longer counts against the cap', async ({
     client,

@@ -217,7 +217,7 @@ test.group('Metrics and charts: properties over random populations, zones and ra
       ),
       { numRuns: 15 }
     )
-  }).timeout(180_000)
+  }).timeout(360_000)
 
   test('the rollup kept by the triggers equals a fresh aggregate after inserts, upserts, updates and deletes', async ({
     assert,
@@ -271,7 +271,7 @@ test.group('Metrics and charts: properties over random populations, zones and ra
     await db.rawQuery('SELECT reporting_rebuild_transaction_totals(?)', [member.merchant.id])
     const rebuilt = await rollupVersusFresh(member.merchant.id)
     assert.deepEqual(rebuilt.kept, rebuilt.fresh)
-  }).timeout(180_000)
+  }).timeout(360_000)
 
   test('two concurrent writers of the same rollup rows both count: the second waits for the first', async ({
     assert,

@@ -254,7 +254,7 @@ test.group('Metrics and charts: the scope rollup in every kind of zone', (group)
         )
       )
     })
-    .timeout(240_000)
+    .timeout(480_000)
 
   test('the rollup kept by the triggers equals a fresh aggregate after inserts, upserts, updates and deletes', async ({
     assert,
@@ -318,7 +318,7 @@ test.group('Metrics and charts: the scope rollup in every kind of zone', (group)
     await db.rawQuery('SELECT reporting_rebuild_transaction_totals(?)', [member.merchant.id])
     const rebuilt = await scopeRollupVersusFresh(member.merchant.id)
     assert.deepEqual(rebuilt.kept, rebuilt.fresh)
-  }).timeout(180_000)
+  }).timeout(360_000)
 
   test('concurrent writers of the same periods all count, without deadlocks', async ({
     assert,
@@ -377,7 +377,7 @@ test.group('Metrics and charts: the scope rollup in every kind of zone', (group)
         .whereNot('merchant_transaction_id', 'like', 'BASE-%')
         .delete()
     }
-  }).timeout(60_000)
+  }).timeout(360_000)
 
   test('TRUNCATE of transactions empties the rollup; deleting a merchant removes its rows', async ({
     assert,

@@ -90,5 +90,5 @@ test.group('Rollup triggers under concurrent writers', (group) => {
     // 40P01 is PostgreSQL's deadlock_detected.
     assert.deepEqual(failures, [])
     await assertRollupsExact(assert, merchant.id)
-  }).timeout(120_000)
+  }).timeout(300_000)
 })

@@ -20,8 +20,8 @@ function aceHelp(command: string) {
     child.stderr.on('data', (chunk) => (output += chunk))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`ace ${command} --help did not exit within 60 s:\n${output}`))
-    }, 60_000)
+      reject(new Error(`ace ${command} --help did not exit within 120 s:\n${output}`))
+    }, 120_000)
     child.once('exit', (code) => {
       clearTimeout(timer)
       resolve({ code, output })
@@ -43,5 +43,5 @@ test.group('collections:import --help', () => {
     const docs = await readFile(app.makePath('docs', 'collections-operations.md'), 'utf8')
     assert.include(docs, '\n## `collections:import`\n')
     assert.include(docs, '\n### What a line must be\n')
-  }).timeout(90_000)
+  }).timeout(180_000)
 })

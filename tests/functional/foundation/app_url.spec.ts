@@ -9,6 +9,7 @@ import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { clearLogoStorage, MERCHANT, uploadLogo } from '#tests/helpers/merchant'
 import { tinyPng } from '#tests/helpers/images'
+import { REQUEST_MS } from '#tests/helpers/server_process'
 
 test.group('APP_URL follows HOST and PORT outside production', (group) => {
   group.each.setup(() => resetState())
@@ -29,7 +30,7 @@ test.group('APP_URL follows HOST and PORT outside production', (group) => {
     assert.isTrue(logoUrl.startsWith(`${own}/media/logos/`), logoUrl)
 
     // Fetched as a browser would, by its absolute URL.
-    const served = await fetch(logoUrl, { signal: AbortSignal.timeout(10_000) })
+    const served = await fetch(logoUrl, { signal: AbortSignal.timeout(REQUEST_MS) })
     assert.equal(served.status, 200)
     assert.equal(served.headers.get('content-type'), 'image/png')
   })

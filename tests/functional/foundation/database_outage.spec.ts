@@ -81,5 +81,5 @@ test.group('Database outage', (group) => {
     after.assertStatus(200)
     const ready = await client.get(route('health.ready'))
     ready.assertStatus(200)
-  }).timeout(40_000)
+  }).timeout(120_000)
 })

@@ -16,7 +16,14 @@ import { spawn } from 'node:child_process'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import { eventually, exitOf, freePort, within } from '#tests/helpers/server_process'
+import {
+  eventually,
+  EXIT_MS,
+  exitOf,
+  freePort,
+  READY_MS,
+  within,
+} from '#tests/helpers/server_process'
 
 test.group('npm run dev on a bare machine', () => {
   test('the first run seeds the demo data, imports its transactions and serves them', async ({
@@ -50,7 +57,7 @@ test.group('npm run dev on a bare machine', () => {
     cleanup(async () => {
       // The whole group (the watcher and its server); SIGTERM stops the cluster too.
       if (server.exitCode === null) process.kill(-server.pid!, 'SIGTERM')
-      await within(exited, 30_000, 'the development server to stop').catch(() => {
+      await within(exited, EXIT_MS, 'the development server to stop').catch(() => {
         if (server.exitCode === null) process.kill(-server.pid!, 'SIGKILL')
       })
       if (routeTypes) await writeFile(routeTypesPath, routeTypes)
@@ -60,13 +67,13 @@ test.group('npm run dev on a bare machine', () => {
       if (server.exitCode !== null) throw new Error(`the server exited:\n${output}`)
       return /"username": "admin@demo-merchant\.test"/.test(output)
     }
-    await eventually(demoAdmin, 'the demo logins printed', { attempts: 600, every: 250 })
+    await eventually(demoAdmin, 'the demo logins printed', { within: 2 * READY_MS })
     const live = async () => {
       if (server.exitCode !== null) throw new Error(`the server exited:\n${output}`)
       const response = await fetch(`http://127.0.0.1:${port}/health/live`).catch(() => null)
       return response?.status === 200
     }
-    await eventually(live, 'the server answering', { attempts: 240, every: 250 })
+    await eventually(live, 'the server answering')
 
     // The printed curl logs in; the demo year is there to read with its token.
     const client = output.match(/-u '([^':]+):([^']+)'/)
@@ -96,5 +103,5 @@ test.group('npm run dev on a bare machine', () => {
     const page = (await listed.json()) as { data: unknown[]; meta: { total: number } }
     assert.equal(listed.status, 200, JSON.stringify(page))
     assert.isAbove(page.data.length, 0, 'the demo year was imported')
-  }).timeout(240_000)
+  }).timeout(480_000)
 })

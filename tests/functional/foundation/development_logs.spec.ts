@@ -28,6 +28,6 @@ test.group('Development logs', () => {
       } else {
         assert.equal(JSON.parse(line!).msg, `${STARTED} on 127.0.0.1:${server.port}`)
       }
-    }).timeout(60_000)
+    }).timeout(180_000)
   }
 })

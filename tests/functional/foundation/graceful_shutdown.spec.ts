@@ -16,6 +16,7 @@ import { appKey } from '#config/app'
 import { resetState } from '#tests/helpers/database'
 import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
+import { eventually, EXIT_MS, REQUEST_MS } from '#tests/helpers/server_process'
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,7 +54,7 @@ function connects(port: number): Promise<boolean> {
 async function getStatus(port: number, path: string): Promise<number | null> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-      signal: AbortSignal.timeout(2_000),
+      signal: AbortSignal.timeout(REQUEST_MS),
     })
     return response.status
   } catch {
@@ -61,14 +62,16 @@ async function getStatus(port: number, path: string): Promise<number | null> {
   }
 }
 
-/** Polls /health/live until 200, a bounded number of times. */
+/** Polls /health/live until 200 (bounded by the helper's READY_MS). */
 async function waitUntilLive(port: number, child: ChildProcess, output: () => string) {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
-    if ((await getStatus(port, route('health.live'))) === 200) return
-    await new Promise((resolve) => setTimeout(resolve, 150))
-  }
-  throw new Error(`server did not become live:\n${output()}`)
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
+      return (await getStatus(port, route('health.live'))) === 200
+    },
+    'server live',
+    { every: 150 }
+  )
 }
 
 function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
@@ -109,11 +112,7 @@ test.group('Graceful shutdown', (group) => {
 
     const socket = new net.Socket()
     try {
-      await within(
-        waitUntilLive(port, child, () => output),
-        30_000,
-        'server start'
-      )
+      await waitUntilLive(port, child, () => output)
 
       // A login whose body is held back until after SIGTERM.
       const body = JSON.stringify({ username: user.email, password })
@@ -132,7 +131,7 @@ test.group('Graceful shutdown', (group) => {
           socket.once('error', reject)
           socket.connect(port, '127.0.0.1', () => resolve())
         }),
-        5_000,
+        REQUEST_MS,
         'connect'
       )
       socket.write(
@@ -149,17 +148,17 @@ test.group('Graceful shutdown', (group) => {
           '',
         ].join('\r\n')
       )
-      await within(continued, 10_000, '100 Continue')
+      await within(continued, REQUEST_MS, '100 Continue')
 
       child.kill('SIGTERM')
       const exited = exitOf(child)
       // write, not end: a half-closed request is an aborted one for Node's HTTP server.
       socket.write(body)
-      await within(closed, 15_000, 'response to the request in flight')
+      await within(closed, REQUEST_MS, 'response to the request in flight')
       assert.match(received, /HTTP\/1\.1 200 OK/, received)
       assert.include(received, '"access_token"')
 
-      const { code, signal } = await within(exited, 15_000, 'exit after SIGTERM')
+      const { code, signal } = await within(exited, EXIT_MS, 'exit after SIGTERM')
       assert.equal(code, 0, output)
       assert.isNull(signal)
       assert.isFalse(await connects(port))
@@ -167,5 +166,5 @@ test.group('Graceful shutdown', (group) => {
       socket.destroy()
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     }
-  }).timeout(60_000)
+  }).timeout(300_000)
 })

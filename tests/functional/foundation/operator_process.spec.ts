@@ -18,7 +18,7 @@ test.group('Operator commands in their own process', () => {
     const { stdout } = await run(process.execPath, ['ace', 'auth:prune'], {
       cwd: app.makePath(),
       env: { ...childEnv, NODE_ENV: 'test' },
-      timeout: 60_000,
+      timeout: 120_000,
     })
     const printed = JSON.parse(stdout.trim().split('\n').at(-1)!)
     assert.properties(printed, ['skipped', 'deleted'])

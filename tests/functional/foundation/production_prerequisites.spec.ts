@@ -32,8 +32,8 @@ function startProductionServer(env: Record<string, string>) {
     child.stderr.on('data', (chunk) => (output += chunk))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`server did not exit within 20 s:\n${output}`))
-    }, 20_000)
+      reject(new Error(`server did not exit within 120 s:\n${output}`))
+    }, 120_000)
     child.once('exit', (code) => {
       clearTimeout(timer)
       resolve({ code, output })
@@ -49,7 +49,7 @@ test.group('Production prerequisites', () => {
     assert.notEqual(code, 0)
     assert.include(output, 'DATABASE_URL')
     assert.notInclude(output, 'embedded PostgreSQL')
-  }).timeout(30_000)
+  }).timeout(180_000)
 
   test('without APP_KEY the server refuses to start', async ({ assert }) => {
     const { code, output } = await startProductionServer({
@@ -58,7 +58,7 @@ test.group('Production prerequisites', () => {
     })
     assert.notEqual(code, 0)
     assert.include(output, 'APP_KEY')
-  }).timeout(30_000)
+  }).timeout(180_000)
 })
 
 /*

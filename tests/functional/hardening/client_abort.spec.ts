@@ -8,14 +8,16 @@ import { test } from '@japa/runner'
 import { captureLogs } from '#tests/helpers/logs'
 import { resetState } from '#tests/helpers/database'
 import { route } from '#tests/helpers/routes'
+import { pause, REQUEST_MS } from '#tests/helpers/server_process'
 
-/** Polls `lines` until one contains any of `needles`, at most `attempts` × 20 ms. */
-async function firstLineWith(lines: string[], needles: string[], attempts = 250) {
-  for (let attempt = 0; attempt < attempts; attempt++) {
+/** Polls `lines` every 20 ms until one contains any of `needles`; null after REQUEST_MS. */
+async function firstLineWith(lines: string[], needles: string[]) {
+  const giveUpAt = performance.now() + REQUEST_MS
+  do {
     const line = lines.find((candidate) => needles.some((needle) => candidate.includes(needle)))
     if (line) return line
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+    await pause(20)
+  } while (performance.now() < giveUpAt)
   return null
 }
 

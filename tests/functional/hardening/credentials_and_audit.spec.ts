@@ -245,7 +245,7 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
     assert.equal(response.body().error_code, 'INVALID_CREDENTIALS')
     const tokens = await db.from('auth_access_tokens').where('tokenable_id', user.id)
     assert.lengthOf(tokens, 0)
-  }).timeout(30_000)
+  })
 
   test('really racing logins and a password change: no PAT issued by a login works after the change', async ({
     client,
@@ -283,7 +283,7 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
     } finally {
       restore()
     }
-  }).timeout(30_000)
+  })
 })
 
 test.group('new-password timing (issue 9 › 8)', (group) => {

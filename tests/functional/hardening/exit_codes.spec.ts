@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process'
 import { rm } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import { accepts, exitOf, freePort, within } from '#tests/helpers/server_process'
+import { accepts, exitOf, freePort, READY_MS, within } from '#tests/helpers/server_process'
 
 async function onEmbeddedDatabase(
   embeddedPort: number,
@@ -36,7 +36,7 @@ async function onEmbeddedDatabase(
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   try {
-    const { code } = await within(exitOf(child), 60_000, `node ace ${args.join(' ')}`)
+    const { code } = await within(exitOf(child), READY_MS, `node ace ${args.join(' ')}`)
     return { code, output }
   } finally {
     // SIGTERM, not SIGKILL: app.terminate() stops the cluster the child started.
@@ -58,7 +58,7 @@ test.group('Exit codes on the embedded PostgreSQL (issue 21 › 5)', (group) => 
     assert.include(output, 'The email field must be defined')
     assert.equal(code, 1, output)
     assert.isFalse(await accepts(embeddedPort), 'the cluster it started is stopped')
-  }).timeout(70_000)
+  }).timeout(180_000)
 
   test('a test run with a failing test exits non-zero', async ({ assert }) => {
     const { code, output } = await onEmbeddedDatabase(embeddedPort, ['test', 'failing_run'], {
@@ -68,5 +68,5 @@ test.group('Exit codes on the embedded PostgreSQL (issue 21 › 5)', (group) => 
     assert.match(output, /Tests\s+1 failed \(1\)/)
     assert.equal(code, 1, output)
     assert.isFalse(await accepts(embeddedPort), 'the cluster it started is stopped')
-  }).timeout(70_000)
+  }).timeout(180_000)
 })

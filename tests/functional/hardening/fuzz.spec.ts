@@ -656,5 +656,5 @@ test.group('Fuzz: every route against hostile input', (group) => {
     assert.isAtLeast(sent, RUNS * BATCH)
     const ready = await client.get(route('health.ready'))
     ready.assertStatus(200)
-  }).timeout(240_000)
+  }).timeout(480_000)
 })

@@ -7,6 +7,7 @@
 import net from 'node:net'
 import { test } from '@japa/runner'
 import { route } from '#tests/helpers/routes'
+import { REQUEST_MS } from '#tests/helpers/server_process'
 
 interface RawResponse {
   statusLine: string
@@ -21,8 +22,8 @@ async function sendRaw(request: Buffer): Promise<RawResponse> {
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.destroy()
-      reject(new Error('the server did not close the connection within 5 s'))
-    }, 5000)
+      reject(new Error(`the server did not close the connection within ${REQUEST_MS} ms`))
+    }, REQUEST_MS)
     socket.on('data', (chunk) => chunks.push(chunk))
     socket.once('close', () => {
       clearTimeout(timer)

@@ -19,6 +19,9 @@ import {
   eventually,
   exitOf,
   pause,
+  EXIT_MS,
+  READY_MS,
+  REQUEST_MS,
   startProductionServer,
   within,
 } from '#tests/helpers/server_process'
@@ -40,18 +43,18 @@ async function startRedis(port: number) {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' }
   )
-  await eventually(() => accepts(port), `redis-server on ${port}`, { attempts: 80, every: 100 })
+  await eventually(() => accepts(port), `redis-server on ${port}`, { every: 100 })
   return child
 }
 
 async function stopRedis(child: ChildProcess) {
   const exited = exitOf(child)
   child.kill('SIGTERM')
-  await within(exited, 10_000, 'redis-server exit')
+  await within(exited, EXIT_MS, 'redis-server exit')
 }
 
 async function get(url: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) })
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(REQUEST_MS) })
   return { status: response.status, body: (await response.json().catch(() => null)) as any }
 }
 
@@ -60,7 +63,7 @@ async function tokenRequest(base: string) {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: 'grant_type=client_credentials&client_id=1&client_secret=x',
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(REQUEST_MS),
   })
   return { status: response.status, body: (await response.json().catch(() => null)) as any }
 }
@@ -121,7 +124,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
       server?.kill()
       if (redis.exitCode === null) await stopRedis(redis)
     }
-  }).timeout(90_000)
+  }).timeout(300_000)
 
   test('SIGTERM drains reset-link work (lookup, proof write, mail) before the database pool closes', async ({
     assert,
@@ -156,11 +159,11 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
       await eventually(
         async () => server.output().includes('draining background work'),
         'drain announced',
-        { attempts: 20, every: 150 }
-      ).catch(() => {})
+        { every: 150 }
+      )
       await locker.query('COMMIT')
 
-      const { code } = await within(exited, 20_000, 'exit after SIGTERM')
+      const { code } = await within(exited, EXIT_MS, 'exit after SIGTERM')
       assert.equal(code, 0, server.output())
       const proofs = await db.from('password_reset_tokens').where('user_id', user.id)
       assert.lengthOf(proofs, 1, server.output())
@@ -175,7 +178,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
       server.kill()
       await rm(outbox, { recursive: true, force: true })
     }
-  }).timeout(90_000)
+  }).timeout(300_000)
 
   /** Starts the production server with `overrides` and waits for it to refuse. */
   async function refusalToStart(overrides: Record<string, string>) {
@@ -197,7 +200,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
     try {
-      const { code } = await within(exitOf(child), 30_000, 'refusal to start')
+      const { code } = await within(exitOf(child), READY_MS, 'refusal to start')
       return { code, output }
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
@@ -216,7 +219,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
     assert.match(output, /PAT_TTL_MINUTES must be a whole number from 1/)
     assert.match(output, /RATE_LIMIT_API_PER_MINUTE must be a number greater than 0/)
     assert.match(output, /REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name/)
-  }).timeout(40_000)
+  }).timeout(180_000)
 
   test('production refuses to start with an APP_KEY shorter than 32 characters', async ({
     assert,
@@ -224,5 +227,5 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
     const { code, output } = await refusalToStart({ APP_KEY: 'k'.repeat(31) })
     assert.notEqual(code, 0)
     assert.match(output, /APP_KEY must be at least 32 characters/)
-  }).timeout(40_000)
+  }).timeout(180_000)
 })

@@ -65,10 +65,7 @@ function untilQueued(count: number) {
     const { queued: now } = await laneGauges()
     return now === count
   }
-  return eventually(queued, `${count} queued`, {
-    attempts: 2000,
-    every: 5,
-  })
+  return eventually(queued, `${count} queued`, { every: 5 })
 }
 
 /** The Linux scheduling policy number of SCHED_IDLE (sched.h). */

@@ -11,6 +11,7 @@ import { signedInMember } from '#tests/helpers/portal'
 import { captureLogs } from '#tests/helpers/logs'
 import { clearLogoStorage, LOGO, uploadLogo } from '#tests/helpers/merchant'
 import { tinyPng } from '#tests/helpers/images'
+import { eventually, REQUEST_MS } from '#tests/helpers/server_process'
 
 /** Part names that are members of Object.prototype, bare or with brackets. */
 const PROTOTYPE_NAMES: Array<[name: string, reportedAs: string]> = [
@@ -200,23 +201,30 @@ test.group('POST /portal/merchant/logo › part names', (group) => {
           'Content-Length: 100000\r\n\r\n'
       )
       await continued
-      socket.write(
-        '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n' +
-          'Content-Type: image/png\r\n\r\n' +
-          'x'.repeat(1000)
+      // Part of the file is sent (handed to the connection) before the client goes away.
+      await new Promise((resolve) =>
+        socket.write(
+          '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n' +
+            'Content-Type: image/png\r\n\r\n' +
+            'x'.repeat(1000),
+          resolve
+        )
       )
-      await new Promise((resolve) => setTimeout(resolve, 100))
       socket.destroy()
 
       let line: string | undefined
-      for (let attempt = 0; attempt < 250 && !line; attempt++) {
-        line = logs.lines.find(
-          (candidate) =>
-            candidate.includes('request aborted by the client') ||
-            candidate.includes('unexpected failure')
-        )
-        if (!line) await new Promise((resolve) => setTimeout(resolve, 20))
-      }
+      await eventually(
+        async () => {
+          line = logs.lines.find(
+            (candidate) =>
+              candidate.includes('request aborted by the client') ||
+              candidate.includes('unexpected failure')
+          )
+          return line !== undefined
+        },
+        'the aborted upload logged',
+        { every: 20, within: REQUEST_MS }
+      )
       assert.include(line ?? '', 'request aborted by the client')
     } finally {
       logs.restore()

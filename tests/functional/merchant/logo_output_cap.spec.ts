@@ -58,7 +58,7 @@ test.group('POST /portal/merchant/logo never stores more than 2,048 KB', (group)
         const [storedPixels, uploadedPixels] = await Promise.all([pixels(stored), pixels(upload)])
         assert.isTrue(storedPixels.equals(uploadedPixels))
       }
-    }).timeout(120_000)
+    }).timeout(300_000)
   }
 
   test('an image no encoding fits within the cap is refused with 422 on file, and nothing is stored', async ({
@@ -77,5 +77,5 @@ test.group('POST /portal/merchant/logo never stores more than 2,048 KB', (group)
       ],
     })
     assert.isNull(await storedLogo(admin.merchant.id))
-  }).timeout(120_000)
+  }).timeout(300_000)
 })

@@ -18,7 +18,12 @@ import { tinyPng, tinyWebp } from '#tests/helpers/images'
 import { LOGO, MERCHANT } from '#tests/helpers/merchant'
 import { signedInMember } from '#tests/helpers/portal'
 import { startS3Server, type S3Server } from '#tests/helpers/s3_server'
-import { startProductionServer, type ServerProcess } from '#tests/helpers/server_process'
+import {
+  READY_MS,
+  REQUEST_MS,
+  startProductionServer,
+  type ServerProcess,
+} from '#tests/helpers/server_process'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
@@ -35,8 +40,8 @@ function ace(args: string[], env: Record<string, string>) {
     child.stderr.on('data', (chunk) => (output += chunk))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`ace ${args.join(' ')} did not exit within 60 s:\n${output}`))
-    }, 60_000)
+      reject(new Error(`ace ${args.join(' ')} did not exit within ${READY_MS} ms:\n${output}`))
+    }, READY_MS)
     child.once('exit', (code) => {
       clearTimeout(timer)
       resolve({ code, output })
@@ -49,7 +54,7 @@ async function call(server: ServerProcess, path: string, bearer: string, init: R
   const response = await fetch(`${server.base}${path}`, {
     ...init,
     headers: { Authorization: bearer },
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(REQUEST_MS),
   })
   const text = await response.text()
   return { status: response.status, body: text ? JSON.parse(text) : null }
@@ -68,7 +73,7 @@ async function logoPathOf(merchantId: number): Promise<string | null> {
 
 /** Fetches a logo URL as a browser would: status, content type and bytes. */
 async function fetchImage(url: string) {
-  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) })
+  const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_MS) })
   return {
     status: response.status,
     contentType: response.headers.get('content-type'),
@@ -106,7 +111,7 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     const metadata = await sharp(stored.bytes).metadata()
     assert.equal(metadata.format, 'png')
     assert.equal(metadata.width, 8)
-  }).timeout(60_000)
+  }).timeout(180_000)
 
   test('the logo URL is a presigned URL valid one hour that serves the stored image', async ({
     assert,
@@ -133,7 +138,7 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     // The bucket is private: without its signature the same address is refused.
     const unsigned = await fetchImage(`${s3.endpoint}/${s3.bucket}/${key}`)
     assert.equal(unsigned.status, 403)
-  }).timeout(60_000)
+  }).timeout(180_000)
 
   test('a replaced logo is a new object and the previous one is deleted from the bucket', async ({
     assert,
@@ -159,7 +164,7 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     // The first URL is still within its hour, but its object is gone.
     const previous = await fetchImage(first.body.data.url)
     assert.equal(previous.status, 404)
-  }).timeout(60_000)
+  }).timeout(180_000)
 
   test('a deleted logo is removed from the bucket and the merchant has none', async ({
     assert,
@@ -179,7 +184,7 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     assert.isNull(profile.body.data.logo_url)
     const image = await fetchImage(uploaded.body.data.url)
     assert.equal(image.status, 404)
-  }).timeout(60_000)
+  }).timeout(180_000)
 
   test('demo:seed stores the demo logo in the bucket, and a second run keeps it', async ({
     assert,
@@ -201,7 +206,7 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     const again = await db.from('merchants').where('id', merchant.id).firstOrFail()
     assert.equal(again.logo_path, merchant.logo_path)
     assert.deepEqual(await s3.keys(), [merchant.logo_path])
-  }).timeout(120_000)
+  }).timeout(300_000)
 })
 
 test.group('DRIVE_DISK=s3 with S3_CDN_URL', (group) => {
@@ -233,7 +238,7 @@ test.group('DRIVE_DISK=s3 with S3_CDN_URL', (group) => {
     assert.equal(uploaded.body.data.url, `${CDN}/${key}`)
     assert.equal(shown.body.data.url, `${CDN}/${key}`)
     assert.equal(profile.body.data.logo_url, `${CDN}/${key}`)
-  }).timeout(60_000)
+  }).timeout(180_000)
 })
 
 test.group('DRIVE_DISK=s3 configuration', (group) => {
@@ -253,5 +258,5 @@ test.group('DRIVE_DISK=s3 configuration', (group) => {
     assert.include(result.output, 'DRIVE_DISK=s3 needs')
     assert.include(result.output, 'S3_BUCKET')
     assert.lengthOf(await db.from('merchants'), 0)
-  }).timeout(120_000)
+  }).timeout(300_000)
 })

@@ -10,6 +10,7 @@ import { promisify } from 'node:util'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { route } from '#tests/helpers/routes'
+import { READY_MS } from '#tests/helpers/server_process'
 
 const run = promisify(execFile)
 
@@ -24,11 +25,11 @@ test.group("The README's typed-client command", () => {
 
     const result = await run('npx', ['--no-install', 'openapi-typescript', url, '-o', output], {
       cwd: app.makePath(),
-      timeout: 60_000,
+      timeout: READY_MS,
     }).catch((error) => error as { code: number; stdout: string; stderr: string })
 
     assert.equal('code' in result ? result.code : 0, 0, `${result.stdout}\n${result.stderr}`)
     const types = await readFile(output, 'utf8')
     assert.include(types, '"/api/v1/auth/login"')
-  }).timeout(90_000)
+  }).timeout(180_000)
 })

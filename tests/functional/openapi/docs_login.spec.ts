@@ -14,11 +14,8 @@ import type { Browser, Page, Response } from 'playwright-core'
 import { resetState } from '#tests/helpers/database'
 import { createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
-import { launchChromium, serverOrigin } from '#tests/helpers/browser'
+import { BROWSER_TEST_MS, launchChromium, newPage, serverOrigin } from '#tests/helpers/browser'
 import { route } from '#tests/helpers/routes'
-
-// Swagger UI takes seconds to render the whole document on a busy machine.
-const WAIT_MS = 30_000
 
 /** What a person does on the reference page, in Swagger UI's terms. */
 function docsPage(page: Page) {
@@ -29,7 +26,7 @@ function docsPage(page: Page) {
   return {
     async open() {
       await page.goto(`${serverOrigin()}${route('openapi.page')}`)
-      await page.locator('.opblock-tag').first().waitFor({ timeout: WAIT_MS })
+      await page.locator('.opblock-tag').first().waitFor()
     },
 
     /** Enters credentials for security schemes (replacing those entered before). */
@@ -60,13 +57,11 @@ function docsPage(page: Page) {
       // ("Try it out", or "Cancel" when already on) before reading which one it shows.
       const tryOut = block.getByRole('button', { name: 'Try it out' })
       const cancel = block.getByRole('button', { name: 'Cancel' })
-      await tryOut.or(cancel).first().waitFor({ timeout: WAIT_MS })
+      await tryOut.or(cancel).first().waitFor()
       if (await tryOut.count()) await tryOut.click()
       if (body) await block.locator('textarea.body-param__text').fill(JSON.stringify(body))
       const [answer] = await Promise.all([
-        page.waitForResponse((response) => new URL(response.url()).pathname === path, {
-          timeout: WAIT_MS,
-        }),
+        page.waitForResponse((response) => new URL(response.url()).pathname === path),
         block.locator('button.execute').click(),
       ])
       return answer
@@ -90,7 +85,7 @@ test.group('Logging in from /docs in a browser', (group) => {
     const { user, password } = await createMerchantWithUser()
     const login = { username: user.email, password }
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } })
+    const page = await newPage(browser)
     const docs = docsPage(page)
     await docs.open()
 
@@ -123,5 +118,5 @@ test.group('Logging in from /docs in a browser', (group) => {
     const profile = await me.json()
     assert.equal(profile.data.email, user.email)
     await page.close()
-  }).timeout(90_000)
+  }).timeout(BROWSER_TEST_MS)
 })

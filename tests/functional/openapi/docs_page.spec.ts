@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import type { Browser } from 'playwright-core'
-import { launchChromium, serverOrigin } from '#tests/helpers/browser'
+import { BROWSER_TEST_MS, launchChromium, newPage, serverOrigin } from '#tests/helpers/browser'
 import { route } from '#tests/helpers/routes'
 
 const GROUPS = [
@@ -37,7 +37,7 @@ test.group('GET /docs in a browser', (group) => {
     assert,
   }) => {
     const origin = serverOrigin()
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } })
+    const page = await newPage(browser)
     const foreignRequests: string[] = []
     const cspViolations: string[] = []
     page.on('request', (request) => {
@@ -51,7 +51,7 @@ test.group('GET /docs in a browser', (group) => {
     page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`))
 
     await page.goto(`${origin}${route('openapi.page')}`, { waitUntil: 'networkidle' })
-    await page.locator('.opblock-tag').first().waitFor({ timeout: 20_000 })
+    await page.locator('.opblock-tag').first().waitFor()
 
     const groups = await page
       .locator('.opblock-tag')
@@ -69,7 +69,7 @@ test.group('GET /docs in a browser', (group) => {
     const operation = page.locator('#operations-Team-changeMemberRole')
     await operation.locator('.opblock-summary').first().click()
     const responses = operation.locator('.responses-table').first()
-    await responses.waitFor({ timeout: 10_000 })
+    await responses.waitFor()
     const text = await responses.innerText()
     for (const expected of [
       '200',
@@ -93,5 +93,5 @@ test.group('GET /docs in a browser', (group) => {
     assert.deepEqual(foreignRequests, [], 'no request leaves the service')
     assert.deepEqual(cspViolations, [], 'no CSP violation or page error')
     await page.close()
-  }).timeout(60_000)
+  }).timeout(BROWSER_TEST_MS)
 })
