@@ -16,6 +16,7 @@ process.env.NODE_ENV ??= defaultNodeEnvironment(import.meta.url)
 
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
+const { stopRequestHeld } = await import('#console/stop_request')
 
 /**
  * URL to the application root. AdonisJS need it to resolve
@@ -40,8 +41,11 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
       const { prepareRuntime } = await import('#start/runtime')
       await prepareRuntime(app)
     })
-    app.listen('SIGTERM', () => app.terminate())
-    app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
+    // A long operator command that holds the stop request handles SIGTERM and SIGINT
+    // itself (app/console/stop_request.ts): terminating here would close the database
+    // pool under its batches and its audit record.
+    app.listen('SIGTERM', () => stopRequestHeld() || app.terminate())
+    app.listenIf(app.managedByPm2, 'SIGINT', () => stopRequestHeld() || app.terminate())
   })
   .ace()
   .handle(process.argv.splice(2))

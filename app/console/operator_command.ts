@@ -1,7 +1,8 @@
 /*
 | Shared behaviour of operator commands (decisions.md §4): one JSON object on
 | stdout on success; a clear message on stderr and a non-zero exit on bad input.
-| Boolean flags take only the forms their --help names (boolean_flags.ts).
+| Boolean flags take only the forms their --help names (boolean_flags.ts). Long
+| commands stop at a batch boundary on SIGTERM and SIGINT (stop_request.ts).
 */
 import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions, FlagsParserOptions } from '@adonisjs/core/types/ace'
@@ -10,6 +11,7 @@ import ApiError from '#exceptions/api_error'
 import settings from '#config/settings'
 import { pushJobMetrics } from '#support/operator_metrics'
 import { BooleanFlagError, booleanFlagForms, readBooleanFlag } from '#console/boolean_flags'
+import { claimStopRequest } from '#console/stop_request'
 
 export class OperatorInputError extends Error {}
 
@@ -18,7 +20,14 @@ type FlagOptions = Parameters<typeof BaseCommand.defineFlag>[1]
 export abstract class OperatorCommand extends BaseCommand {
   static options: CommandOptions = { startApp: true }
 
-  protected abstract execute(): Promise<Record<string, unknown>>
+  /**
+   * Set by commands that work in batches: SIGTERM and SIGINT abort the signal given to
+   * execute(), the operation stops at its next batch boundary and returns
+   * `interrupted: true`, and the command exits with the signal's code.
+   */
+  static stopsAtBatchBoundaries = false
+
+  protected abstract execute(stop: AbortSignal): Promise<Record<string, unknown>>
 
   /** A boolean flag's --help names the forms it takes. */
   static defineFlag(name: string, options: FlagOptions) {
@@ -43,6 +52,9 @@ export abstract class OperatorCommand extends BaseCommand {
 
   async run() {
     const Command = this.constructor as typeof OperatorCommand
+    const stop = Command.stopsAtBatchBoundaries
+      ? claimStopRequest((message) => this.logger.logError(message))
+      : null
     try {
       this.readBooleanFlags()
       // A stray argument (a second file, a word after history:purge) is a mistake to
@@ -51,11 +63,14 @@ export abstract class OperatorCommand extends BaseCommand {
       if (stray.length > 0) {
         throw new OperatorInputError(`unexpected argument: ${stray.map(String).join(' ')}`)
       }
-      const result = await this.execute()
+      const result = await this.execute(stop?.signal ?? new AbortController().signal)
       this.logger.log(JSON.stringify(result))
+      if (stop && result.interrupted === true) this.exitCode = stop.exitCode()
     } catch (error) {
       this.exitCode = 1
       this.logger.logError(`error: ${this.describe(error)}`)
+    } finally {
+      stop?.release()
     }
     // docs/operations.md › Metrics: batch jobs push what they counted.
     await pushJobMetrics(

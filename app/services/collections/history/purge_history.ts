@@ -11,6 +11,10 @@
 | concurrent run already purged no longer matches when its lock is granted. Running
 | it again finds nothing to do. A run is audited once, as a system job, with its
 | counts. `--dry-run` only counts (no writes, no audit record).
+|
+| An aborted `signal` (the command's SIGTERM or SIGINT) stops the run before its next
+| batch: the batches done stay purged, the run is audited as interrupted with its
+| counts, and the next run purges the rest.
 */
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
@@ -25,6 +29,8 @@ export interface PurgeOptions {
   batchSize?: number
   /** The instant retention is judged against (tests control it). */
   now?: DateTime
+  /** Aborted: stop before the next batch (the result says interrupted). */
+  signal?: AbortSignal
 }
 
 export type PurgeResult = {
@@ -37,6 +43,8 @@ export type PurgeResult = {
   on_legal_hold: number
   batches: number
   as_of: string
+  /** Stopped by the signal before the work was done. */
+  interrupted: boolean
 }
 
 const PURGE_BATCH = `
@@ -75,11 +83,16 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
     on_legal_hold: await count(at, true),
     batches: 0,
     as_of: now.toISO()!,
+    interrupted: false,
   }
   if (options.dryRun) return result
 
   try {
     for (;;) {
+      if (options.signal?.aborted) {
+        result.interrupted = true
+        break
+      }
       const purged = await db.transaction(async (trx) => {
         const rows = await trx.rawQuery(PURGE_BATCH, [at, batchSize, at])
         return rows.rows.length as number
@@ -99,12 +112,15 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
   }
   await audit(undefined, SYSTEM_ACTOR, {
     action: 'history.purge',
-    outcome: 'success',
+    ...(result.interrupted
+      ? { outcome: 'failure', reason: 'interrupted' }
+      : { outcome: 'success' }),
     metadata: {
       due: result.due,
       purged: result.purged,
       on_legal_hold: result.on_legal_hold,
       batches: result.batches,
+      ...(result.interrupted && { interrupted: true }),
     },
   })
   return result
