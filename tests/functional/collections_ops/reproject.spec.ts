@@ -73,6 +73,7 @@ test.group('history:reproject', (group) => {
       due: 2,
       reprojected: 2,
       batches: 1,
+      interrupted: false,
     })
     const payloads = []
     for (const row of rows) {

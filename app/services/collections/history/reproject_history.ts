@@ -11,6 +11,9 @@
 | done carries the current version, so an interrupted run resumes where it stopped and
 | a second run finds nothing to do. Snapshots (up to the 2 MiB read bound; larger ones
 | are withheld unread and need no projection) are fetched a few MiB at a time.
+|
+| An aborted `signal` (the command's SIGTERM or SIGINT) stops the run before its next
+| batch: the run is audited as interrupted with its counts, and the next run resumes.
 */
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -34,6 +37,8 @@ export interface ReprojectOptions {
   dryRun?: boolean
   batchRows?: number
   onProgress?: (progress: { done: number; due: number }) => void
+  /** Aborted: stop before the next batch (the result says interrupted). */
+  signal?: AbortSignal
 }
 
 export type ReprojectResult = {
@@ -44,6 +49,8 @@ export type ReprojectResult = {
   /** Rows this run re-projected (less than `due` when another run shared the work). */
   reprojected: number
   batches: number
+  /** Stopped by the signal before the work was done. */
+  interrupted: boolean
 }
 
 const DUE = `purged_at IS NULL AND snapshot_ciphertext IS NOT NULL
@@ -160,11 +167,16 @@ export async function reprojectHistory(options: ReprojectOptions = {}): Promise<
     due: await countDue(),
     reprojected: 0,
     batches: 0,
+    interrupted: false,
   }
   if (options.dryRun || result.due === 0) return result
   const batchRows = options.batchRows ?? REPROJECT_BATCH_ROWS
   try {
     for (;;) {
+      if (options.signal?.aborted) {
+        result.interrupted = true
+        break
+      }
       const written = await db.transaction((trx) => reprojectBatch(trx, batchRows))
       if (written === 0) break
       result.batches++
@@ -181,12 +193,15 @@ export async function reprojectHistory(options: ReprojectOptions = {}): Promise<
   }
   await audit(undefined, SYSTEM_ACTOR, {
     action: 'history.reproject',
-    outcome: 'success',
+    ...(result.interrupted
+      ? { outcome: 'failure', reason: 'interrupted' }
+      : { outcome: 'success' }),
     metadata: {
       projection_version: PROJECTION_VERSION,
       due: result.due,
       reprojected: result.reprojected,
       batches: result.batches,
+      ...(result.interrupted && { interrupted: true }),
     },
   })
   return result
