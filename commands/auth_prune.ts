@@ -6,7 +6,10 @@ export default class AuthPrune extends OperatorCommand {
   static description =
     'Delete expired PATs, machine tokens and one-time proofs (safe to run concurrently)'
 
-  protected async execute() {
-    return pruneExpiredCredentials()
+  /** SIGTERM or SIGINT stops it after the batch in progress (docs/collections-operations.md). */
+  static stopsAtBatchBoundaries = true
+
+  protected async execute(stop: AbortSignal) {
+    return pruneExpiredCredentials({ signal: stop })
   }
 }

@@ -8,6 +8,7 @@ import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState } from '#tests/helpers/database'
 import { createMerchantWithUser, createPortalClient, issuePat } from '#tests/helpers/portal'
 import { runCommand } from '#tests/helpers/foundation'
+import { printedJson, runAce, startAce, untilWaitingForLockOn } from '#tests/helpers/ace_process'
 import AuthPrune from '../../../commands/auth_prune.js'
 
 const PRUNE_LOCK_KEY = 7_314_202_611
@@ -79,4 +80,47 @@ test.group('auth:prune', (group) => {
     const again = await runCommand(AuthPrune, [])
     assert.equal(again.json().deleted.auth_access_tokens, 1)
   })
+
+  test('deletes in batches and stops after the batch in progress on SIGTERM: exit 143, audited as interrupted; the next run deletes the rest', async ({
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    await db.rawQuery(
+      `INSERT INTO password_reset_mailings (user_id, sent_at, expires_at)
+       SELECT ?, now() - interval '2 hours', now() - interval '1 hour' FROM generate_series(1, 2500)`,
+      [user.id]
+    )
+    // The command is held on a lock the test takes, signalled once it waits on it,
+    // and let go once it says it received the signal (conditions, not clocks).
+    const lock = await db.transaction()
+    const command = startAce(['auth:prune'])
+    try {
+      await lock.rawQuery('LOCK TABLE password_reset_mailings IN SHARE MODE')
+      await untilWaitingForLockOn('password_reset_mailings')
+      command.child.kill('SIGTERM')
+      await command.stderrMatches(/SIGTERM received/)
+    } finally {
+      await lock.rollback()
+    }
+    const { code } = await command.exited(15_000)
+    assert.equal(code, 143, command.stderr())
+    const printed = printedJson(command.stdout())
+    assert.isTrue(printed.interrupted)
+    assert.equal(printed.deleted.password_reset_mailings, 1_000)
+    assert.lengthOf(await db.from('password_reset_mailings'), 1_500)
+    const records = await db.from('audit_logs').where('action', 'auth.prune')
+    assert.lengthOf(records, 1)
+    assert.equal(records[0].reason, 'interrupted')
+    assert.deepInclude(records[0].metadata, {
+      interrupted: true,
+      deleted: printed.deleted,
+    })
+
+    const again = await runAce(['auth:prune'])
+    assert.equal(again.code, 0, again.stderr)
+    const second = printedJson(again.stdout)
+    assert.isFalse(second.interrupted)
+    assert.equal(second.deleted.password_reset_mailings, 1_500)
+    assert.lengthOf(await db.from('password_reset_mailings'), 0)
+  }).timeout(600_000)
 })
