@@ -795,6 +795,29 @@ test.group('collections:import › the command', (group) => {
     assert.equal(result.exitCode, 1)
     assert.match(result.stderr.join('\n'), /no such file/)
   })
+
+  test('a directory is named a directory, not a missing file', async ({ assert }) => {
+    const result = await runCommand(CollectionsImport, [tmpdir()])
+    assert.equal(result.exitCode, 1)
+    assert.deepEqual(result.stdout, [])
+    assert.lengthOf(result.stderr, 1)
+    assert.match(result.stderr[0], /: is a directory, not a file$/)
+    assert.notMatch(result.stderr[0], /no such file/)
+  })
+
+  test('a bad first line says nothing was imported (not "lines before 1")', async ({ assert }) => {
+    const merchant = await MerchantFactory.create()
+    const result = await runCommand(CollectionsImport, ['-'], (command) => {
+      command.stdin = Readable.from([
+        Buffer.from(jsonLinesOf(['{not json', transactionLine(merchant.id)]) + '\n'),
+      ])
+    })
+    assert.equal(result.exitCode, 1)
+    assert.lengthOf(result.stderr, 1)
+    assert.match(result.stderr[0], /line 1\b.*\(nothing was imported\)$/)
+    assert.notInclude(result.stderr[0], 'lines before 1')
+    assert.lengthOf(await db.from('transactions'), 0)
+  })
 })
 
 test.group('collections:import › memory', (group) => {

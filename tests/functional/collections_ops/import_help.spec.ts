@@ -1,7 +1,7 @@
 /*
-| `node ace collections:import --help` (issue 22 › 8) points to the import format: the
-| contract's section (decisions.md §5) and the docs file that gives the rules of each
-| field. Run as an operator runs it, in its own process.
+| `node ace collections:import --help` (issue 22 › 8, issue 37 › 8) points to the import
+| format documented in the repository (docs/import-format.md), not to a file outside
+| it, and to the operations docs. Run as an operator runs it, in its own process.
 */
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
@@ -30,12 +30,13 @@ function aceHelp(command: string) {
 }
 
 test.group('collections:import --help', () => {
-  test('points to the import format: decisions.md §5 and docs/collections-operations.md', async ({
+  test('points to the import format in the repository: docs/import-format.md and docs/collections-operations.md', async ({
     assert,
   }) => {
     const { code, output } = await aceHelp('collections:import')
     assert.equal(code, 0, output)
-    assert.include(output, 'decisions.md §5')
+    assert.include(output, 'docs/import-format.md')
+    assert.notInclude(output, '../shared/spec')
     assert.include(output, 'docs/collections-operations.md, section "collections:import"')
     assert.include(output, 'node ace collections:import export.jsonl')
 

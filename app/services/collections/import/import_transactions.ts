@@ -17,6 +17,10 @@
 |   imported (each batch commits on its own); nothing of the bad line or after it is.
 |   Since the import is idempotent, the operator fixes the line and runs the same
 |   file again.
+| - An aborted `signal` (the command's SIGTERM or SIGINT) stops reading: the batch
+|   being written commits (or rolls back) as a whole, the one being gathered is
+|   dropped, the preparation thread is ended, and the run is audited as interrupted
+|   with the counts of what was committed. The same file run again completes it.
 | - retain_until defaults to captured_at + HISTORY_RETENTION_MONTHS (12).
 */
 import type { Readable } from 'node:stream'
@@ -24,7 +28,7 @@ import db from '@adonisjs/lucid/services/db'
 import settings from '#config/settings'
 import { ImportLineError } from '#services/collections/import/import_line'
 import { preparedLines } from '#services/collections/import/prepared_lines'
-import { newBatch, stage } from '#services/collections/import/import_batch'
+import { newBatch, stage, type Batch } from '#services/collections/import/import_batch'
 import { BatchWriter, type Counts } from '#services/collections/import/import_batch_writer'
 import { audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR } from '#auth/actor'
@@ -42,6 +46,8 @@ export interface ImportOptions {
   timings?: Record<string, number>
   /** Where lines are prepared (prepared_lines.ts): on the thread by default. */
   preparation?: 'thread' | 'here'
+  /** Aborted: stop reading and finish with the batches committed (the result says interrupted). */
+  signal?: AbortSignal
 }
 
 export interface ImportResult {
@@ -54,8 +60,11 @@ export interface ImportResult {
   transactions_unchanged: number
   events_created: number
   events_unchanged: number
+  /** Lines handled: all of them, or, when interrupted, those up to the last committed. */
   lines: number
   bytes: number
+  /** Stopped by the signal before the input's end. */
+  interrupted: boolean
 }
 
 /** Bounds of one batch: whichever is reached first. */
@@ -112,6 +121,7 @@ export async function importJsonLines(
     events_unchanged: 0,
     lines: 0,
     bytes: 0,
+    interrupted: false,
   }
   const add = (counts: Counts) => {
     result.transactions += counts.transactions
@@ -126,7 +136,15 @@ export async function importJsonLines(
   const session = await BatchWriter.open(options.timings)
   // One batch is merged while the next is read and sealed (two cores at work).
   let writing: Promise<{ counts: Counts; error?: Error }> | null = null
+  let writingThrough = 0
+  /** Every line up to this one is committed. */
+  let committedThrough = 0
   let writeFailed = false
+  const write = (batch: Batch) => {
+    writing = session.writeUpTo(batch, months)
+    writing.catch(() => {}) // observed by settle()
+    writingThrough = batch.lineNumbers.at(-1) ?? committedThrough
+  }
   const settle = async () => {
     if (!writing) return
     const current = writing
@@ -138,17 +156,20 @@ export async function importJsonLines(
       writeFailed = true
       throw error
     }
+    committedThrough = writingThrough
   }
 
   let batch = newBatch()
   let lastProgressAt = 0
   try {
     let badLine: ImportLineError | null = null
+    let inputEnded = false
     try {
-      for await (const prepared of preparedLines(
+      reading: for await (const prepared of preparedLines(
         input,
         { currencies, months },
-        options.preparation
+        options.preparation,
+        options.signal
       )) {
         for (const line of prepared.lines) {
           if (!(await merchants.exists(line.merchantId))) {
@@ -158,8 +179,9 @@ export async function importJsonLines(
           stage(batch, line)
           if (batch.lines >= batchLines || batch.bytes >= BATCH_BYTES) {
             await settle()
-            writing = session.writeUpTo(batch, months)
-            writing.catch(() => {}) // observed by settle()
+            // Stopped while the previous batch was written: this one is dropped.
+            if (options.signal?.aborted) break reading
+            write(batch)
             batch = newBatch()
           }
         }
@@ -169,17 +191,23 @@ export async function importJsonLines(
           lastProgressAt = result.lines
           options.onProgress({ lines: result.lines, bytes: result.bytes })
         }
+        if (prepared.done) inputEnded = true
+        else if (options.signal?.aborted) break
       }
     } catch (error) {
       // A line that breaks the format: the lines before it are still written below.
       if (!(error instanceof ImportLineError) || writeFailed) throw error
       badLine = error
     }
+    // Stopped by the signal (here, or while waiting for lines): the batch being
+    // gathered is dropped, the one being written ends as a whole.
+    result.interrupted = !inputEnded && !badLine && options.signal?.aborted === true
     await settle()
-    if (batch.lines > 0) {
-      writing = session.writeUpTo(batch, months)
+    if (batch.lines > 0 && !result.interrupted) {
+      write(batch)
       await settle()
     }
+    if (result.interrupted) result.lines = committedThrough
     if (badLine) throw badLine
   } catch (error) {
     if (!(error instanceof ImportLineError)) throw error
@@ -193,7 +221,9 @@ export async function importJsonLines(
     }).catch(() => {})
     throw new ImportLineError(
       error.line,
-      `${error.reason} (lines before ${error.line} were imported; nothing from line ${error.line} on)`
+      error.line === 1
+        ? `${error.reason} (nothing was imported)`
+        : `${error.reason} (lines before ${error.line} were imported; nothing from line ${error.line} on)`
     )
   } finally {
     // A batch still being merged (the import stopped on another failure) ends first.
@@ -202,11 +232,18 @@ export async function importJsonLines(
   }
   options.onProgress?.({ lines: result.lines, bytes: result.bytes })
 
-  await audit(undefined, SYSTEM_ACTOR, {
-    action: 'collections.import',
-    outcome: 'success',
-    metadata: importedCounts(result),
-  })
+  await audit(
+    undefined,
+    SYSTEM_ACTOR,
+    result.interrupted
+      ? {
+          action: 'collections.import',
+          outcome: 'failure',
+          reason: 'interrupted',
+          metadata: { ...importedCounts(result), lines: result.lines, interrupted: true },
+        }
+      : { action: 'collections.import', outcome: 'success', metadata: importedCounts(result) }
+  )
   return result
 }
 

@@ -10,6 +10,9 @@
 | thread is kept idle between imports (never keeping the process alive); a thread that
 | failed, or whose import stopped for another reason than its input, is ended.
 |
+| An aborted `signal` ends the lines early, without waiting for the next reply: the
+| thread is ended and the input closed (the import stops on SIGTERM or SIGINT).
+|
 | The thread seals with the application key proven by evidence_snapshot.ts. Without
 | that proof (an encrypter whose format is not the one evidence_cipher.ts writes), or
 | when asked, the lines are prepared here, on this thread.
@@ -52,11 +55,14 @@ export interface PreparationInput {
 export async function* preparedLines(
   input: AsyncIterable<Buffer | string>,
   context: PreparationInput,
-  where: 'thread' | 'here' = 'thread'
+  where: 'thread' | 'here' = 'thread',
+  signal?: AbortSignal
 ): AsyncGenerator<PreparedReply> {
   freeArrayBuffersWhereAllocated()
   const key = where === 'thread' ? evidenceCipherKey() : null
-  const replies = key ? preparedOnThread(input, context, key) : preparedHere(input, context)
+  const replies = key
+    ? preparedOnThread(input, context, key, signal)
+    : preparedHere(input, context, signal)
   for await (const reply of replies) {
     yield reply
     if (reply.bad) throw new ImportLineError(reply.bad.line, reply.bad.reason)
@@ -79,7 +85,8 @@ function freeArrayBuffersWhereAllocated() {
 
 async function* preparedHere(
   input: AsyncIterable<Buffer | string>,
-  { currencies, months }: PreparationInput
+  { currencies, months }: PreparationInput,
+  signal?: AbortSignal
 ): AsyncGenerator<PreparedReply> {
   const replies = new PreparedReplies({ currencies, months, seal })
   let sliceStartedAt = performance.now()
@@ -88,7 +95,7 @@ async function* preparedHere(
   const due = () => performance.now() - sliceStartedAt > 2
   for await (const reply of replies.of(input, due)) {
     yield reply
-    if (reply.done || reply.bad) return
+    if (reply.done || reply.bad || signal?.aborted) return
     await setImmediate()
     sliceStartedAt = performance.now()
   }
@@ -123,7 +130,8 @@ function releaseThread(thread: Worker, reusable: boolean) {
 async function* preparedOnThread(
   input: AsyncIterable<Buffer | string>,
   { currencies, months }: PreparationInput,
-  key: CipherKey
+  key: CipherKey,
+  signal?: AbortSignal
 ): AsyncGenerator<PreparedReply> {
   const thread = takeThread()
   const replies: ThreadReply[] = []
@@ -146,6 +154,7 @@ async function* preparedOnThread(
     notify()
   }
   thread.on('message', onMessage).on('error', onError).on('exit', onExit)
+  signal?.addEventListener('abort', notify)
 
   const reader = input[Symbol.asyncIterator]()
   let sent = 0
@@ -194,6 +203,7 @@ async function* preparedOnThread(
     for (;;) {
       while (replies.length === 0) {
         if (failure) throw failure
+        if (signal?.aborted) return
         await new Promise<void>((resolve) => (wake = resolve))
       }
       const reply = replies.shift()!
@@ -208,6 +218,7 @@ async function* preparedOnThread(
   } finally {
     closed = true
     thread.off('message', onMessage).off('error', onError).off('exit', onExit)
+    signal?.removeEventListener('abort', notify)
     releaseThread(thread, finished && failure === null)
     // Stopped early (a bad line, a failure): the input is closed as a loop over it would.
     if (!inputEnded) void Promise.resolve(reader.return?.()).catch(() => {})
