@@ -19,7 +19,7 @@ export default class PasswordResetController {
         'The reset_url must be a page of the Portal, without credentials, query or fragment.'
       )
     }
-    requestPasswordResetInBackground({ email: input.email, resetUrl: input.reset_url })
+    await requestPasswordResetInBackground({ email: input.email, resetUrl: input.reset_url })
     return respond(
       ctx,
       'If an account exists for this email address, a password reset link has been sent to it.'

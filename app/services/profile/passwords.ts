@@ -4,16 +4,24 @@
 | rules 5, 8, 9).
 |
 | - A reset proof is 32 random bytes (64 hex), stored only as SHA-256, valid 60
-|   minutes, single use; a new mail replaces the user's previous proof.
+|   minutes, single use. A new mail never replaces a link already mailed: anyone may
+|   ask for a mail to the owner's address, so a replacing mail would let them kill
+|   the owner's link. Several proofs of one account coexist until used or expired;
+|   the first one used (or a password change) revokes the others.
 | - Per account, at most one reset mail per RESET_LINK_COOLDOWN_MINUTES and at most
-|   RESET_LINK_MAILS_PER_HOUR in any hour: a request inside either
-|   bound sends nothing and leaves the mailed proof as it is, so nobody can flood a
-|   mailbox or keep invalidating its owner's link.
+|   RESET_LINK_MAILS_PER_HOUR in any hour: a request inside either bound sends
+|   nothing, so nobody can flood a mailbox. Every proof is written with the record
+|   of its mail and both last 60 minutes, so an account has at most
+|   RESET_LINK_MAILS_PER_HOUR live proofs (3 by default, 60 at most).
+| - A mail that fails to send takes its record and its proof back: it does not hold
+|   the owner back for the cooldown with no working link.
 | - The reset-link answer must not reveal whether the account exists nor whether a
 |   mail went out: the lookup, the cooldown, the proof and the mail all happen after
 |   the response (a write and its commit for some requests only would otherwise
-|   show in the response time).
-| - A successful reset or change revokes every PAT of the user and any reset proof.
+|   show in the response time). Only a database round trip that every request makes
+|   alike comes before it, so an unreachable database answers 503 as on every other
+|   route that needs it, whatever the limit store, instead of a 200 with nothing sent.
+| - A successful reset or change revokes every PAT of the user and every reset proof.
 */
 import { normalizeIdentity } from '#support/identity'
 import { wrongCurrentPassword } from '#services/users/current_password'
@@ -59,9 +67,13 @@ export function resetLinkFor(resetUrl: string, token: string, email: string) {
 /**
  * POST /auth/reset-password/reset-link after validation: everything else runs
  * after the response path, so the answer is the same, in content and in time,
- * whether or not the account exists and whether or not a mail goes out.
+ * whether or not the account exists and whether or not a mail goes out. Rejects,
+ * as any database access does, when the database cannot be reached.
  */
-export function requestPasswordResetInBackground(input: { email: string; resetUrl: string }) {
+export async function requestPasswordResetInBackground(input: { email: string; resetUrl: string }) {
+  // The same statement for every request, known account or not: it shows nothing
+  // of the account, only whether the work after the answer can be done at all.
+  await db.rawQuery('SELECT 1')
   runInBackground('password reset request', () => requestPasswordReset(input))
 }
 
@@ -73,7 +85,7 @@ export async function requestPasswordReset(input: { email: string; resetUrl: str
   const email = normalizeIdentity(input.email)
   const proof = newProof()
   const now = DateTime.now()
-  const recipient = await db.transaction(async (trx) => {
+  const mailing = await db.transaction(async (trx) => {
     // The account's row lock serializes concurrent requests for it: the second one
     // reads the mails sent only once the first has committed its own, so two racing
     // requests cannot both mail.
@@ -90,35 +102,47 @@ export async function requestPasswordReset(input: { email: string; resetUrl: str
     if (!account) return null
     if (!(await mayMailResetLink(trx, account.id, now))) return null
 
-    await trx.table('password_reset_mailings').insert({
-      user_id: account.id,
-      sent_at: now.toJSDate(),
-      expires_at: now.plus({ minutes: MAIL_COUNTS_MINUTES }).toJSDate(),
-    })
-    await trx.rawQuery(
-      `INSERT INTO password_reset_tokens (user_id, token_hash, expires_at, created_at)
-       VALUES (?, ?, ?, ?)
-       ON CONFLICT (user_id) DO UPDATE
-         SET token_hash = EXCLUDED.token_hash, expires_at = EXCLUDED.expires_at,
-             created_at = EXCLUDED.created_at`,
-      [
-        account.id,
-        sha256Hex(proof),
-        now.plus({ minutes: RESET_TOKEN_MINUTES }).toJSDate(),
-        now.toJSDate(),
-      ]
-    )
-    return account.email as string
+    const [record] = await trx
+      .table('password_reset_mailings')
+      .insert({
+        user_id: account.id,
+        sent_at: now.toJSDate(),
+        expires_at: now.plus({ minutes: MAIL_COUNTS_MINUTES }).toJSDate(),
+      })
+      .returning('id')
+    // Beside the account's other proofs: the links already mailed keep working.
+    const [stored] = await trx
+      .table('password_reset_tokens')
+      .insert({
+        user_id: account.id,
+        token_hash: sha256Hex(proof),
+        expires_at: now.plus({ minutes: RESET_TOKEN_MINUTES }).toJSDate(),
+        created_at: now.toJSDate(),
+      })
+      .returning('id')
+    return { recipient: account.email as string, recordId: record.id, proofId: stored.id }
   })
-  if (recipient) {
-    await deliver(
-      new PasswordResetMail(
-        recipient,
-        resetLinkFor(input.resetUrl, proof, recipient),
-        RESET_TOKEN_MINUTES
-      )
+  if (!mailing) return
+  const sent = await deliver(
+    new PasswordResetMail(
+      mailing.recipient,
+      resetLinkFor(input.resetUrl, proof, mailing.recipient),
+      RESET_TOKEN_MINUTES
     )
-  }
+  )
+  if (!sent) await withdrawUnsentMail(mailing)
+}
+
+/**
+ * A reset mail that failed to send is taken back: its proof reached nobody, and
+ * its record no longer counts toward the cooldown and the hourly cap, so the
+ * owner's next request mails a link at once.
+ */
+async function withdrawUnsentMail(mailing: { recordId: number; proofId: number }) {
+  await db.transaction(async (trx) => {
+    await trx.from('password_reset_mailings').where('id', mailing.recordId).delete()
+    await trx.from('password_reset_tokens').where('id', mailing.proofId).delete()
+  })
 }
 
 /**
@@ -148,10 +172,16 @@ export async function resetPassword(
   requester: Actor,
   input: { email: string; token: string; password: string }
 ) {
-  // One query whether or not the email is known: the account and its
-  // proof are read together, so an unknown email costs the same work as a known one.
+  const tokenHash = sha256Hex(input.token)
+  // One query whether or not the email is known: the account and the proof of that
+  // hash among its proofs are read together, so an unknown email costs the same
+  // work as a known one.
   const user = await User.query()
-    .leftJoin('password_reset_tokens', 'password_reset_tokens.user_id', 'users.id')
+    .leftJoin('password_reset_tokens', (join) =>
+      join
+        .on('password_reset_tokens.user_id', 'users.id')
+        .andOnVal('password_reset_tokens.token_hash', tokenHash)
+    )
     .where('users.email', normalizeIdentity(input.email))
     .select(
       'users.*',
@@ -160,7 +190,6 @@ export async function resetPassword(
       'password_reset_tokens.expires_at as reset_token_expires_at'
     )
     .first()
-  const tokenHash = sha256Hex(input.token)
   const record = user?.$extras.reset_token_id
     ? {
         id: user.$extras.reset_token_id as number,
@@ -176,6 +205,10 @@ export async function resetPassword(
   }
   const passwordHash = await hash.make(input.password)
   const consumed = await db.transaction(async (trx) => {
+    // The account first, as a reset-link request locks it: two of its proofs used at
+    // once then take turns instead of deadlocking, and the second finds its proof
+    // revoked by the first.
+    await trx.from('users').where('id', user.id).forUpdate().select('id').first()
     // Deleting the exact proof is what consumes it: of two racing requests only one deletes it.
     const deleted = await trx
       .from('password_reset_tokens')
@@ -220,8 +253,9 @@ export async function changePassword(
 }
 
 /**
- * Stores a new password hash and, in the same transaction, removes any pending reset
- * proof, revokes every token of the user (Authentication rule 5) and audits it.
+ * Stores a new password hash and, in the same transaction, removes every pending reset
+ * proof (the other links mailed), revokes every token of the user (Authentication
+ * rule 5) and audits it.
  */
 async function replacePassword(
   trx: TransactionClientContract,

@@ -301,7 +301,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     reset.assertStatus(200)
   })
 
-  test('5 minutes after a mail, a request mails a new link that replaces the first', async ({
+  test('5 minutes after a mail, a request mails a second link; the first keeps working (issue 38 › 5)', async ({
     client,
     assert,
   }) => {
@@ -311,19 +311,75 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     const second = await mailedProof(client, user.email)
     assert.lengthOf(await sentResetMails(fake), 2)
     assert.notEqual(second.token, first.token)
-    const stale = await newPassword(client, {
+    assert.lengthOf(await db.from('password_reset_tokens'), 2)
+    // Someone else asking for a mail to the owner's address never kills the owner's link.
+    const owners = await newPassword(client, {
       ...first,
       password: NEW_PASSWORD,
       password_confirmation: NEW_PASSWORD,
     })
-    stale.assertStatus(400)
-    stale.assertBodyContains({ error_code: 'RESET_TOKEN_INVALID' })
-    const fresh = await newPassword(client, {
+    owners.assertStatus(200)
+  })
+
+  test('the first proof used revokes the account’s other proofs', async ({ client, assert }) => {
+    const { user } = await createMerchantWithUser()
+    const first = await mailedProof(client, user.email)
+    advanceClock(5 * MINUTE)
+    const second = await mailedProof(client, user.email)
+    const used = await newPassword(client, {
       ...second,
       password: NEW_PASSWORD,
       password_confirmation: NEW_PASSWORD,
     })
-    fresh.assertStatus(200)
+    used.assertStatus(200)
+    const other = 'Another-Passw0rd!'
+    const revoked = await newPassword(client, {
+      ...first,
+      password: other,
+      password_confirmation: other,
+    })
+    revoked.assertStatus(400)
+    revoked.assertBodyContains({ error_code: 'RESET_TOKEN_INVALID' })
+    assert.lengthOf(await db.from('password_reset_tokens'), 0)
+  })
+
+  test('two proofs of one account used at once: one sets the password, the other is revoked', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const first = await mailedProof(client, user.email)
+    advanceClock(5 * MINUTE)
+    const second = await mailedProof(client, user.email)
+    // Both requests are held at their first lock on the account, then let go at once:
+    // they must take turns, not deadlock on each other's proof.
+    const lock = await db.transaction()
+    let released = false
+    const release = async () => {
+      if (!released) await lock.rollback()
+      released = true
+    }
+    cleanup(release)
+    await lock.rawQuery('LOCK TABLE users IN EXCLUSIVE MODE')
+    const passwords = ['First-Passw0rd!!', 'Second-Passw0rd!']
+    const answers = Promise.all(
+      [first, second].map((proof, index) =>
+        newPassword(client, {
+          ...proof,
+          password: passwords[index],
+          password_confirmation: passwords[index],
+        })
+      )
+    )
+    await untilSomeBackendWaitsForALock({ query: '%users%', backends: 2 })
+    await release()
+    const responses = await answers
+    const statuses = responses.map((response: any) => response.status())
+    assert.sameMembers(statuses, [200, 400])
+    const winner = passwords[statuses.indexOf(200)]
+    const stored = await db.from('users').where('id', user.id).select('password').first()
+    assert.isTrue(await hash.verify(stored.password, winner))
   })
 
   test('at most 3 mails an hour: a fourth goes out once the first is an hour old', async ({
@@ -336,12 +392,45 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     }
     const sentBeforeTheHour = await requestLinkAt(client, user.email, 60 * MINUTE - 1)
     assert.lengthOf(sentBeforeTheHour, 3)
-    // The third mail's link was never replaced by the refused requests.
-    const third = new URL(sentBeforeTheHour[2].resetLink).searchParams
-    const [row] = await db.from('password_reset_tokens')
-    assert.equal(row.token_hash, sha256Hex(third.get('token')!))
+    // The refused requests replaced nothing: the account's live proofs are the three
+    // mailed, as many as the hourly cap allows.
+    const mailed = sentBeforeTheHour.map((sent) =>
+      sha256Hex(new URL(sent.resetLink).searchParams.get('token')!)
+    )
+    const rows = await db.from('password_reset_tokens').select('token_hash')
+    assert.sameMembers(
+      rows.map((row) => row.token_hash),
+      mailed
+    )
 
     assert.lengthOf(await requestLinkAt(client, user.email, 60 * MINUTE), 4)
+  })
+
+  test('a mail that fails to send does not count: no cooldown, no proof left, the next request mails at once', async ({
+    client,
+    assert,
+  }) => {
+    const { user } = await createMerchantWithUser()
+    const send = fake.send.bind(fake)
+    let failures = 1
+    fake.send = (async (...args: Parameters<typeof send>) => {
+      if (failures-- > 0) throw new Error('relay unreachable')
+      return send(...args)
+    }) as typeof fake.send
+    const failed = await requestLink(client, user.email)
+    failed.assertStatus(200)
+    assert.lengthOf(await sentResetMails(fake), 0)
+    assert.lengthOf(await db.from('password_reset_mailings'), 0)
+    assert.lengthOf(await db.from('password_reset_tokens'), 0)
+
+    const proof = await mailedProof(client, user.email)
+    assert.lengthOf(await sentResetMails(fake), 1)
+    const reset = await newPassword(client, {
+      ...proof,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    reset.assertStatus(200)
   })
 
   test('RESET_LINK_COOLDOWN_MINUTES and RESET_LINK_MAILS_PER_HOUR set the cooldown and the cap', async ({
