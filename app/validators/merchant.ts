@@ -17,6 +17,7 @@ import { isPlainObject } from '#support/plain_object'
 import { currentPassword } from '#validators/rules/password_policy'
 import { characters, lengthBetween } from '#validators/rules/text_length'
 import { matches, SINGLE_LINE } from '#validators/rules/pattern'
+import { emailField } from '#validators/rules/email'
 import { MERCHANT_FIELD_MAX_LENGTH as MAX } from '#models/merchant_fields'
 
 const line = (max: number) =>
@@ -36,10 +37,6 @@ const multiline = (max: number) =>
         must: 'not contain control characters other than line breaks and tabs',
       })
     )
-
-const lowercase = vine.createRule((value, _options, field) => {
-  if (typeof value === 'string') field.mutate(value.toLowerCase(), field)
-})
 
 export const WEBSITE_MAX_LENGTH = MAX.website
 
@@ -79,8 +76,8 @@ export const merchantUpdateInput = defineInput(
   {
     name: line(MAX.name).optional(),
     contact_person: line(MAX.contact_person).optional(),
-    // Lowercased before the bounds: lowercasing can lengthen a string.
-    email: vine.string().use(lowercase()).maxLength(MAX.email).email().optional(),
+    // The one email rule, lowercased as stored (the contract's 255 is emailField's bound).
+    email: emailField().optional(),
     dial_code: line(MAX.dial_code).optional(),
     phone: line(MAX.phone).optional(),
     address: multiline(MAX.address).optional(),

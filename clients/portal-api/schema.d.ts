@@ -1803,7 +1803,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
+                    /** Format: idn-email */
                     email: string;
                     /** Format: uri */
                     reset_url: string;
@@ -1945,7 +1945,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
+                    /** Format: idn-email */
                     email: string;
                     token: string;
                     /** @description 12-128 characters with an upper-case letter, a lower-case letter, a digit and a symbol; `password_confirmation` must be identical (not trimmed). */
@@ -2260,7 +2260,7 @@ export interface operations {
                 "application/json": {
                     first_name?: string;
                     last_name?: string;
-                    /** Format: email */
+                    /** Format: idn-email */
                     email?: string;
                 };
             };
@@ -3252,7 +3252,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     contact_person?: string;
-                    /** Format: email */
+                    /** Format: idn-email */
                     email?: string;
                     dial_code?: string;
                     phone?: string;
@@ -6150,7 +6150,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
+                    /** Format: idn-email */
                     email: string;
                     /** @enum {unknown} */
                     role: "administrator" | "developer";

@@ -33,6 +33,28 @@ const textMaybeWithNul = fc
   .tuple(fc.string({ unit: 'binary', maxLength: 20 }), fc.boolean(), fc.string({ maxLength: 5 }))
   .map(([text, nul, tail]) => (nul ? `a${text}\u0000${tail}b` : `a${text}${tail}b`))
 
+/** Addresses, near-addresses and other text with an `@`, as sent (already trimmed). */
+const emailCandidates = fc
+  .oneof(
+    fc.emailAddress(),
+    fc.emailAddress().map((address) => address.toUpperCase()),
+    fc.stringMatching(/^[a-z0-9._%+-]{1,12}@[a-z0-9.-]{1,12}$/),
+    fc.tuple(fc.string({ unit: 'binary', maxLength: 8 }), fc.domain()).map(([l, d]) => `${l}@${d}`),
+    fc.constantFrom(
+      'j@info',
+      'j@info.x',
+      'j@-a.io',
+      'j..k@a.io',
+      '"j"@a.io',
+      'j@a.io.',
+      '\u212a@a.io',
+      'İnci.Οδος@example.test',
+      'ü@müller.de',
+      'j@a.xn--p1ai'
+    )
+  )
+  .filter((value) => value.trim() === value && value.length > 0)
+
 test.group('The document agrees with the server', (group) => {
   group.each.setup(() => resetState())
   group.each.setup(() => raiseLimits())
@@ -91,6 +113,31 @@ test.group('The document agrees with the server', (group) => {
         )
       }),
       { numRuns: 60, seed: 37_4 }
+    )
+  })
+
+  test('email: the document accepts exactly the addresses the server accepts (a dotted domain)', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const documented = documentCheck(requestBodySchema('patch', '/api/v1/portal/merchant'))
+    assert.isFalse(documented({ email: 'j@info' }))
+    await fc.assert(
+      fc.asyncProperty(emailCandidates, async (email) => {
+        const response = await client
+          .patch(route('merchant.update'))
+          .header('Authorization', admin.bearer)
+          .json({ email })
+        const accepted = response.status() === 200
+        if (!accepted) assert.deepEqual(Object.keys(response.body().errors), ['email'])
+        assert.equal(
+          documented({ email }),
+          accepted,
+          `${JSON.stringify(email)}: ${response.status()}`
+        )
+      }),
+      { numRuns: 100, seed: 37_3 }
     )
   })
 })
