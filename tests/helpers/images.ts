@@ -3,7 +3,7 @@
 | fixtures): valid PNG, JPEG and WebP, and each kind of refused upload.
 */
 import { randomBytes } from 'node:crypto'
-import { crc32 } from 'node:zlib'
+import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 
 const solid = (width = 8, height = 8) =>
@@ -58,11 +58,7 @@ export async function zeroWidthPng() {
 
 /** Inserts a chunk before IEND. */
 function withChunk(png: Buffer, type: string, data: Buffer) {
-  const chunk = Buffer.alloc(12 + data.length)
-  chunk.writeUInt32BE(data.length, 0)
-  chunk.write(type, 4, 'latin1')
-  data.copy(chunk, 8)
-  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length)
+  const chunk = pngChunk(type, data)
   return Buffer.concat([png.subarray(0, png.length - 12), chunk, png.subarray(png.length - 12)])
 }
 
@@ -142,8 +138,11 @@ export const overCapOnceReencoded = {
   png: () => noisyGradientPng(1300),
 }
 
-/** A WebP under the upload cap that no encoding fits within it. */
-export const webpTooDetailedForTheCap = () => noise(3000).webp({ quality: 1 }).toBuffer()
+/** A 3600 x 2400 WebP under the upload cap that no encoding of its pixels fits within it. */
+export const webpTooDetailedForTheCap = () =>
+  sharp(randomBytes(3600 * 2400 * 3), { raw: { width: 3600, height: 2400, channels: 3 } })
+    .webp({ quality: 1 })
+    .toBuffer()
 
 /**
  * A logo about as costly as the upload cap admits (issue 21 measured one like it): a
@@ -168,4 +167,101 @@ export async function costliestWebp() {
     ])
     .webp({ quality: 1 })
     .toBuffer()
+}
+
+/** A PNG chunk: length, type, data, CRC. */
+function pngChunk(type: string, data: Buffer) {
+  const chunk = Buffer.alloc(12 + data.length)
+  chunk.writeUInt32BE(data.length, 0)
+  chunk.write(type, 4, 'latin1')
+  data.copy(chunk, 8)
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length)
+  return chunk
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
+/**
+ * A grey PNG `width` pixels wide and `height` tall, built by hand: sharp takes a minute
+ * to make the 1 x 16,777,216 one (issue 38), zlib a fraction of a second.
+ */
+export function handMadeGreyPng(width: number, height: number) {
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header[8] = 8 // bit depth
+  header[9] = 0 // greyscale
+  // Each row: filter type 0, then its pixels.
+  const rows = Buffer.alloc((width + 1) * height, 0x80)
+  for (let row = 0; row < height; row++) rows[row * (width + 1)] = 0
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(rows, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+/** The chunks of a PNG, signature left out. */
+function chunksOf(png: Buffer) {
+  const chunks: Array<{ type: string; data: Buffer }> = []
+  for (let offset = 8; offset < png.length;) {
+    const length = png.readUInt32BE(offset)
+    chunks.push({
+      type: png.toString('latin1', offset + 4, offset + 8),
+      data: png.subarray(offset + 8, offset + 8 + length),
+    })
+    offset += 12 + length
+  }
+  return chunks
+}
+
+/** The chunk types of a PNG, in order. */
+export const pngChunkTypes = (png: Buffer) => chunksOf(png).map((chunk) => chunk.type)
+
+/**
+ * An animated PNG of two 16 x 8 frames, red then blue: the red one is the default
+ * image (IDAT), the blue one follows in fdAT chunks, as APNG encoders write them.
+ */
+export async function animatedPng() {
+  const frame = (background: string) =>
+    sharp({ create: { width: 16, height: 8, channels: 3, background } })
+      .png()
+      .toBuffer()
+  const [first, second] = await Promise.all([frame('#ff0000'), frame('#0000ff')])
+  const control = (sequence: number) => {
+    const data = Buffer.alloc(26)
+    data.writeUInt32BE(sequence, 0)
+    data.writeUInt32BE(16, 4) // width
+    data.writeUInt32BE(8, 8) // height
+    data.writeUInt16BE(1, 20) // delay: 1/10 s
+    data.writeUInt16BE(10, 22)
+    return pngChunk('fcTL', data)
+  }
+  const animation = Buffer.alloc(8)
+  animation.writeUInt32BE(2, 0) // frames
+  animation.writeUInt32BE(0, 4) // loop for ever
+  const firstChunks = chunksOf(first)
+  const secondFrameData = chunksOf(second)
+    .filter((chunk) => chunk.type === 'IDAT')
+    .map((chunk, index) => {
+      const data = Buffer.alloc(4 + chunk.data.length)
+      data.writeUInt32BE(2 + index, 0)
+      chunk.data.copy(data, 4)
+      return pngChunk('fdAT', data)
+    })
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    ...firstChunks
+      .filter((chunk) => chunk.type === 'IHDR')
+      .map((chunk) => pngChunk(chunk.type, chunk.data)),
+    pngChunk('acTL', animation),
+    control(0),
+    ...firstChunks
+      .filter((chunk) => chunk.type === 'IDAT')
+      .map((chunk) => pngChunk(chunk.type, chunk.data)),
+    control(1),
+    ...secondFrameData,
+    pngChunk('IEND', Buffer.alloc(0)),
+  ])
 }

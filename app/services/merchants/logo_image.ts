@@ -34,7 +34,9 @@ import { ChildWorkers, ChildWorkerExited } from '#support/child_workers'
 import { ReusedFileBuffers, type FileOnDisk } from '#support/file_bytes'
 import { LaneFullError, WorkLane } from '#support/work_lane'
 import { carriesMarkup } from '#services/merchants/logo_markup'
+import { headerPixelSize } from '#services/merchants/logo_header'
 import {
+  dimensionsRefusal,
   LOGO_MAX_BYTES,
   type EncodeOutcome,
   type EncodeRequest,
@@ -72,6 +74,7 @@ export interface NormalizedLogo extends FileOnDisk {
 export const logoFileBuffers = new ReusedFileBuffers(LOGO_MAX_BYTES, 2)
 
 const refuse = (message: string) => ApiError.field('file', message)
+const UNDECODABLE = 'The image could not be decoded.'
 
 let lane: { images: WorkLane; encoders: ChildWorkers<EncodeRequest, EncodeOutcome> } | undefined
 
@@ -133,6 +136,11 @@ export async function normalizeLogo(
     if (!endsWithItsContainer(named, bytes) || carriesMarkup(bytes)) {
       throw refuse('The file is not a well-formed image: it is truncated or carries other content.')
     }
+    // Out of bounds is refused here, from the header: it never takes the lane's time.
+    const size = headerPixelSize(named, bytes)
+    if (!size) throw refuse(UNDECODABLE)
+    const outOfBounds = dimensionsRefusal(size.width, size.height)
+    if (outOfBounds) throw refuse(outOfBounds)
     return named
   })
 
@@ -149,7 +157,7 @@ export async function normalizeLogo(
     // the upload is what it could not decode.
     if (error instanceof ChildWorkerExited) {
       logger.error({ err: { name: error.name, message: error.message } }, 'logo encoder exited')
-      throw refuse('The image could not be decoded.')
+      throw refuse(UNDECODABLE)
     }
     throw error
   }

@@ -17,19 +17,7 @@ import { eventually, pause } from '#tests/helpers/server_process'
 import { tinyPng, tinyWebp } from '#tests/helpers/images'
 import { logoImageLane } from '#services/merchants/logo_image'
 import { metricsText } from '#support/metrics_server'
-
-/** The lane's gauges as scraped: portal_lane_tasks{lane="logo_image",state}. */
-async function laneGauges() {
-  const text = await metricsText()
-  const read = (state: string) => {
-    const line = new RegExp(
-      `^portal_lane_tasks\\{lane="logo_image",state="${state}"\\} (\\d+)$`,
-      'm'
-    )
-    return Number(text.match(line)?.[1] ?? Number.NaN)
-  }
-  return { running: read('running'), queued: read('queued') }
-}
+import { holdTheLane, laneGauges } from '#tests/helpers/logo_lane'
 
 async function refusals(reason: string) {
   const line = new RegExp(
@@ -38,23 +26,6 @@ async function refusals(reason: string) {
   )
   const text = await metricsText()
   return Number(text.match(line)?.[1] ?? 0)
-}
-
-/** Takes every place of the lane until the returned function is called. */
-let holds = 0
-
-function holdTheLane() {
-  const { images } = logoImageLane()
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  // Keys of their own each time: their time in the lane is charged to them.
-  const holders = Array.from({ length: images.concurrency }, () =>
-    images.run(`test-holder-${++holds}`, () => released)
-  )
-  return async () => {
-    release()
-    await Promise.all(holders)
-  }
 }
 
 /** Sends an upload now (an api-client request is sent when awaited). */

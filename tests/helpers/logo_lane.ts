@@ -1,0 +1,37 @@
+/*
+| The logo_image lane seen from the tests (app/services/merchants/logo_image.ts): its
+| Prometheus gauges, and its places held by the test so that uploads stay queued
+| until it lets them go. Never timing.
+*/
+import { logoImageLane } from '#services/merchants/logo_image'
+import { metricsText } from '#support/metrics_server'
+
+/** The lane's gauges as scraped: portal_lane_tasks{lane="logo_image",state}. */
+export async function laneGauges() {
+  const text = await metricsText()
+  const read = (state: string) => {
+    const line = new RegExp(
+      `^portal_lane_tasks\\{lane="logo_image",state="${state}"\\} (\\d+)$`,
+      'm'
+    )
+    return Number(text.match(line)?.[1] ?? Number.NaN)
+  }
+  return { running: read('running'), queued: read('queued') }
+}
+
+let holds = 0
+
+/** Takes every place of the lane until the returned function is called. */
+export function holdTheLane() {
+  const { images } = logoImageLane()
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  // Keys of their own each time: their time in the lane is charged to them.
+  const holders = Array.from({ length: images.concurrency }, () =>
+    images.run(`test-holder-${++holds}`, () => released)
+  )
+  return async () => {
+    release()
+    await Promise.all(holders)
+  }
+}
