@@ -53,6 +53,9 @@ export const LOGO_FORMATS: Record<LogoFormat, { extension: string; contentType: 
 
 const FORMAT_OF_MIME: Record<string, LogoFormat> = {
   'image/png': 'png',
+  // An animated PNG is a PNG (its default image is the first frame), as a WebP is
+  // whether animated or not: the encoder keeps that frame only.
+  'image/apng': 'png',
   'image/jpeg': 'jpeg',
   'image/webp': 'webp',
 }
