@@ -19,11 +19,16 @@ export interface AceProcess {
   exited: (withinMs?: number) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-export function startAce(argv: string[], extraEnv: NodeJS.ProcessEnv = {}): AceProcess {
+/** `stdin: 'pipe'` gives the test the command's standard input (child.stdin). */
+export function startAce(
+  argv: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+  options: { stdin?: 'ignore' | 'pipe' } = {}
+): AceProcess {
   const child = spawn(process.execPath, ['ace.js', ...argv], {
     cwd: app.makePath(),
     env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: env.get('DATABASE_URL'), ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
   let stderr = ''

@@ -47,6 +47,33 @@ async function interruptedRun(argv: string[], table: string, signal: NodeJS.Sign
   return { ...exit, stdout: command.stdout(), stderr: command.stderr() }
 }
 
+/** Waits (bounded) until no other backend runs a statement matching `query` (ILIKE). */
+async function untilNoBackendRuns(query: string) {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    const running = await count(
+      db
+        .from('pg_stat_activity')
+        .whereRaw('pid <> pg_backend_pid()')
+        .whereILike('query', query)
+        .whereNot('state', 'idle')
+    )
+    if (running === 0) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`a backend still runs ${query}`)
+}
+
+/** Waits (bounded) until `expected` transactions are stored. */
+async function untilTransactions(expected: number) {
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline) {
+    if ((await count(db.from('transactions'))) >= expected) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`fewer than ${expected} transactions were ever stored`)
+}
+
 async function auditRecords(action: string) {
   return db.from('audit_logs').where('action', action).orderBy('id').select('*')
 }
@@ -164,5 +191,61 @@ test.group('Long commands stop cleanly on a signal', (group) => {
     assert.equal(again.code, 0, again.stderr)
     assert.include(printedJson(again.stdout), { interrupted: false, due: 300, reprojected: 300 })
     assert.equal(await count(db.from('exchange_evidence').whereNull('projection_version')), 0)
+  }).timeout(600_000)
+
+  test('a second SIGTERM stops at once: exit 143, the batch in flight rolled back, no JSON and no audit record', async ({
+    assert,
+  }) => {
+    await importEvidence(1_500)
+    const lock = await db.transaction()
+    const command = startAce(['history:purge'])
+    try {
+      await lock.rawQuery('LOCK TABLE exchange_evidence IN SHARE MODE')
+      await untilWaitingForLockOn('exchange_evidence')
+      command.child.kill('SIGTERM')
+      await command.stderrMatches(/SIGTERM received/)
+      command.child.kill('SIGTERM')
+      const { code } = await command.exited(EXIT_WITHIN_MS)
+      assert.equal(code, 143, command.stderr())
+    } finally {
+      await lock.rollback()
+    }
+    assert.equal(command.stdout().trim(), '')
+    assert.match(command.stderr(), /SIGTERM again: stopping now/)
+    // The batch's statement runs once the lock is released, then finds its client gone
+    // and rolls back: wait for its backend to end before looking.
+    await untilNoBackendRuns('%UPDATE exchange_evidence e%')
+    assert.equal(await count(db.from('exchange_evidence').whereNotNull('purged_at')), 0)
+    assert.lengthOf(await auditRecords('history.purge'), 0)
+  }).timeout(600_000)
+
+  test('collections:import from standard input stops on SIGTERM while it waits for more input', async ({
+    assert,
+  }) => {
+    const merchant = await MerchantFactory.create()
+    const command = startAce(['collections:import', '-'], {}, { stdin: 'pipe' })
+    // One batch (5,000 lines) and one line more; the pipe stays open, as an export
+    // that stalls would leave it.
+    const lines = Array.from({ length: 5_001 }, (_, index) =>
+      JSON.stringify(
+        transactionLine(merchant.id, {
+          merchant_transaction_id: `PIPE-${String(index).padStart(5, '0')}`,
+        })
+      )
+    )
+    command.child.stdin!.write(lines.join('\n') + '\n')
+    await untilTransactions(5_000)
+    command.child.kill('SIGTERM')
+    const { code } = await command.exited(EXIT_WITHIN_MS)
+    assert.equal(code, 143, command.stderr())
+    assert.include(printedJson(command.stdout()), {
+      interrupted: true,
+      transactions: 5_000,
+      lines: 5_000,
+    })
+    assert.equal(await count(db.from('transactions')), 5_000)
+    const records = await auditRecords('collections.import')
+    assert.lengthOf(records, 1)
+    assert.equal(records[0].reason, 'interrupted')
   }).timeout(600_000)
 })

@@ -202,6 +202,8 @@ export async function importJsonLines(
     // Stopped by the signal (here, or while waiting for lines): the batch being
     // gathered is dropped, the one being written ends as a whole.
     result.interrupted = !inputEnded && !badLine && options.signal?.aborted === true
+    // A read still pending (a pipe that sends nothing more) would keep it open.
+    if (result.interrupted) input.destroy()
     await settle()
     if (batch.lines > 0 && !result.interrupted) {
       write(batch)
