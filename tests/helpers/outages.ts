@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import pg from 'pg'
 import env from '#start/env'
-import { accepts, eventually, exitOf, within } from '#tests/helpers/server_process'
+import { accepts, eventually, EXIT_MS, exitOf, within } from '#tests/helpers/server_process'
 
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server'
 
@@ -16,22 +16,27 @@ async function freeRedisPort() {
   throw new Error('no free port in 6390-6399 for the test redis-server')
 }
 
-/** Starts a redis-server without persistence; `stop()` ends it (SIGTERM, waited for). */
-export async function startRedisServer() {
-  const port = await freeRedisPort()
+/**
+ * Starts a redis-server without persistence, on `port` (a Redis outage ends by
+ * starting one again on the port of the stopped one) or a free one; `stop()` ends it
+ * (SIGTERM, waited for) and may be called more than once.
+ */
+export async function startRedisServer(port?: number) {
+  const listenOn = port ?? (await freeRedisPort())
   const child = spawn(
     REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(listenOn), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' }
   )
-  await eventually(() => accepts(port), `redis-server on ${port}`)
+  await eventually(() => accepts(listenOn), `redis-server on ${listenOn}`, { every: 100 })
   return {
-    url: `redis://127.0.0.1:${port}/0`,
+    port: listenOn,
+    url: `redis://127.0.0.1:${listenOn}/0`,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return
       const exited = exitOf(child)
       child.kill('SIGTERM')
-      await within(exited, 60_000, 'redis-server exit')
+      await within(exited, EXIT_MS, 'redis-server exit')
     },
   }
 }

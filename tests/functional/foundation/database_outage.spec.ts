@@ -3,27 +3,16 @@
 | connections, requests answer 503 SERVICE_UNAVAILABLE without internals, readiness
 | fails and liveness holds; when the database returns, the service recovers by itself.
 |
-| The outage is real: the test's database stops accepting connections
-| (ALTER DATABASE ... ALLOW_CONNECTIONS false) and the app's sessions are terminated.
-| Connections are allowed again in a `finally`, whatever happens.
+| The outage is real (tests/helpers/outages.ts): the test's database stops accepting
+| connections and the app's sessions are terminated; connections are allowed again
+| afterwards, whatever happens.
 */
 import { test } from '@japa/runner'
-import pg from 'pg'
-import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
+import { whileDatabaseUnreachable } from '#tests/helpers/outages'
 import { appHeaders, signedInMember } from '#tests/helpers/portal'
 import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 import { route } from '#tests/helpers/routes'
-
-/** An admin session on the cluster's `postgres` database, and the app's database name. */
-async function adminConnection() {
-  const url = new URL(env.get('DATABASE_URL')!)
-  const database = decodeURIComponent(url.pathname.replace(/^\//, ''))
-  url.pathname = '/postgres'
-  const admin = new pg.Client({ connectionString: url.toString() })
-  await admin.connect()
-  return { admin, database, quoted: `"${database.replaceAll('"', '""')}"` }
-}
 
 test.group('Database outage', (group) => {
   group.each.setup(() => resetState())
@@ -36,14 +25,7 @@ test.group('Database outage', (group) => {
     const before = await client.get(route('profile.show')).header('Authorization', bearer)
     before.assertStatus(200)
 
-    const { admin, database, quoted } = await adminConnection()
-    try {
-      await admin.query(`ALTER DATABASE ${quoted} WITH ALLOW_CONNECTIONS false`)
-      await admin.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-        [database]
-      )
-
+    await whileDatabaseUnreachable(async () => {
       const [me, login, ready, live] = await Promise.all([
         client.get(route('profile.show')).header('Authorization', bearer),
         client
@@ -72,10 +54,7 @@ test.group('Database outage', (group) => {
       assert.notMatch(ready.text(), /postgres:\/\//)
 
       live.assertStatus(200)
-    } finally {
-      await admin.query(`ALTER DATABASE ${quoted} WITH ALLOW_CONNECTIONS true`)
-      await admin.end()
-    }
+    })
 
     const after = await client.get(route('profile.show')).header('Authorization', bearer)
     after.assertStatus(200)

@@ -3,7 +3,7 @@
 | recovery without restarting the service; background work drained on SIGTERM before
 | the database pool closes; production refusing a short APP_KEY.
 */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +13,7 @@ import db from '@adonisjs/lucid/services/db'
 import pg from 'pg'
 import env from '#start/env'
 import { resetState, untilSomeBackendWaitsForALock } from '#tests/helpers/database'
+import { startRedisServer } from '#tests/helpers/outages'
 import { createMerchantWithUser, signedInMember } from '#tests/helpers/portal'
 import {
   accepts,
@@ -27,31 +28,7 @@ import {
 } from '#tests/helpers/server_process'
 import { route } from '#tests/helpers/routes'
 
-const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server'
 const PORTAL = 'https://portal.example.test'
-
-/** The first port of 6390-6399 nothing listens on (REDIS_OUTAGE_PORT overrides). */
-async function redisPort() {
-  if (process.env.REDIS_OUTAGE_PORT) return Number(process.env.REDIS_OUTAGE_PORT)
-  for (let port = 6390; port <= 6399; port++) if (!(await accepts(port))) return port
-  throw new Error('no free port in 6390-6399 for the test redis-server')
-}
-
-async function startRedis(port: number) {
-  const child = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' }
-  )
-  await eventually(() => accepts(port), `redis-server on ${port}`, { every: 100 })
-  return child
-}
-
-async function stopRedis(child: ChildProcess) {
-  const exited = exitOf(child)
-  child.kill('SIGTERM')
-  await within(exited, EXIT_MS, 'redis-server exit')
-}
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers, signal: AbortSignal.timeout(REQUEST_MS) })
@@ -74,12 +51,11 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
   test('Redis outage: 503 SERVICE_UNAVAILABLE while the limiter store is down, 200 again once it is back, without restarting the service', async ({
     assert,
   }) => {
-    const port = await redisPort()
-    let redis = await startRedis(port)
+    let redis = await startRedisServer()
     const { bearer } = await signedInMember()
     let server: Awaited<ReturnType<typeof startProductionServer>> | undefined
     try {
-      server = await startProductionServer({ REDIS_URL: `redis://127.0.0.1:${port}/2` })
+      server = await startProductionServer({ REDIS_URL: redis.url })
       const me = () => get(`${server!.base}${route('profile.show')}`, { Authorization: bearer })
       assert.equal(await me().then((response) => response.status), 200)
       assert.equal(
@@ -87,7 +63,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
         200
       )
 
-      await stopRedis(redis)
+      await redis.stop()
       let during = await me()
       await eventually(async () => {
         during = await me()
@@ -109,7 +85,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
       await pause(4_000)
       assert.equal(await me().then((response) => response.status), 503)
 
-      redis = await startRedis(port)
+      redis = await startRedisServer(redis.port)
       await eventually(
         async () => (await me().then((response) => response.status)) === 200,
         '200 after Redis is back'
@@ -122,7 +98,7 @@ test.group('Process lifecycle (issue 9 › 5, 9, 10)', (group) => {
       assert.isNull(server.child.exitCode, 'the service was not restarted')
     } finally {
       server?.kill()
-      if (redis.exitCode === null) await stopRedis(redis)
+      await redis.stop()
     }
   }).timeout(300_000)
 
