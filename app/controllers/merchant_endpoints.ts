@@ -5,7 +5,7 @@
 | their own (lengths in characters, the HTTPS website rule). docs/merchant.md has the
 | choices the contract leaves open.
 */
-import { merchantUpdateInput, WEBSITE_MAX_LENGTH } from '#validators/merchant'
+import { merchantUpdateInput } from '#validators/merchant'
 import { NO_BODY } from '#validators/rules/input'
 import { inputJsonSchema, type FieldOverrides } from '#openapi/json_schema'
 import { ok, ref } from '#openapi/components'
@@ -13,14 +13,13 @@ import { adminStack, endpointsOf, portalStack } from '#http/endpoint'
 
 const MerchantController = () => import('#controllers/merchant_controller')
 
-// Character bounds come with the `lengthBetween` rule (#validators/rules/text_length).
+// Character bounds come with the `lengthBetween` rule (#validators/rules/text_length);
+// the website's pattern and bound with its rule (#validators/rules/website).
 const MERCHANT_UPDATE_OVERRIDES: FieldOverrides = {
   website: {
     type: ['string', 'null'],
-    maxLength: WEBSITE_MAX_LENGTH,
-    pattern: '^(?:[Hh][Tt][Tt][Pp][Ss]://[^\\s\\p{Cc}]+)?$',
     description:
-      'An absolute `https://` URL with a host and no user info, null, or an empty string (stored as null).',
+      'An absolute `https://` URL as RFC 3986 writes it (ASCII: an international domain name in punycode, other characters percent-encoded), with a host name or IPv4 address, no user info, an optional port; null, or an empty string (stored as null). Anything else is 422, never rewritten.',
   },
 }
 

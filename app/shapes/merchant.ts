@@ -8,6 +8,7 @@ import type { DateTime } from 'luxon'
 import type MerchantModel from '#models/merchant'
 import { schema, type Static } from '#openapi/json_schema'
 import { MERCHANT_FIELD_MAX_LENGTH as MAX } from '#models/merchant_fields'
+import { HTTPS_WEBSITE } from '#validators/rules/website'
 
 export const MerchantService = schema.object({
   id: schema.integer(),
@@ -28,7 +29,9 @@ export const Merchant = schema.object(
     dial_code: schema.nullable(schema.string({ maxLength: MAX.dial_code })),
     phone: schema.nullable(schema.string({ maxLength: MAX.phone })),
     address: schema.nullable(schema.string({ maxLength: MAX.address })),
-    website: schema.nullable(schema.string({ format: 'uri', maxLength: MAX.website })),
+    website: schema.nullable(
+      schema.string({ format: 'uri', maxLength: MAX.website, pattern: HTTPS_WEBSITE.source })
+    ),
     logo_url: schema.nullable(schema.string()),
     currency: schema.string({ readOnly: true }),
     is_active: schema.boolean({ readOnly: true }),

@@ -15,9 +15,10 @@ import type { FieldErrors } from '#exceptions/api_error'
 import { defineInput, type InputOf, type Prechecks } from '#validators/rules/input'
 import { isPlainObject } from '#support/plain_object'
 import { currentPassword } from '#validators/rules/password_policy'
-import { characters, lengthBetween } from '#validators/rules/text_length'
+import { lengthBetween } from '#validators/rules/text_length'
 import { matches, SINGLE_LINE } from '#validators/rules/pattern'
 import { emailField } from '#validators/rules/email'
+import { HTTPS_WEBSITE, isHttpsWebsite, WEBSITE_MAX_LENGTH } from '#validators/rules/website'
 import { MERCHANT_FIELD_MAX_LENGTH as MAX } from '#models/merchant_fields'
 
 const line = (max: number) =>
@@ -38,28 +39,24 @@ const multiline = (max: number) =>
       })
     )
 
-export const WEBSITE_MAX_LENGTH = MAX.website
-
-/** "" (null after transform), or an absolute https:// URL with a host and no credentials. */
-const httpsWebsite = vine.createRule((value, _options, field) => {
-  if (typeof value !== 'string' || value === '') return
-  const invalid = () =>
-    field.report(
-      `The ${field.name} field must be an HTTPS URL of at most ${WEBSITE_MAX_LENGTH} characters, or null.`,
-      'https_url',
-      field
-    )
-  if (characters(value) > WEBSITE_MAX_LENGTH || !/^https:\/\/[^\s\p{Cc}]+$/iu.test(value)) {
-    return invalid()
+/** "" (null after transform), or an https URL by the website rule (rules/website.ts). */
+const httpsWebsite = vine.createRule(
+  (value, _options, field) => {
+    if (typeof value === 'string' && value !== '' && !isHttpsWebsite(value)) {
+      field.report(
+        `The ${field.name} field must be an HTTPS URL of at most ${WEBSITE_MAX_LENGTH} characters, or null.`,
+        'https_url',
+        field
+      )
+    }
+  },
+  {
+    toJSONSchema: (schema) => {
+      schema.maxLength = WEBSITE_MAX_LENGTH
+      schema.pattern = `^(?:${HTTPS_WEBSITE.source.slice(1, -1)})?$`
+    },
   }
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return invalid()
-  }
-  if (url.protocol !== 'https:' || url.hostname === '' || url.username || url.password) invalid()
-})
+)
 
 const MERCHANT_FIELDS = [
   'name',

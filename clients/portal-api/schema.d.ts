@@ -3257,7 +3257,7 @@ export interface operations {
                     dial_code?: string;
                     phone?: string;
                     address?: string;
-                    /** @description An absolute `https://` URL with a host and no user info, null, or an empty string (stored as null). */
+                    /** @description An absolute `https://` URL as RFC 3986 writes it (ASCII: an international domain name in punycode, other characters percent-encoded), with a host name or IPv4 address, no user info, an optional port; null, or an empty string (stored as null). Anything else is 422, never rewritten. */
                     website?: string | null;
                 };
             };

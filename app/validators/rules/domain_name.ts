@@ -1,8 +1,9 @@
 /*
 | Domain names as the email and website rules accept them. Labels of letters, digits
 | and hyphens, 1-63 characters, never starting or ending with a hyphen; the last label
-| (the top-level domain) is letters, or punycode (`xn--...`), never a number (a URL
-| parser would read the name as an IPv4 address). Written as JSON Schema patterns
+| is never a number (a URL parser would read the name as an IPv4 address): for a
+| website it starts with a letter, for an address it is the top-level domain, two
+| letters or more, or punycode (`xn--...`). Written as JSON Schema patterns
 | (ECMA-262 with Unicode property escapes, no flags), since the OpenAPI document
 | publishes them as they are.
 | - ASCII: a name as a URL carries it (RFC 3986), an international name in punycode.
@@ -16,6 +17,9 @@ function domainName(letter: string) {
   const edge = `[${letter}0-9]`
   return {
     label: `${edge}(?:${inner}{0,61}${edge})?`,
+    /** The last label of a host name: starts with a letter, so it is never a number. */
+    lastLabel: `[${letter}](?:${inner}{0,61}${edge})?`,
+    /** The last label of an address's domain, as mail systems accept it. */
     topLevel: `(?:[${letter}]{2,63}|${PUNYCODE_TLD})`,
   }
 }

@@ -39,5 +39,12 @@ export function positiveIntegerUpTo(max: number): RegExp {
     )
   }
   alternatives.push(digits)
-  return new RegExp(`^(?:${alternatives.join('|')})$`)
+  return new RegExp(`^${positiveIntegerGroup(alternatives)}$`)
+}
+
+const positiveIntegerGroup = (alternatives: string[]) => `(?:${alternatives.join('|')})`
+
+/** The same expression unanchored, as a group to compose into a larger one. */
+export function positiveIntegerUpToGroup(max: number): string {
+  return positiveIntegerUpTo(max).source.slice(1, -1)
 }

@@ -12,6 +12,7 @@ import { appHeaders, createPortalClient, signedInMember } from '#tests/helpers/p
 import { raiseLimits } from '#tests/helpers/limits'
 import { route } from '#tests/helpers/routes'
 import {
+  componentSchema,
   documentCheck,
   inputStringSchemas,
   queryParameterSchema,
@@ -54,6 +55,43 @@ const emailCandidates = fc
     )
   )
   .filter((value) => value.trim() === value && value.length > 0)
+
+/** https URLs, near-URLs and URLs a WHATWG parser reads but RFC 3986 refuses. */
+const websiteCandidates = fc
+  .oneof(
+    fc.webUrl({ validSchemes: ['https'], withQueryParameters: true, withFragments: true }),
+    fc.webUrl({
+      validSchemes: ['https', 'http'],
+      authoritySettings: { withIPv4: true, withPort: true },
+    }),
+    fc
+      .tuple(fc.webUrl({ validSchemes: ['https'] }), fc.string({ unit: 'binary', maxLength: 4 }))
+      .map(([url, text]) => `${url}/${text}`),
+    fc
+      .tuple(fc.webUrl({ validSchemes: ['https'] }), fc.stringMatching(/^%[0-9a-z]{0,2}$/))
+      .map(([url, escape]) => `${url}/${escape}`),
+    fc.webUrl({ validSchemes: ['https'] }).map((url) => url.replace('https', 'hTTpS')),
+    fc.constantFrom(
+      'hTTps://ĜŁĂ',
+      'https://x/%zz',
+      'https://x',
+      'https://localhost:3000/a?b=c#d',
+      'https://example.com./',
+      'https://1.2.3.4:443/p',
+      'https://999.1.1.1/',
+      'https://a.0x1/',
+      'https://a_b.example/',
+      'https://[::1]/',
+      'https://u@example.com/',
+      'https://example.com:65536/',
+      'https://example.com/a|b',
+      'https://example.com/#a#b',
+      'https://xn--exmple-cua.com/%C3%A4',
+      'http://example.com/',
+      ''
+    )
+  )
+  .filter((value) => value.trim() === value)
 
 test.group('The document agrees with the server', (group) => {
   group.each.setup(() => resetState())
@@ -138,6 +176,40 @@ test.group('The document agrees with the server', (group) => {
         )
       }),
       { numRuns: 100, seed: 37_3 }
+    )
+  })
+
+  test('website: the document accepts exactly the websites the server stores, and every stored one is a URI', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await signedInMember('administrator')
+    const documented = documentCheck(requestBodySchema('patch', '/api/v1/portal/merchant'))
+    const answered = documentCheck(componentSchema('Merchant').properties.website)
+    for (const value of ['hTTps://ĜŁĂ', 'https://x/%zz']) {
+      assert.isFalse(documented({ website: value }), value)
+      assert.isFalse(answered(value), value)
+    }
+    await fc.assert(
+      fc.asyncProperty(websiteCandidates, async (website) => {
+        const response = await client
+          .patch(route('merchant.update'))
+          .header('Authorization', admin.bearer)
+          .json({ website })
+        const stored = response.status() === 200
+        const label = `${JSON.stringify(website)}: ${response.status()}`
+        assert.equal(documented({ website }), stored, label)
+        if (!stored) {
+          assert.deepEqual(Object.keys(response.body().errors), ['website'], label)
+          return
+        }
+        const value = response.body().data.website
+        assert.equal(value, website === '' ? null : website, label)
+        assert.isTrue(answered(value), label)
+        // Opened by a URL parser as the https URL of a host.
+        if (value !== null) assert.equal(new URL(value).protocol, 'https:', label)
+      }),
+      { numRuns: 120, seed: 37_2 }
     )
   })
 })
