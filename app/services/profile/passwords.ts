@@ -42,7 +42,11 @@ import { AuditActions } from '#services/audit/actions'
 
 export const RESET_TOKEN_MINUTES = 60
 
-/** The window of RESET_LINK_MAILS_PER_HOUR: a mail counts against the cap this long. */
+/**
+ * The window of RESET_LINK_MAILS_PER_HOUR: a mail counts against the cap this long.
+ * A proof lives no longer (RESET_TOKEN_MINUTES), so an account's live proofs are
+ * never more than the cap.
+ */
 const MAIL_COUNTS_MINUTES = 60
 
 /** Minutes after a reset mail during which the account gets no other (default 5). */
