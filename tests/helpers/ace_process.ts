@@ -5,9 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
-
-/** How long a command may take to boot and finish: generous, never a timed assertion. */
-const EXIT_BOUND_MS = 120_000
+import { READY_MS } from '#tests/helpers/server_process'
 
 export interface AceProcess {
   child: ChildProcess
@@ -55,7 +53,7 @@ export function startAce(
           if (!check()) reject(new Error(`exited without ${pattern} on stderr:\n${stderr}`))
         })
       }),
-    exited: (withinMs = EXIT_BOUND_MS) => {
+    exited: (withinMs = READY_MS) => {
       let timer: NodeJS.Timeout | undefined
       const bound = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -85,7 +83,7 @@ export function printedJson(stdout: string): Record<string, any> {
  * Waits until a backend of the test database waits for a lock on `table` (a command
  * held by the test's lock), polling with a generous bound: a child process boots first.
  */
-export async function untilWaitingForLockOn(table: string, withinMs = EXIT_BOUND_MS) {
+export async function untilWaitingForLockOn(table: string, withinMs = READY_MS) {
   const { default: db } = await import('@adonisjs/lucid/services/db')
   const deadline = Date.now() + withinMs
   while (Date.now() < deadline) {
