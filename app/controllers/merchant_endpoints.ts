@@ -10,6 +10,7 @@ import { NO_BODY } from '#validators/rules/input'
 import { inputJsonSchema, type FieldOverrides } from '#openapi/json_schema'
 import { ok, ref } from '#openapi/components'
 import { adminStack, endpointsOf, portalStack } from '#http/endpoint'
+import { FILE_PART_DISPOSITION } from '#http/single_file_upload'
 
 const MerchantController = () => import('#controllers/merchant_controller')
 
@@ -91,7 +92,7 @@ export const merchantEndpoints = endpointsOf(MerchantController, {
     tag: 'Merchant',
     summary: 'Upload the logo',
     description:
-      'Multipart (`multipart/form-data`) with exactly one part, the file `file`: a real PNG, JPEG or WebP image (recognised by its content, not its name or part type), at most 2,048 KB and 16,777,216 decoded pixels (4096 × 4096). Other types, invalid, truncated or polyglot content, a missing file, a second file, extra fields, a query string, malformed multipart or oversize (cut off while streaming): 422 `VALIDATION_ERROR`, never 413. Another request content type: 415. The image is re-encoded without metadata and stored under a per-merchant location with a server-generated name; the client filename never chooses storage. The previous logo is removed. The stored copy is at most 2,048 KB: when the usual re-encoding is larger, a smaller one is used (lower quality for JPEG and WebP; PNG stays lossless), and an image that fits neither is 422. Images are processed a few at a time per server: when too many uploads already wait, this merchant already has two in progress, or the recent images of this merchant took their share of processing time (`LOGO_IMAGE_SECONDS_PER_MINUTE` seconds a minute), the answer is 503 `SERVICE_UNAVAILABLE` at once with `Retry-After` (seconds), before the body is read (so whatever it carries); nothing was stored and the upload can be sent again.',
+      'Multipart (`multipart/form-data`) with exactly one part, the file `file`: a real PNG, JPEG or WebP image (recognised by its content, not its name or part type), sent as a file part, whose `Content-Disposition` carries a `filename` (any name: it plays no part; a part without one is a text value, refused as not a file), at most 2,048 KB and 16,777,216 decoded pixels (4096 × 4096). Other types, invalid, truncated or polyglot content, a missing file, a second file, extra fields, a query string, malformed multipart or oversize (cut off while streaming): 422 `VALIDATION_ERROR`, never 413. Another request content type: 415. The image is re-encoded without metadata and stored under a per-merchant location with a server-generated name; the client filename never chooses storage. The previous logo is removed. The stored copy is at most 2,048 KB: when the usual re-encoding is larger, a smaller one is used (lower quality for JPEG and WebP; PNG stays lossless), and an image that fits neither is 422. Images are processed a few at a time per server: when too many uploads already wait, this merchant already has two in progress, or the recent images of this merchant took their share of processing time (`LOGO_IMAGE_SECONDS_PER_MINUTE` seconds a minute), the answer is 503 `SERVICE_UNAVAILABLE` at once with `Retry-After` (seconds), before the body is read (so whatever it carries); nothing was stored and the upload can be sent again.',
     // Read by the controller (config/bodyparser.ts processManually): no 413.
     parsesBody: false,
     body: {
@@ -103,12 +104,26 @@ export const merchantEndpoints = endpointsOf(MerchantController, {
         properties: {
           file: {
             type: 'string',
+            format: 'binary',
             contentMediaType: 'application/octet-stream',
-            description: 'The image: PNG, JPEG or WebP, at most 2,048 KB (2,097,152 bytes).',
+            description:
+              'The image: PNG, JPEG or WebP, at most 2,048 KB (2,097,152 bytes), as a file part with a `filename` (any).',
           },
         },
       },
-      encoding: { file: { contentType: 'image/png, image/jpeg, image/webp' } },
+      encoding: {
+        file: {
+          contentType: 'image/png, image/jpeg, image/webp',
+          headers: {
+            'Content-Disposition': {
+              required: true,
+              description:
+                '`form-data; name="file"; filename="<any name>"`: the filename is required (a part without one is not a file) and ignored.',
+              schema: { type: 'string', pattern: FILE_PART_DISPOSITION },
+            },
+          },
+        },
+      },
     },
     responses: {
       200: {

@@ -17,6 +17,14 @@ import { readParts } from '#http/multipart_stream'
 import type { FileOnDisk } from '#support/file_bytes'
 
 /**
+ * The `Content-Disposition` of a part read as a file, as the OpenAPI document states
+ * it: a `filename` (or RFC 5987 `filename*`) parameter with a value. A part without
+ * one is a text value to the multipart parser (busboy reads it as text, cut at 16 KB:
+ * multipart_stream.ts), never an image, so it is refused as "not a file".
+ */
+export const FILE_PART_DISPOSITION = ';\\s*filename\\*?=\\s*(?:"[^"]+"|[^\\s";]+)'
+
+/**
  * Reads a multipart body that must hold exactly one file part named `field` and
  * nothing else, of at most `maxBytes`, into a private temporary file in a directory of
  * its own (where `use` may write files beside it); calls `use` with it and returns what

@@ -61,8 +61,11 @@ export interface OperationSpec {
     schema: JsonSchema
     required?: boolean
     description?: string
-    /** Per-part Encoding Objects of a multipart body (e.g. a file part's content types). */
-    encoding?: Record<string, { contentType: string }>
+    /**
+     * Per-part Encoding Objects of a multipart body: a file part's content types, and
+     * headers the part must carry (e.g. its `Content-Disposition` with a filename).
+     */
+    encoding?: Record<string, { contentType: string; headers?: Record<string, object> }>
   }
   /** Success (and other non-error) responses, by status. */
   responses: Record<number, ResponseSpec>

@@ -294,7 +294,7 @@ export interface paths {
         put?: never;
         /**
          * Upload the logo
-         * @description Multipart (`multipart/form-data`) with exactly one part, the file `file`: a real PNG, JPEG or WebP image (recognised by its content, not its name or part type), at most 2,048 KB and 16,777,216 decoded pixels (4096 × 4096). Other types, invalid, truncated or polyglot content, a missing file, a second file, extra fields, a query string, malformed multipart or oversize (cut off while streaming): 422 `VALIDATION_ERROR`, never 413. Another request content type: 415. The image is re-encoded without metadata and stored under a per-merchant location with a server-generated name; the client filename never chooses storage. The previous logo is removed. The stored copy is at most 2,048 KB: when the usual re-encoding is larger, a smaller one is used (lower quality for JPEG and WebP; PNG stays lossless), and an image that fits neither is 422. Images are processed a few at a time per server: when too many uploads already wait, this merchant already has two in progress, or the recent images of this merchant took their share of processing time (`LOGO_IMAGE_SECONDS_PER_MINUTE` seconds a minute), the answer is 503 `SERVICE_UNAVAILABLE` at once with `Retry-After` (seconds), before the body is read (so whatever it carries); nothing was stored and the upload can be sent again.
+         * @description Multipart (`multipart/form-data`) with exactly one part, the file `file`: a real PNG, JPEG or WebP image (recognised by its content, not its name or part type), sent as a file part, whose `Content-Disposition` carries a `filename` (any name: it plays no part; a part without one is a text value, refused as not a file), at most 2,048 KB and 16,777,216 decoded pixels (4096 × 4096). Other types, invalid, truncated or polyglot content, a missing file, a second file, extra fields, a query string, malformed multipart or oversize (cut off while streaming): 422 `VALIDATION_ERROR`, never 413. Another request content type: 415. The image is re-encoded without metadata and stored under a per-merchant location with a server-generated name; the client filename never chooses storage. The previous logo is removed. The stored copy is at most 2,048 KB: when the usual re-encoding is larger, a smaller one is used (lower quality for JPEG and WebP; PNG stays lossless), and an image that fits neither is 422. Images are processed a few at a time per server: when too many uploads already wait, this merchant already has two in progress, or the recent images of this merchant took their share of processing time (`LOGO_IMAGE_SECONDS_PER_MINUTE` seconds a minute), the answer is 503 `SERVICE_UNAVAILABLE` at once with `Retry-After` (seconds), before the body is read (so whatever it carries); nothing was stored and the upload can be sent again.
          *
          *     **Access:** Portal user PAT of an **administrator** (`Authorization: Bearer <user_pat>`); a developer gets 403 `FORBIDDEN` before any validation.
          *
@@ -3585,7 +3585,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description The image: PNG, JPEG or WebP, at most 2,048 KB (2,097,152 bytes). */
+                    /**
+                     * Format: binary
+                     * @description The image: PNG, JPEG or WebP, at most 2,048 KB (2,097,152 bytes), as a file part with a `filename` (any).
+                     */
                     file: string;
                 };
             };

@@ -11,6 +11,9 @@ import { resetState } from '#tests/helpers/database'
 import { appHeaders, createPortalClient, signedInMember } from '#tests/helpers/portal'
 import { raiseLimits } from '#tests/helpers/limits'
 import { route } from '#tests/helpers/routes'
+import { clearLogoStorage, LOGO } from '#tests/helpers/merchant'
+import { tinyPng } from '#tests/helpers/images'
+import { openApiDocument } from '#openapi/document'
 import {
   componentSchema,
   documentCheck,
@@ -92,6 +95,27 @@ const websiteCandidates = fc
     )
   )
   .filter((value) => value.trim() === value)
+
+/** POSTs one multipart part `file` with the PNG under `disposition`, byte for byte. */
+async function uploadWithDisposition(bearer: string, disposition: string, png: Buffer) {
+  const boundary = 'DispositionBoundary37'
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: image/png\r\n\r\n`
+    ),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ])
+  const response = await fetch(`http://${process.env.HOST}:${process.env.PORT}${LOGO()}`, {
+    method: 'POST',
+    headers: {
+      'Authorization': bearer,
+      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+    },
+    body,
+  })
+  return { status: response.status, body: (await response.json()) as any }
+}
 
 test.group('The document agrees with the server', (group) => {
   group.each.setup(() => resetState())
@@ -211,5 +235,34 @@ test.group('The document agrees with the server', (group) => {
       }),
       { numRuns: 120, seed: 37_2 }
     )
+  })
+
+  test('logo: the document requires the filename the server needs to read the part as the file', async ({
+    assert,
+    cleanup,
+  }) => {
+    cleanup(() => clearLogoStorage())
+    const admin = await signedInMember('administrator')
+    const png = await tinyPng()
+    const media = (openApiDocument().document.paths as any)['/api/v1/portal/merchant/logo'].post
+      .requestBody.content['multipart/form-data']
+    assert.equal(media.schema.properties.file.format, 'binary')
+    const header = media.encoding.file.headers['Content-Disposition']
+    assert.isTrue(header.required)
+    const documented = documentCheck(header.schema)
+    const dispositions = [
+      'form-data; name="file"; filename="logo.png"',
+      'form-data; name="file"; filename=x',
+      'form-data; name="file"; filename*=UTF-8\'\'l%C3%B6go.png',
+      'form-data; name="file"',
+      'form-data; name="file"; filename=""',
+    ]
+    for (const disposition of dispositions) {
+      const response = await uploadWithDisposition(admin.bearer, disposition, png)
+      const read = response.status === 200
+      if (!read)
+        assert.deepEqual(response.body.errors, { file: ['The file field must be a file.'] })
+      assert.equal(documented(disposition), read, `${disposition}: ${response.status}`)
+    }
   })
 })
