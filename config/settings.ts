@@ -24,6 +24,7 @@ export const settings = {
   logoImageConcurrency: () => env.get('LOGO_IMAGE_CONCURRENCY') ?? 1,
   logoImageQueue: () => env.get('LOGO_IMAGE_QUEUE') ?? 4,
   logoImageSecondsPerMinute: () => env.get('LOGO_IMAGE_SECONDS_PER_MINUTE') ?? 15,
+  logoImageDeadlineSeconds: () => env.get('LOGO_IMAGE_DEADLINE_SECONDS') ?? 20,
   metricsPushgatewayUrl: () => env.get('METRICS_PUSHGATEWAY_URL'),
   shutdownDrainMs: () => Math.max(0, env.get('SHUTDOWN_DRAIN_MS') ?? 0),
   /** PAT_TTL_MINUTES as set (app/services/sessions/sign_in.ts applies the default). */

@@ -51,9 +51,10 @@ export default await Env.create(new URL('../', import.meta.url), {
   METRICS_HOST: Env.schema.string.optional({ format: 'host' }),
   METRICS_PUSHGATEWAY_URL: Env.schema.string.optional(),
   SHUTDOWN_DRAIN_MS: Env.schema.number.optional(),
-  // Logo decoding and encoding: images at once per process, uploads waiting, and the
-  // lane time one merchant's images may take per minute.
+  // Logo decoding and encoding: images at once per process, uploads waiting, the
+  // lane time one merchant's images may take per minute, and one image's deadline.
   LOGO_IMAGE_CONCURRENCY: Env.schema.number.optional(),
   LOGO_IMAGE_QUEUE: Env.schema.number.optional(),
   LOGO_IMAGE_SECONDS_PER_MINUTE: Env.schema.number.optional(),
+  LOGO_IMAGE_DEADLINE_SECONDS: Env.schema.number.optional(),
 })

@@ -12,9 +12,9 @@
 |
 | Each child answers one request at a time; at most `size` children, started on first
 | need. The caller bounds its concurrency to `size` (a WorkLane of the same size), so
-| an idle child is always there. A child that exits is replaced on the next request.
-| Children never keep this process alive, and exit when it ends (their IPC channel
-| closes).
+| an idle child is always there. A child that exits, or is killed because it did not
+| answer by the request's deadline, is replaced on the next request. Children never
+| keep this process alive, and exit when it ends (their IPC channel closes).
 */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process'
 import { readdirSync } from 'node:fs'
@@ -30,6 +30,14 @@ export class ChildWorkerExited extends Error {
   }
 }
 
+/** A child had not answered when its deadline passed: it was killed (and is replaced). */
+export class ChildWorkerTimedOut extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`worker process gave no answer within ${timeoutMs} ms and was killed`)
+    this.name = 'ChildWorkerTimedOut'
+  }
+}
+
 type Reply<Response> = { ok: true; value: Response } | { ok: false; message: string }
 
 export class ChildWorkers<Request, Response> {
@@ -37,7 +45,8 @@ export class ChildWorkers<Request, Response> {
   readonly #execArgv: string[]
   readonly #size: number
   readonly #idle: ChildProcess[] = []
-  #started = 0
+  /** Children counted against `size`: a child given up on leaves it at once, before it exits. */
+  readonly #alive = new Set<ChildProcess>()
 
   /**
    * `entry` names the child's module beside `from` (pass `import.meta.url`), without
@@ -53,17 +62,32 @@ export class ChildWorkers<Request, Response> {
 
   /** Children alive now (idle or answering). */
   get started() {
-    return this.#started
+    return this.#alive.size
   }
 
-  async call(request: Request): Promise<Response> {
+  /**
+   * Sends `request` to an idle child and returns its answer. Past `timeoutMs` the child
+   * is killed, whatever it is doing (a stopped or hung child included), and the call
+   * fails with ChildWorkerTimedOut once it has exited, so its place is free for a new
+   * child by then.
+   */
+  async call(request: Request, { timeoutMs }: { timeoutMs: number }): Promise<Response> {
     const child = this.#idle.pop() ?? this.#spawn()
     child.channel?.ref()
+    let timedOut = false
+    const deadline = setTimeout(() => {
+      timedOut = true
+      child.kill('SIGKILL')
+    }, timeoutMs)
     try {
       const reply = await new Promise<Reply<Response>>((resolve, reject) => {
         const onMessage = (message: Reply<Response>) => settle(() => resolve(message))
         const onExit = (code: number | null, signal: string | null) =>
-          settle(() => reject(new ChildWorkerExited(code, signal)))
+          settle(() =>
+            reject(
+              timedOut ? new ChildWorkerTimedOut(timeoutMs) : new ChildWorkerExited(code, signal)
+            )
+          )
         const onError = (error: Error) => settle(() => reject(error))
         const settle = (finish: () => void) => {
           child.off('message', onMessage).off('exit', onExit).off('error', onError)
@@ -75,10 +99,12 @@ export class ChildWorkers<Request, Response> {
       if (!reply.ok) throw new Error(reply.message)
       return reply.value
     } finally {
-      if (child.connected) {
+      clearTimeout(deadline)
+      if (child.connected && !timedOut) {
         child.channel?.unref()
         this.#idle.push(child)
       } else {
+        this.#alive.delete(child)
         child.kill('SIGKILL')
       }
     }
@@ -90,15 +116,15 @@ export class ChildWorkers<Request, Response> {
   }
 
   #spawn(): ChildProcess {
-    if (this.#started >= this.#size) throw new Error('no idle worker: bound the callers')
+    if (this.#alive.size >= this.#size) throw new Error('no idle worker: bound the callers')
     const child = fork(this.#entry, [], {
       serialization: 'advanced',
       execArgv: this.#execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
-    this.#started++
+    this.#alive.add(child)
     child.once('exit', () => {
-      this.#started--
+      this.#alive.delete(child)
       const index = this.#idle.indexOf(child)
       if (index >= 0) this.#idle.splice(index, 1)
     })

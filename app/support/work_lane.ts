@@ -8,12 +8,17 @@
 | - at most `maxPerKey` tasks (running or waiting) belong to one key (a merchant), so
 |   one key cannot fill the queue in front of everybody else.
 | - optionally, a key's tasks take at most `secondsPerKeyPerMinute` of the lane's time
-|   a minute: a budget of that many seconds, refilled evenly up to it; a task's time is
-|   charged when it ends, and a key in debt is refused until it is repaid. Places
-|   bound how much work waits; this bounds how much of the lane's time one key's work
-|   may take (one merchant's stream of costly images otherwise holds it all the time).
-| A task over any bound is refused at once with LaneFullError, which carries an
-| estimate of when it would be admitted (the Retry-After of a 503).
+|   a minute: a budget of that many seconds, refilled evenly up to it, and a key in
+|   debt is refused until it is repaid. Places bound how much work waits; this bounds
+|   how much of the lane's time one key's work may take (one merchant's stream of
+|   costly images otherwise holds it all the time).
+| Every task comes with its amount of work (the caller's unit: an image's pixels), and
+| the lane learns how many seconds a unit takes. A task's expected time counts against
+| its key's budget from its admission, so that a key's next task is judged with the
+| ones it already has in the lane; its real time replaces the estimate when it ends.
+| A task over any bound is refused at once with LaneFullError, which carries when it
+| would be admitted (the Retry-After of a 503): the expected time of the tasks ahead
+| over the places, or the time until the key's debt is repaid.
 |
 | Running and waiting tasks, waits and refusals are Prometheus series labelled with the
 | lane's name (docs/operations.md).
@@ -41,8 +46,17 @@ export interface LaneOptions {
   maxPerKey: number
   /** The lane time a key's tasks may take per minute, in seconds; unbounded when absent. */
   secondsPerKeyPerMinute?: number
-  /** Milliseconds, for the time budget (tests pass a clock they control). */
+  /** The seconds one unit of work is expected to take until the lane has measured it; 1 when absent. */
+  secondsPerWork?: number
+  /** Milliseconds, for task times and the budget (tests pass a clock they control). */
   now?: () => number
+}
+
+/** A task admitted to the lane, running (since `startedAt`) or waiting. */
+interface Admitted {
+  key: string
+  expectedSeconds: number
+  startedAt?: number
 }
 
 /**
@@ -55,9 +69,11 @@ interface Budget {
   at: number
 }
 
-/** Retry-After bounds, in seconds. */
+/** Retry-After bounds, in seconds: at least a second; at most 5 minutes, whatever a wrong estimate says. */
 const RETRY_AFTER_MIN = 1
-const RETRY_AFTER_MAX = 60
+const RETRY_AFTER_MAX = 300
+/** Weight of the latest task in the measured seconds per unit of work (a moving average). */
+const LEARNING_RATE = 0.2
 
 export class WorkLane {
   readonly name: string
@@ -69,8 +85,9 @@ export class WorkLane {
   #running = 0
   readonly #waiting: Array<() => void> = []
   readonly #perKey = new Map<string, number>()
-  /** Moving average of task durations, for the Retry-After estimate. */
-  #meanSeconds = 1
+  readonly #admitted = new Set<Admitted>()
+  /** Moving average of the seconds a unit of work took, for the estimates. */
+  #secondsPerWork: number
   readonly #now: () => number
   /** Keys whose budget is not full; a full one is dropped, so this holds recent keys only. */
   readonly #budgets = new Map<string, Budget>()
@@ -81,6 +98,7 @@ export class WorkLane {
     this.maxQueued = options.maxQueued
     this.maxPerKey = options.maxPerKey
     this.secondsPerKeyPerMinute = options.secondsPerKeyPerMinute
+    this.#secondsPerWork = options.secondsPerWork ?? 1
     this.#now = options.now ?? Date.now
     this.#publish()
   }
@@ -108,15 +126,23 @@ export class WorkLane {
           : undefined
     if (refusal) {
       recordLaneRefusal(this.name, refusal)
-      throw new LaneFullError(this.name, refusal, this.#retryAfterSeconds())
+      throw new LaneFullError(this.name, refusal, this.retryAfterSeconds())
     }
-    const balance = this.#balance(key)
-    if (balance < 0) {
+    // The key's tasks in the lane are charged already, at their expected time.
+    const available = this.#balance(key) - this.#expectedSecondsOf(key) * 60_000
+    if (available < 0) {
       recordLaneRefusal(this.name, 'key_budget')
       // Repaid at secondsPerKeyPerMinute sixtieths of a millisecond per millisecond.
-      const repaid = Math.ceil(-balance / (this.secondsPerKeyPerMinute! * 1000))
-      throw new LaneFullError(this.name, 'key_budget', Math.max(RETRY_AFTER_MIN, repaid))
+      const repaid = Math.ceil(-available / (this.secondsPerKeyPerMinute! * 1000))
+      throw new LaneFullError(this.name, 'key_budget', clampRetryAfter(repaid))
     }
+  }
+
+  /** The expected seconds of the key's tasks in the lane. */
+  #expectedSecondsOf(key: string) {
+    let seconds = 0
+    for (const task of this.#admitted) if (task.key === key) seconds += task.expectedSeconds
+    return seconds
   }
 
   /** The key's balance now (Budget), Infinity without a budget; a full one is forgotten. */
@@ -147,12 +173,17 @@ export class WorkLane {
     if (this.#budgets.size > 64) for (const each of [...this.#budgets.keys()]) this.#balance(each)
   }
 
-  /** Runs `task` when a place is free, or throws LaneFullError at once. */
-  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task`, `work` units of it (more than 0; 1 when absent), when a place is free,
+   * or throws LaneFullError at once.
+   */
+  async run<T>(key: string, task: () => Promise<T>, work = 1): Promise<T> {
     this.refuseWhenFull(key)
     const held = this.#perKey.get(key) ?? 0
     const mustWait = this.#running >= this.concurrency
     this.#perKey.set(key, held + 1)
+    const admitted: Admitted = { key, expectedSeconds: work * this.#secondsPerWork }
+    this.#admitted.add(admitted)
     try {
       if (mustWait) {
         const queuedAt = performance.now()
@@ -167,16 +198,22 @@ export class WorkLane {
         recordLaneWait(this.name, 0)
         this.#publish()
       }
-      const startedAt = performance.now()
-      const budgetFrom = this.#now()
+      const startedAt = this.#now()
+      admitted.startedAt = startedAt
       try {
         return await task()
       } finally {
-        this.#meanSeconds = 0.8 * this.#meanSeconds + 0.2 * ((performance.now() - startedAt) / 1000)
-        this.#charge(key, this.#now() - budgetFrom)
+        // A clock set back (NTP) counts as no time.
+        const milliseconds = Math.max(0, this.#now() - startedAt)
+        const secondsPerWork = milliseconds / 1000 / work
+        this.#secondsPerWork += LEARNING_RATE * (secondsPerWork - this.#secondsPerWork)
+        // The estimate leaves the key's charges, the real time takes its place.
+        this.#admitted.delete(admitted)
+        this.#charge(key, milliseconds)
         this.#release()
       }
     } finally {
+      this.#admitted.delete(admitted)
       const left = (this.#perKey.get(key) ?? 1) - 1
       if (left > 0) this.#perKey.set(key, left)
       else this.#perKey.delete(key)
@@ -190,14 +227,24 @@ export class WorkLane {
     this.#publish()
   }
 
-  /** Time for the tasks ahead to drain through the lane's places, rounded up. */
-  #retryAfterSeconds() {
-    const ahead = this.#running + this.#waiting.length
-    const seconds = Math.ceil((this.#meanSeconds * ahead) / this.concurrency)
-    return Math.min(RETRY_AFTER_MAX, Math.max(RETRY_AFTER_MIN, seconds))
+  /**
+   * The expected wait for a place, in whole seconds: the expected time left of the
+   * tasks running and waiting, drained through the lane's places.
+   */
+  retryAfterSeconds() {
+    const now = this.#now()
+    let seconds = 0
+    for (const task of this.#admitted) {
+      const ran = task.startedAt === undefined ? 0 : (now - task.startedAt) / 1000
+      seconds += Math.max(0, task.expectedSeconds - ran)
+    }
+    return clampRetryAfter(Math.ceil(seconds / this.concurrency))
   }
 
   #publish() {
     recordLaneTasks(this.name, this.#running, this.#waiting.length)
   }
 }
+
+const clampRetryAfter = (seconds: number) =>
+  Math.min(RETRY_AFTER_MAX, Math.max(RETRY_AFTER_MIN, seconds))

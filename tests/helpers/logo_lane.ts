@@ -3,6 +3,7 @@
 | Prometheus gauges, and its places held by the test so that uploads stay queued
 | until it lets them go. Never timing.
 */
+import { readdirSync, readFileSync } from 'node:fs'
 import { logoImageLane } from '#services/merchants/logo_image'
 import { metricsText } from '#support/metrics_server'
 
@@ -33,5 +34,33 @@ export function holdTheLane() {
   return async () => {
     release()
     await Promise.all(holders)
+  }
+}
+
+/** The pids of this process's logo encoder children (app/support/child_workers.ts). */
+export function encoderPids(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^[0-9]+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+        return (
+          status.match(/^PPid:\s+(\d+)$/m)?.[1] === String(process.pid) &&
+          readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('logo_encoder_process')
+        )
+      } catch {
+        return false // a process that ended meanwhile
+      }
+    })
+    .map(Number)
+}
+
+/** Whether process `pid` still exists (a zombie not yet reaped counts as gone). */
+export function isRunning(pid: number) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return false
   }
 }

@@ -179,4 +179,59 @@ test.group('WorkLane', () => {
     await subject.run('a', async () => void (now += 3_600_000))
     assert.equal(await subject.run('a', async () => 'still'), 'still')
   })
+
+  test("a key's admitted tasks are charged to its budget at their expected time: its next task is judged with them (key_budget), and the real time replaces the estimate when they end", async ({
+    assert,
+  }) => {
+    let now = 0
+    // 30 s a minute, 1 s per unit of work until measured.
+    const subject = lane({ concurrency: 2, secondsPerKeyPerMinute: 30, now: () => now })
+    const first = pendingTask()
+    // Expected 35 s: 30 - 35 = -5 s available while it runs, repaid in 10 s.
+    const running = subject.run('a', first.task, 35)
+    const refusal = await subject.run('a', async () => 'never').catch((error) => error)
+    assert.instanceOf(refusal, LaneFullError)
+    assert.equal(refusal.reason, 'key_budget')
+    assert.equal(refusal.retryAfterSeconds, 10)
+    assert.equal(await subject.run('b', async () => 'other key', 1), 'other key')
+
+    // It took 2 s: 28 s left, and the key's next task is admitted.
+    now += 2000
+    first.finish()
+    await running
+    assert.equal(await subject.run('a', async () => 'admitted'), 'admitted')
+  })
+
+  test('Retry-After is the expected time left of the tasks running and waiting, over the places; the expected time of a unit is learned from the tasks run', async ({
+    assert,
+  }) => {
+    let now = 0
+    const subject = lane({ maxQueued: 1, secondsPerWork: 1, now: () => now })
+    const retryAfter = () => {
+      try {
+        subject.refuseWhenFull('c')
+        return 0
+      } catch (error) {
+        return (error as LaneFullError).retryAfterSeconds
+      }
+    }
+    const tasks = [pendingTask(), pendingTask()]
+    const runs = [subject.run('a', tasks[0].task, 20), subject.run('b', tasks[1].task, 30)]
+    assert.equal(retryAfter(), 50)
+    // 5 s into the running task: 15 + 30 left.
+    now += 5000
+    assert.equal(retryAfter(), 45)
+    // The first took 10 s for 20 units: 0.5 s a unit, the estimate moves a fifth of the way.
+    now += 5000
+    tasks[0].finish()
+    await turns()
+    assert.equal(retryAfter(), 0)
+    const third = pendingTask()
+    runs.push(subject.run('c', third.task, 10))
+    // b: the 30 s expected when it was admitted, c: 10 units at 0.9 s.
+    assert.equal(retryAfter(), 39)
+    tasks[1].finish()
+    third.finish()
+    await Promise.all(runs)
+  })
 })

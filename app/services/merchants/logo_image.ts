@@ -30,11 +30,11 @@ import { Settings } from 'luxon'
 import logger from '@adonisjs/core/services/logger'
 import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
-import { ChildWorkers, ChildWorkerExited } from '#support/child_workers'
+import { ChildWorkers, ChildWorkerExited, ChildWorkerTimedOut } from '#support/child_workers'
 import { ReusedFileBuffers, type FileOnDisk } from '#support/file_bytes'
 import { LaneFullError, WorkLane } from '#support/work_lane'
 import { carriesMarkup } from '#services/merchants/logo_markup'
-import { headerPixelSize } from '#services/merchants/logo_header'
+import { headerPixelSize, type PixelSize } from '#services/merchants/logo_header'
 import {
   dimensionsRefusal,
   LOGO_MAX_BYTES,
@@ -62,6 +62,15 @@ const FORMAT_OF_MIME: Record<string, LogoFormat> = {
 
 /** A merchant's logo is one image: two at a time cover a retry; more only fill the queue. */
 const MAX_PER_MERCHANT = 2
+
+/**
+ * An image's work in the lane: one unit for what every image costs (the round trip to
+ * the encoder, its files), and one per 64 Ki pixels, which the decoding and encoding
+ * take in proportion to. The costliest image, 4096 x 4096 (257 units), took about 5 s
+ * of one core (issue 38): the lane starts from that and learns from the images it runs.
+ */
+const workOf = ({ width, height }: PixelSize) => 1 + (width * height) / 65_536
+const SECONDS_PER_WORK = 5 / 257
 
 /** The re-encoded copy to store: a file beside the upload's. */
 export interface NormalizedLogo extends FileOnDisk {
@@ -92,6 +101,7 @@ export function logoImageLane() {
         maxQueued: settings.logoImageQueue(),
         maxPerKey: MAX_PER_MERCHANT,
         secondsPerKeyPerMinute: settings.logoImageSecondsPerMinute(),
+        secondsPerWork: SECONDS_PER_WORK,
         // The app's clock, which tests control.
         now: () => Settings.now(),
       }),
@@ -132,7 +142,7 @@ export async function normalizeLogo(
 ): Promise<NormalizedLogo> {
   if (upload.size === 0) throw refuse('The file is empty.')
   if (upload.size > LOGO_MAX_BYTES) throw refuse('The file must not be larger than 2,048 KB.')
-  const format = await logoFileBuffers.withBytes(upload, async (bytes) => {
+  const { format, size } = await logoFileBuffers.withBytes(upload, async (bytes) => {
     const detected = await fileTypeFromBuffer(bytes)
     const named = detected ? FORMAT_OF_MIME[detected.mime] : undefined
     if (!named) throw refuse('The file must be a PNG, JPEG or WebP image.')
@@ -140,22 +150,40 @@ export async function normalizeLogo(
       throw refuse('The file is not a well-formed image: it is truncated or carries other content.')
     }
     // Out of bounds is refused here, from the header: it never takes the lane's time.
-    const size = headerPixelSize(named, bytes)
-    if (!size) throw refuse(UNDECODABLE)
-    const outOfBounds = dimensionsRefusal(size.width, size.height)
+    const stated = headerPixelSize(named, bytes)
+    if (!stated) throw refuse(UNDECODABLE)
+    const outOfBounds = dimensionsRefusal(stated.width, stated.height)
     if (outOfBounds) throw refuse(outOfBounds)
-    return named
+    return { format: named, size: stated }
   })
 
   const { images, encoders } = logoImageLane()
   const target = join(dirname(upload.path), 'stored')
   let outcome: EncodeOutcome
   try {
-    outcome = await images.run(String(merchantId), () =>
-      encoders.call({ source: upload.path, target, format })
+    outcome = await images.run(
+      String(merchantId),
+      // One deadline for the whole image, header to stored copy, read when the image
+      // starts (tests shorten it).
+      () =>
+        encoders.call(
+          { source: upload.path, target, format },
+          { timeoutMs: settings.logoImageDeadlineSeconds() * 1000 }
+        ),
+      workOf(size)
     )
   } catch (error) {
     if (error instanceof LaneFullError) throw laneFull(error)
+    // A hung encoder, or a host too busy to finish in time: the encoder was killed and
+    // is replaced; the time it took is charged to the merchant, so that sending the
+    // same image again is bounded by the merchant's share.
+    if (error instanceof ChildWorkerTimedOut) {
+      logger.warn({ timeoutMs: error.timeoutMs }, 'logo encoder passed its deadline')
+      throw ApiError.serviceUnavailable(
+        'The image could not be processed in time. Try again later.',
+        images.retryAfterSeconds()
+      )
+    }
     // The encoder died on this image (a crash or out of memory in the native decoder):
     // the upload is what it could not decode.
     if (error instanceof ChildWorkerExited) {

@@ -17,7 +17,7 @@ import { eventually, pause } from '#tests/helpers/server_process'
 import { tinyPng, tinyWebp } from '#tests/helpers/images'
 import { logoImageLane } from '#services/merchants/logo_image'
 import { metricsText } from '#support/metrics_server'
-import { holdTheLane, laneGauges } from '#tests/helpers/logo_lane'
+import { encoderPids, holdTheLane, laneGauges } from '#tests/helpers/logo_lane'
 
 async function refusals(reason: string) {
   const line = new RegExp(
@@ -203,19 +203,7 @@ test.group('Logo images go through a bounded lane', (group) => {
     const [admin] = await administrators(1)
     const uploaded = await uploadLogo(client, admin, await tinyWebp())
     uploaded.assertStatus(200)
-    const encoders = readdirSync('/proc')
-      .filter((entry) => /^[0-9]+$/.test(entry))
-      .filter((pid) => {
-        try {
-          const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-          return (
-            status.match(/^PPid:\s+(\d+)$/m)?.[1] === String(process.pid) &&
-            readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('logo_encoder_process')
-          )
-        } catch {
-          return false // a process that ended meanwhile
-        }
-      })
+    const encoders = encoderPids()
     assert.isAbove(encoders.length, 0)
     for (const pid of encoders) {
       const threads = readdirSync(`/proc/${pid}/task`)
