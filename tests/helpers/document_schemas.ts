@@ -54,19 +54,6 @@ export function queryParameterSchema(method: string, path: string, name: string)
   return parameter.schema
 }
 
-/** The document's schema of property `name` of an operation's request body. */
-export function bodyPropertySchema(
-  method: string,
-  path: string,
-  name: string,
-  mediaType = 'application/json'
-): Json {
-  const body = operation(method, path).requestBody?.content?.[mediaType]?.schema
-  const property = body?.properties?.[name]
-  if (!property) throw new Error(`No body property ${name} on ${method} ${path}`)
-  return property
-}
-
 /** The document's request body schema of an operation. */
 export function requestBodySchema(method: string, path: string, mediaType = 'application/json') {
   const body = operation(method, path).requestBody?.content?.[mediaType]?.schema
