@@ -51,6 +51,9 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.booting(async () => {
       const { prepareRuntime } = await import('#start/runtime')
       await prepareRuntime(app, { httpServer: true })
+      // Upload folders that servers killed mid-request left behind.
+      const { sweepLeftoverUploadFolders } = await import('#http/upload_folders')
+      await sweepLeftoverUploadFolders()
     })
     // Drain first (readiness 503, Connection: close, SHUTDOWN_DRAIN_MS), then stop.
     app.listen('SIGTERM', async () => {

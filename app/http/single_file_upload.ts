@@ -7,13 +7,13 @@
 | text fields become the request body (multipart_fields.ts). This file holds the
 | contract's checks: exactly one `file` part and nothing else.
 */
-import { mkdtemp, rm, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { baseName } from '#http/multipart_fields'
 import { readParts } from '#http/multipart_stream'
+import { newUploadFolder } from '#http/upload_folders'
 import type { FileOnDisk } from '#support/file_bytes'
 
 /**
@@ -44,7 +44,7 @@ export async function receiveSingleFile<T>(
   const { field } = options
   if (!ctx.request.is(['multipart'])) throw ApiError.field(field, `The ${field} field is required.`)
 
-  const directory = await mkdtemp(join(tmpdir(), 'upload-'))
+  const directory = await newUploadFolder()
   try {
     const target = join(directory, 'file')
     const received = await readParts(ctx.request.request, { ...options, target })

@@ -14,7 +14,8 @@
 | need. The caller bounds its concurrency to `size` (a WorkLane of the same size), so
 | an idle child is always there. A child that exits, or is killed because it did not
 | answer by the request's deadline, is replaced on the next request. Children never
-| keep this process alive, and exit when it ends (their IPC channel closes).
+| keep this process alive, and end at once when it ends, even killed with -9 (their
+| IPC channel closes).
 */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process'
 import { readdirSync } from 'node:fs'
@@ -145,7 +146,10 @@ export function answerRequests<Request, Response>(
         process.send!({ ok: false, message: String(error?.message) } satisfies Reply<Response>)
     )
   })
-  process.on('disconnect', () => process.exit(0))
+  // The server is gone (ended, or killed with -9): end now. process.exit would first
+  // wait for the native work in progress (seconds of an image), whose answer nobody
+  // will read; SIGKILL does not.
+  process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'))
 }
 
 /**
