@@ -1,25 +1,31 @@
 /*
 | portal-api.md › Merchant and logo: "a real PNG, JPEG or WebP image, max 2,048 KB",
 | decided by content, never by the client's filename or declared type:
-| 1. the magic bytes (file-type) name PNG, JPEG or WebP;
+| 1. the magic bytes (file-type) name PNG (an animated one too), JPEG or WebP;
 | 2. the container ends exactly where the file ends, and no markup (HTML, SVG, PHP)
 |    rides along: polyglots and truncated uploads are refused;
-| 3. the pixels are checked, decoded and re-encoded without metadata, within the
+| 3. the header's dimensions are within the bounds (logo_bounds.ts: each side, the
+|    aspect ratio), so what would take long to decode is refused before it is;
+| 4. the pixels are checked, decoded and re-encoded without metadata, within the
 |    upload cap (logo_encoder.ts).
 | Every refusal is a 422 on `file`.
 |
-| Step 3 is the costly one (seconds of CPU for a large image), so it runs in the
+| Step 4 is the costly one (seconds of CPU for a large image), so it runs in the
 | logo_image lane (docs/operations.md), so one upload cannot slow other requests:
 | - at most LOGO_IMAGE_CONCURRENCY images (default 1) at once per server process, each
 |   in a child process of its own (app/support/child_workers.ts), so image work never
 |   takes the threads password hashing needs, and runs at a lower CPU priority;
+| - one deadline, LOGO_IMAGE_DEADLINE_SECONDS (default 20), for all of an image's work
+|   in the child: past it the child is killed and replaced, and the upload is 503 with
+|   Retry-After;
 | - the others wait in arrival order, at most LOGO_IMAGE_QUEUE of them (default 4) and
 |   at most MAX_PER_MERCHANT per merchant (running or waiting);
 | - a merchant's images take at most LOGO_IMAGE_SECONDS_PER_MINUTE (default 15) of the
 |   lane's time a minute: within the places, one merchant's stream of the costliest
 |   images (about 4 s each) kept the encoder busy all the time, and other merchants'
 |   uploads queued behind it (bench/README.md › noisy_neighbour); a logo now and then,
-|   even the costliest, never meets it;
+|   even the costliest, never meets it. An image counts at its expected time (from its
+|   pixels) from its admission, at its real time once done;
 | - beyond that, 503 SERVICE_UNAVAILABLE with Retry-After, at once: checked before the
 |   body is read (refuseWhileLaneFull), and again when the checked image asks for its
 |   place.
