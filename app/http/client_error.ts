@@ -11,6 +11,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { errorCodeFor } from '#http/error_envelope_net'
+import { takeCallerRequestId } from '#http/request_id'
 
 const MESSAGES: Record<number, string> = {
   400: 'The request is not a valid HTTP request.',
@@ -66,5 +67,11 @@ export function onClientError(error: NodeJS.ErrnoException, socket: Duplex) {
 export function createPortalHttpServer(
   handler: (request: IncomingMessage, response: ServerResponse) => unknown
 ) {
-  return createServer(handler).on('clientError', onClientError)
+  // The caller's X-Request-Id comes off before the framework sees the request: the
+  // framework names the request (and its logger) after that header, or writes the id
+  // it generates into it (app/http/request_id.ts says why ours is the service's own).
+  return createServer((request, response) => {
+    takeCallerRequestId(request)
+    return handler(request, response)
+  }).on('clientError', onClientError)
 }

@@ -1,7 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import logger from '@adonisjs/core/services/logger'
-import { takeCallerRequestId } from '#http/request_id'
+import { callerRequestIdOf } from '#http/request_id'
 import { envelopeBareErrorBody } from '#http/error_envelope_net'
 import { nameRequestSpan } from '#support/trace_context'
 import { recordHttpRequest } from '#support/operator_metrics'
@@ -29,15 +28,11 @@ export default class RequestContextMiddleware {
     )
     ctx.request.request.headers.accept = 'application/json'
     ctx.response.header('Cache-Control', 'no-store')
-    if (ctx.request.request.headers['x-request-id'] !== undefined) {
-      // The request id is the service's own (app/http/request_id.ts says why): the
-      // framework named the request's logger after the caller's, so it is named again.
-      const callerRequestId = takeCallerRequestId(ctx.request.request)
-      ctx.logger = logger.child(
-        callerRequestId === null
-          ? { request_id: ctx.request.id() }
-          : { request_id: ctx.request.id(), caller_request_id: callerRequestId }
-      )
+    // The caller's X-Request-Id was taken off at the server (app/http/client_error.ts),
+    // so the request id the framework named the logger after is the service's own.
+    const callerRequestId = callerRequestIdOf(ctx.request.request)
+    if (callerRequestId !== null) {
+      ctx.logger = ctx.logger.child({ caller_request_id: callerRequestId })
     }
     const requestId = ctx.request.id()
     if (requestId) ctx.response.header('X-Request-Id', requestId)
