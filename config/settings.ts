@@ -25,6 +25,9 @@ export const settings = {
   logoImageQueue: () => env.get('LOGO_IMAGE_QUEUE') ?? 4,
   logoImageSecondsPerMinute: () => env.get('LOGO_IMAGE_SECONDS_PER_MINUTE') ?? 15,
   logoImageDeadlineSeconds: () => env.get('LOGO_IMAGE_DEADLINE_SECONDS') ?? 20,
+  /** PASSWORD_HASH_QUEUE as set (config/hash.ts sizes the default from the threads). */
+  passwordHashQueue: () => env.get('PASSWORD_HASH_QUEUE'),
+  passwordHashMaxWaitMs: () => env.get('PASSWORD_HASH_MAX_WAIT_MS') ?? 3000,
   metricsPushgatewayUrl: () => env.get('METRICS_PUSHGATEWAY_URL'),
   shutdownDrainMs: () => Math.max(0, env.get('SHUTDOWN_DRAIN_MS') ?? 0),
   /** PAT_TTL_MINUTES as set (app/services/sessions/sign_in.ts applies the default). */

@@ -29,6 +29,8 @@ const RULES: Record<string, Rule> = {
   MACHINE_TOKEN_TTL_SECONDS: wholeNumber(1),
   HISTORY_RETENTION_MONTHS: wholeNumber(1, 1200),
   RATE_LIMIT_MULTIPLIER: positiveNumber,
+  PASSWORD_HASH_QUEUE: wholeNumber(0, 10000),
+  PASSWORD_HASH_MAX_WAIT_MS: wholeNumber(1, 60000),
   LOGO_IMAGE_CONCURRENCY: wholeNumber(1, 64),
   LOGO_IMAGE_QUEUE: wholeNumber(0, 1000),
   LOGO_IMAGE_SECONDS_PER_MINUTE: wholeNumber(1, 60),

@@ -51,6 +51,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   METRICS_HOST: Env.schema.string.optional({ format: 'host' }),
   METRICS_PUSHGATEWAY_URL: Env.schema.string.optional(),
   SHUTDOWN_DRAIN_MS: Env.schema.number.optional(),
+  // Password hashing: hashes waiting for a thread, and the longest one may wait.
+  PASSWORD_HASH_QUEUE: Env.schema.number.optional(),
+  PASSWORD_HASH_MAX_WAIT_MS: Env.schema.number.optional(),
   // Logo decoding and encoding: images at once per process, uploads waiting, the
   // lane time one merchant's images may take per minute, and one image's deadline.
   LOGO_IMAGE_CONCURRENCY: Env.schema.number.optional(),

@@ -1,15 +1,22 @@
 /*
 | The password hasher (config/hash.ts): the library's scrypt driver, its PHC format,
 | checks and configuration, with each key derived on a password hashing thread
-| (#support/scrypt_threads) instead of libuv's thread pool. Hashes made by either
-| verify with the other.
+| (#support/scrypt_threads) instead of libuv's thread pool, after its turn in the hash
+| queue (#support/hash_queue) at the place its operation states (#auth/hashing_place).
+| Hashes made by either verify with the other.
+|
+| A hash the queue refuses, or drops because its caller has gone, fails the request
+| with 503 SERVICE_UNAVAILABLE and Retry-After, whoever asked for it.
 */
 import { randomBytes } from 'node:crypto'
 import { safeEqual } from '@poppinss/utils'
 import { Scrypt } from '@adonisjs/hash/drivers/scrypt'
 import { PhcFormatter } from '@adonisjs/hash/phc_formatter'
 import type { HashDriverContract, ScryptConfig } from '@adonisjs/hash/types'
-import { HashingThreadFailed, ScryptThreads } from '#support/scrypt_threads'
+import ApiError from '#exceptions/api_error'
+import { HashingThreadFailed, type ScryptJob, type ScryptThreads } from '#support/scrypt_threads'
+import { HashAbandoned, HashQueueFull, type HashQueue } from '#support/hash_queue'
+import { currentHashingPlace } from '#auth/hashing_place'
 
 export class ThreadedScrypt implements HashDriverContract {
   readonly #config: Required<ScryptConfig>
@@ -19,7 +26,8 @@ export class ThreadedScrypt implements HashDriverContract {
 
   constructor(
     config: Required<ScryptConfig>,
-    private threads = new ScryptThreads()
+    private threads: ScryptThreads,
+    readonly queue: HashQueue
   ) {
     this.#library = new Scrypt(config)
     this.#config = config
@@ -36,7 +44,7 @@ export class ThreadedScrypt implements HashDriverContract {
   async make(value: string) {
     const { cost, blockSize, parallelization, saltSize, keyLength, maxMemory } = this.#config
     const salt = randomBytes(saltSize)
-    const key = await this.threads.derive({
+    const key = await this.#derive({
       password: value,
       salt,
       keyLength,
@@ -53,7 +61,8 @@ export class ThreadedScrypt implements HashDriverContract {
 
   /**
    * As the library's: false for a malformed hash or parameters scrypt refuses. A
-   * hashing thread that died is a failure, not a wrong password.
+   * hashing thread that died is a failure, not a wrong password; so is a hash the
+   * queue did not run.
    */
   async verify(hashedValue: string, plainValue: string) {
     if (!this.#library.isValidHash(hashedValue)) return false
@@ -61,7 +70,7 @@ export class ThreadedScrypt implements HashDriverContract {
     const node = this.#phc.deserialize(hashedValue)
     const params = node.params as { n: number; r: number; p: number }
     try {
-      const key = await this.threads.derive({
+      const key = await this.#derive({
         password: plainValue,
         salt: node.salt,
         keyLength: node.hash.byteLength,
@@ -72,8 +81,30 @@ export class ThreadedScrypt implements HashDriverContract {
       })
       return safeEqual(key, node.hash)
     } catch (error) {
-      if (error instanceof HashingThreadFailed) throw error
+      if (error instanceof HashingThreadFailed || error instanceof ApiError) throw error
       return false
+    }
+  }
+
+  /** The key of `job`, derived on a thread once the queue gives it its turn. */
+  async #derive(job: ScryptJob): Promise<Buffer> {
+    const { key, signal } = currentHashingPlace()
+    try {
+      const derived = await this.queue.run(key, () => this.threads.derive(job), signal)
+      this.queue.observe(derived.ms)
+      return derived.key
+    } catch (error) {
+      if (error instanceof HashQueueFull) {
+        throw ApiError.serviceUnavailable(
+          'Too many password checks are waiting. Try again later.',
+          error.retryAfterSeconds
+        )
+      }
+      // Nobody receives this answer: the client has gone.
+      if (error instanceof HashAbandoned) {
+        throw ApiError.serviceUnavailable('The password check was dropped: its client has gone.')
+      }
+      throw error
     }
   }
 }

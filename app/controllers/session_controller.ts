@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { respond } from '#http/responses'
+import { clientGoneSignal } from '#http/client_gone'
 import { validateBody } from '#http/request_input'
 import { loginInput } from '#validators/session'
 import { signIn } from '#services/sessions/sign_in'
@@ -14,7 +15,7 @@ export default class SessionController {
   async login(ctx: HttpContext) {
     const application = ctx.portalClient!
     const input = await validateBody(ctx, loginInput)
-    const session = await signIn({ ...input, application })
+    const session = await signIn({ ...input, application }, { signal: clientGoneSignal(ctx) })
     return respond(ctx, 'Login successful.', {
       access_token: session.accessToken,
       token_type: 'Bearer',

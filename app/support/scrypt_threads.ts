@@ -9,10 +9,10 @@
 | hash runs synchronously on a thread that only hashes, so hashing takes the cores and
 | nothing else waits for it.
 |
-| A hash is handed to the thread with the fewest waiting, at once: a thread goes from
-| one hash to the next without waiting for the request thread to hand it over. Threads
-| start on first need, never keep the process alive while idle, and a thread that dies
-| fails only the hashes it held; the next hash starts another.
+| A hash is handed to an idle thread (the hash queue, hash_queue.ts, sends at most one
+| per thread), else to the one with the fewest waiting. Threads start on first need,
+| never keep the process alive while idle, and a thread that dies fails only the
+| hashes it held; the next hash starts another.
 */
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
@@ -28,7 +28,14 @@ export interface ScryptJob {
   maxMemory: number
 }
 
-export type ScryptReply = { id: number; key: Uint8Array } | { id: number; error: string }
+export type ScryptReply =
+  { id: number; key: Uint8Array; ms: number } | { id: number; error: string }
+
+/** A derived key and the milliseconds its thread took for it. */
+export interface Derived {
+  key: Buffer
+  ms: number
+}
 
 /** A hashing thread died (crash, out of memory) while it held the hash. */
 export class HashingThreadFailed extends Error {
@@ -39,7 +46,7 @@ export class HashingThreadFailed extends Error {
 }
 
 interface Pending {
-  resolve: (key: Buffer) => void
+  resolve: (derived: Derived) => void
   reject: (error: Error) => void
 }
 
@@ -49,22 +56,24 @@ interface HashingThread {
 }
 
 export class ScryptThreads {
-  readonly #size: number
+  /** The most threads at once. */
+  readonly size: number
   readonly #threads: HashingThread[] = []
   #nextId = 0
 
   constructor(size = Math.min(availableParallelism(), 4)) {
-    this.#size = Math.max(1, size)
+    this.size = Math.max(1, size)
   }
 
   /**
-   * The scrypt key of `job`. Rejects with the derivation's error when scrypt refuses
-   * the parameters, and with HashingThreadFailed when the thread died.
+   * The scrypt key of `job`, and the thread's time for it. Rejects with the
+   * derivation's error when scrypt refuses the parameters, and with
+   * HashingThreadFailed when the thread died.
    */
-  derive(job: ScryptJob): Promise<Buffer> {
+  derive(job: ScryptJob): Promise<Derived> {
     const thread = this.#pick()
     const id = this.#nextId++
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<Derived>((resolve, reject) => {
       if (thread.pending.size === 0) thread.worker.ref()
       thread.pending.set(id, { resolve, reject })
       thread.worker.postMessage({ id, job })
@@ -84,7 +93,7 @@ export class ScryptThreads {
       if (thread.pending.size === 0) return thread
       if (!least || thread.pending.size < least.pending.size) least = thread
     }
-    if (this.#threads.length < this.#size || !least) return this.#start()
+    if (this.#threads.length < this.size || !least) return this.#start()
     return least
   }
 
@@ -101,8 +110,10 @@ export class ScryptThreads {
       thread.pending.delete(reply.id)
       if (thread.pending.size === 0) worker.unref()
       if ('error' in reply) waiting.reject(new Error(reply.error))
-      else
-        waiting.resolve(Buffer.from(reply.key.buffer, reply.key.byteOffset, reply.key.byteLength))
+      else {
+        const { buffer, byteOffset, byteLength } = reply.key
+        waiting.resolve({ key: Buffer.from(buffer, byteOffset, byteLength), ms: reply.ms })
+      }
     })
     const fail = (error: Error) => {
       const index = this.#threads.indexOf(thread)

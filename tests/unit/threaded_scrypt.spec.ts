@@ -3,13 +3,19 @@ import { pbkdf2 } from 'node:crypto'
 import { Scrypt } from '@adonisjs/hash/drivers/scrypt'
 import { ThreadedScrypt } from '#auth/threaded_scrypt'
 import { HashingThreadFailed, ScryptThreads } from '#support/scrypt_threads'
+import { HashQueue } from '#support/hash_queue'
 import { PASSWORD_SCRYPT } from '#config/hash'
 
 const { saltSize, keyLength, ...params } = PASSWORD_SCRYPT
 
 test.group('Password hashing threads', (group) => {
   const threads = new ScryptThreads(2)
-  const hasher = new ThreadedScrypt(PASSWORD_SCRYPT, threads)
+  const queue = new HashQueue({
+    slots: threads.size,
+    bounds: () => ({ maxQueued: 100, maxPerKey: 100, maxWaitMs: 60_000 }),
+    expectedHashMs: 100,
+  })
+  const hasher = new ThreadedScrypt(PASSWORD_SCRYPT, threads, queue)
   const library = new Scrypt(PASSWORD_SCRYPT)
   group.teardown(() => threads.close())
 
@@ -73,13 +79,14 @@ test.group('Password hashing threads', (group) => {
     const held = own.derive({ password: 'x', salt: Buffer.alloc(saltSize), keyLength, ...params })
     await own.close()
     await assert.rejects(() => held, HashingThreadFailed)
-    const key = await own.derive({
+    const { key, ms } = await own.derive({
       password: 'x',
       salt: Buffer.alloc(saltSize),
       keyLength,
       ...params,
     })
     assert.equal(key.length, keyLength)
+    assert.isAbove(ms, 0)
     await own.close()
   })
 })

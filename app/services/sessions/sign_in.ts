@@ -2,9 +2,8 @@
 | Portal sign-in (portal-api.md › POST /auth/login, Authentication rule 1).
 */
 import { normalizeIdentity } from '#support/identity'
-import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
-import hash from '@adonisjs/core/services/hash'
+import { decoyPasswordHash, loginHashingPlace, verifyPassword } from '#auth/password_hashing'
 import { hydrate } from '#auth/hydrate'
 import settings from '#config/settings'
 import { directQuery } from '#support/direct_query'
@@ -18,9 +17,6 @@ export function patLifetimeMinutes() {
   const configured = settings.patTtlMinutes()
   return configured && configured > 0 ? Math.floor(configured) : 60
 }
-
-// Verifying against this when no account matches keeps response time flat.
-let decoyHash: Promise<string> | undefined
 
 /**
  * The account a login identity names: its username or its email, compared normalized.
@@ -38,18 +34,23 @@ export async function findByLoginIdentity(identity: string) {
   return row ? hydrate(User, row) : null
 }
 
-export async function signIn(input: {
-  username: string
-  password: string
-  application: PortalClient
-}) {
+/**
+ * Signs in. The password check waits in the line of the submitted identity, whether
+ * or not an account has it (#auth/password_hashing); `signal` aborts when the caller
+ * has gone, and a check still waiting is then dropped.
+ */
+export async function signIn(
+  input: { username: string; password: string; application: PortalClient },
+  options: { signal?: AbortSignal } = {}
+) {
+  const place = loginHashingPlace(input.username, options.signal)
   const user = await findByLoginIdentity(input.username)
   if (!user) {
-    decoyHash ??= hash.make(randomBytes(16).toString('hex'))
-    await hash.verify(await decoyHash, input.password)
+    // A decoy costs the same hash as an account's, so time never tells that none matched.
+    await verifyPassword(decoyPasswordHash(), input.password, place)
     throw new ApiError('INVALID_CREDENTIALS', 'The username or password is incorrect.')
   }
-  if (!(await hash.verify(user.password, input.password))) {
+  if (!(await verifyPassword(user.password, input.password, place))) {
     throw new ApiError('INVALID_CREDENTIALS', 'The username or password is incorrect.')
   }
 

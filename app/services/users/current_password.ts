@@ -3,13 +3,15 @@
 | credential consumption, password change, invitation acceptance by an existing
 | account; integration keys alike). The hash is read afresh, under the caller's row
 | lock when a transaction is given, never from a user loaded earlier in the request.
+| The check waits in the user's line of the hash queue (#auth/password_hashing), so
+| one user's checks never push other users' back.
 */
-import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
 import type { Actor } from '#auth/actor'
 import { audit, type AuditTarget } from '#services/audit/audit_trail'
+import { userHashingPlace, verifyPassword } from '#auth/password_hashing'
 
 export const wrongCurrentPassword = () =>
   ApiError.field('current_password', 'The current password is incorrect.')
@@ -23,7 +25,8 @@ export async function currentPasswordMatches(
   const query = (trx ?? db).from('users').where('id', userId).select('password')
   if (trx) query.forUpdate()
   const row: { password: string } | null = await query.first()
-  return row !== null && (await hash.verify(row.password, password))
+  if (row === null) return false
+  return verifyPassword(row.password, password, userHashingPlace(userId))
 }
 
 /**

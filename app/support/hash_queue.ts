@@ -1,0 +1,260 @@
+/*
+| The line in front of the password hashing threads: bounded, and fair between keys.
+|
+| At most `slots` hashes run at once (one per thread, so that a thread never holds a
+| hash that could still be dropped or overtaken); the others wait here:
+| - per key (the caller's choice: the login identity tried, the user), served round
+|   robin: the next hash is the oldest of the key whose turn it is, then that key goes
+|   to the back of the line. A burst of one key waits behind itself; another key's
+|   hash waits for at most one hash of each other key waiting.
+| - at most `maxQueued` wait in all, at most `maxPerKey` of one key;
+| - a hash is admitted only when its expected wait, from its place in the round robin
+|   and the measured time of a hash, is within `maxWaitMs`. Refusals are decided at
+|   once on arrival (HashQueueFull, with the expected wait as Retry-After), not found
+|   out after waiting; a hash still waiting `maxWaitMs` after admission (the estimate
+|   was wrong) is refused then.
+| - a hash whose signal aborts (its client has gone) while it waits is dropped before
+|   it reaches a thread (HashAbandoned). A hash already running is not interrupted.
+*/
+
+export type HashRefusal = 'queue_full' | 'key_full' | 'wait_too_long' | 'waited_too_long'
+
+/** The hash was not admitted, or waited past the bound: come back in `retryAfterSeconds`. */
+export class HashQueueFull extends Error {
+  constructor(
+    readonly reason: HashRefusal,
+    readonly retryAfterSeconds: number
+  ) {
+    super(`password hashing refused a hash: ${reason}`)
+    this.name = 'HashQueueFull'
+  }
+}
+
+/** The hash's signal aborted while it waited: it was never computed. */
+export class HashAbandoned extends Error {
+  constructor() {
+    super('a password hash was dropped: its caller has gone')
+    this.name = 'HashAbandoned'
+  }
+}
+
+export interface HashQueueBounds {
+  /** Hashes waiting in all. */
+  maxQueued: number
+  /** Hashes of one key waiting. */
+  maxPerKey: number
+  /** The longest a hash may be expected to wait, and may wait. */
+  maxWaitMs: number
+}
+
+export interface HashQueueOptions {
+  /** Hashes at once (the threads). */
+  slots: number
+  /** Read on every arrival, so that a changed setting applies at once. */
+  bounds: () => HashQueueBounds
+  /** The milliseconds of one hash until one has been measured (observe). */
+  expectedHashMs: number
+  /** Schedules `callback` in `ms`; returns its cancellation (tests pass a clock they control). */
+  setTimer?: (callback: () => void, ms: number) => () => void
+}
+
+/** What the queue did since it was made, and what it holds now. */
+export interface HashQueueStats {
+  running: number
+  queued: number
+  /** Hashes that started at once or were admitted to wait. */
+  admitted: number
+  /** Hashes handed to a thread. */
+  started: number
+  abandoned: number
+  refused: Record<HashRefusal, number>
+}
+
+interface Waiting {
+  key: string
+  start: () => void
+  /** Removes the deadline and the abort listener. */
+  release: () => void
+}
+
+/** Weight of the latest measured hash in the expected time of a hash (a moving average). */
+const LEARNING_RATE = 0.2
+/** Retry-After bounds, in seconds. */
+const RETRY_AFTER_MIN = 1
+const RETRY_AFTER_MAX = 60
+
+const realTimer = (callback: () => void, ms: number) => {
+  const timer = setTimeout(callback, ms)
+  timer.unref()
+  return () => clearTimeout(timer)
+}
+
+export class HashQueue {
+  readonly slots: number
+  readonly #bounds: () => HashQueueBounds
+  readonly #setTimer: (callback: () => void, ms: number) => () => void
+  #expectedHashMs: number
+  #running = 0
+  /** The keys with hashes waiting, in round-robin order (a Map keeps insertion order). */
+  readonly #lines = new Map<string, Waiting[]>()
+  #queued = 0
+  readonly #counts = {
+    admitted: 0,
+    started: 0,
+    abandoned: 0,
+    refused: { queue_full: 0, key_full: 0, wait_too_long: 0, waited_too_long: 0 },
+  }
+
+  constructor(options: HashQueueOptions) {
+    this.slots = Math.max(1, options.slots)
+    this.#bounds = options.bounds
+    this.#expectedHashMs = options.expectedHashMs
+    this.#setTimer = options.setTimer ?? realTimer
+  }
+
+  get expectedHashMs() {
+    return this.#expectedHashMs
+  }
+
+  get stats(): HashQueueStats {
+    return {
+      running: this.#running,
+      queued: this.#queued,
+      ...this.#counts,
+      refused: { ...this.#counts.refused },
+    }
+  }
+
+  /** One hash took `ms` on its thread: the expected time of the next ones moves toward it. */
+  observe(ms: number) {
+    if (!Number.isFinite(ms) || ms <= 0) return
+    this.#expectedHashMs += (ms - this.#expectedHashMs) * LEARNING_RATE
+  }
+
+  /**
+   * Runs `hash` when a slot is free and it is `key`'s turn. Rejects at once with
+   * HashQueueFull when it cannot be admitted, later with HashQueueFull when it waited
+   * past the bound, and with HashAbandoned when `signal` aborts before it starts.
+   */
+  run<T>(key: string, hash: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) {
+      this.#counts.abandoned++
+      return Promise.reject(new HashAbandoned())
+    }
+    if (this.#running < this.slots && this.#queued === 0) {
+      this.#counts.admitted++
+      return this.#start(hash)
+    }
+    const refusal = this.#refusalFor(key)
+    if (refusal) {
+      this.#counts.refused[refusal]++
+      return Promise.reject(new HashQueueFull(refusal, this.#retryAfterSeconds(key)))
+    }
+    this.#counts.admitted++
+    return new Promise<T>((resolve, reject) => {
+      const waiting: Waiting = {
+        key,
+        start: () => this.#start(hash).then(resolve, reject),
+        release: () => {},
+      }
+      const cancelDeadline = this.#setTimer(() => {
+        if (!this.#remove(waiting)) return
+        this.#counts.refused.waited_too_long++
+        reject(new HashQueueFull('waited_too_long', this.#retryAfterSeconds(key)))
+      }, this.#bounds().maxWaitMs)
+      const onAbort = () => {
+        if (!this.#remove(waiting)) return
+        this.#counts.abandoned++
+        reject(new HashAbandoned())
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      waiting.release = () => {
+        cancelDeadline()
+        signal?.removeEventListener('abort', onAbort)
+      }
+      const line = this.#lines.get(key)
+      if (line) line.push(waiting)
+      else this.#lines.set(key, [waiting])
+      this.#queued++
+    })
+  }
+
+  #refusalFor(key: string): HashRefusal | undefined {
+    const { maxQueued, maxPerKey, maxWaitMs } = this.#bounds()
+    if (this.#queued >= maxQueued) return 'queue_full'
+    if ((this.#lines.get(key)?.length ?? 0) >= maxPerKey) return 'key_full'
+    if (this.#expectedWaitMs(key) > maxWaitMs) return 'wait_too_long'
+    return undefined
+  }
+
+  /**
+   * How long a new hash of `key` is expected to wait: the hashes served before it in
+   * the round robin, spread over the slots, plus the time for a slot to free (a slot
+   * frees every hash time / slots while all are busy).
+   */
+  #expectedWaitMs(key: string) {
+    if (this.#running < this.slots && this.#queued === 0) return 0
+    return ((this.#servedBefore(key) + 1) * this.#expectedHashMs) / this.slots
+  }
+
+  /**
+   * The hashes served before a new hash of `key`: with n of its own waiting, it is
+   * served in round n (from 0), after n of each key whose turn comes before it
+   * (round n included), and n of each key after it. A key not waiting joins last.
+   */
+  #servedBefore(key: string) {
+    const own = this.#lines.get(key)?.length ?? 0
+    let before = own
+    let afterKey = false
+    for (const [other, line] of this.#lines) {
+      if (other === key) afterKey = true
+      else before += Math.min(line.length, afterKey ? own : own + 1)
+    }
+    return before
+  }
+
+  #retryAfterSeconds(key: string) {
+    const seconds = Math.ceil(this.#expectedWaitMs(key) / 1000)
+    return Math.min(RETRY_AFTER_MAX, Math.max(RETRY_AFTER_MIN, seconds))
+  }
+
+  #start<T>(hash: () => Promise<T>): Promise<T> {
+    this.#running++
+    this.#counts.started++
+    let result: Promise<T>
+    try {
+      result = hash()
+    } catch (error) {
+      result = Promise.reject(error)
+    }
+    return result.finally(() => {
+      this.#running--
+      this.#next()
+    })
+  }
+
+  /** Starts waiting hashes while slots are free: the oldest of the key whose turn it is. */
+  #next() {
+    while (this.#running < this.slots && this.#queued > 0) {
+      const [key, line] = this.#lines.entries().next().value!
+      const waiting = line.shift()!
+      this.#lines.delete(key)
+      if (line.length > 0) this.#lines.set(key, line)
+      this.#queued--
+      waiting.release()
+      waiting.start()
+    }
+  }
+
+  /** Takes a waiting hash out of its line; false when it is not waiting any more. */
+  #remove(waiting: Waiting) {
+    const line = this.#lines.get(waiting.key)
+    const index = line?.indexOf(waiting) ?? -1
+    if (!line || index === -1) return false
+    line.splice(index, 1)
+    if (line.length === 0) this.#lines.delete(waiting.key)
+    this.#queued--
+    waiting.release()
+    return true
+  }
+}
