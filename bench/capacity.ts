@@ -9,8 +9,9 @@
 | reconfigured. Limits stay enforced but scaled out of the way (RATE_LIMIT_MULTIPLIER).
 |
 | Usage: node --import=@poppinss/ts-exec bench/capacity.ts
-|   BENCH_SECONDS (8), BENCH_CONNECTIONS (10), BENCH_PORT (3490), REDIS_URL (optional:
-|   limits in Redis instead of PostgreSQL), PG_BIN_DIR.
+|   BENCH_SECONDS (8), BENCH_CONNECTIONS (10), BENCH_PORT (3490), BENCH_PG_PORT (55490),
+|   BENCH_PG_DIR (tmp/bench-pg), REDIS_URL (optional: limits in Redis instead of
+|   PostgreSQL), PG_BIN_DIR. BENCH_SMOKE=1 or --smoke (CI): 1 s per route.
 */
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, rmSync, mkdirSync, appendFileSync, chownSync } from 'node:fs'
@@ -19,11 +20,12 @@ import os from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { expectFigures, sized } from './smoke.js'
 
 const ROOT = new URL('../', import.meta.url).pathname
 const BUILD = join(ROOT, 'build')
 if (!existsSync(join(BUILD, 'bin', 'server.js'))) throw new Error('run `npm run build` first')
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(8, 1))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const PORT = Number(process.env.BENCH_PORT ?? 3490)
 const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 55490)
@@ -45,7 +47,7 @@ function pgTool(tool: string, args: string[]) {
     : execFileSync(binary, args, { encoding: 'utf8' })
 }
 
-const dataDir = join(ROOT, 'tmp', 'bench-pg')
+const dataDir = process.env.BENCH_PG_DIR ?? join(ROOT, 'tmp', 'bench-pg')
 function startCluster() {
   if (existsSync(join(dataDir, 'data', 'postmaster.pid'))) {
     pgTool('pg_ctl', ['-D', join(dataDir, 'data'), '-m', 'fast', '-w', 'stop'])
@@ -237,6 +239,15 @@ try {
       },
       null,
       2
+    )
+  )
+  expectFigures(
+    'capacity',
+    Object.fromEntries(
+      results.flatMap((result) => [
+        [`${result.route} req/s`, result.req_per_sec],
+        [`${result.route} 2xx`, result.requests - result.non_2xx],
+      ])
     )
   )
   await delay(2_000) // requests autocannon abandoned at the end finish before the stop

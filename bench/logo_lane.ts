@@ -12,7 +12,9 @@
 |
 |   npm run build
 |   DATABASE_URL=postgres://.../mp_bench node --import=@poppinss/ts-exec bench/logo_lane.ts \
-|     [--logins=30] [--images=4] [--uploaders=20] [--port=3496]
+|     [--logins=30] [--images=4] [--uploaders=20] [--port=3496] [--smoke]
+|
+| --smoke (CI): 3 logins, 1 image, 2 uploaders of a tiny WebP instead of the costliest.
 |
 | Prints one JSON object: login p50/p95 (ms) quiet and loaded, their ratio, and the
 | uploads answered by status while the logins ran.
@@ -22,6 +24,7 @@ import { loadavg } from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import { bootApp } from './boot_app.js'
 import { startProductionServer } from './production_server.js'
+import { expectFigures, sized, SMOKE } from './smoke.js'
 
 function flag(name: string, fallback: string) {
   const prefix = `--${name}=`
@@ -30,9 +33,9 @@ function flag(name: string, fallback: string) {
   )
 }
 
-const LOGINS = Number(flag('logins', '30'))
-const IMAGES = Number(flag('images', '4'))
-const UPLOADERS = Number(flag('uploaders', '20'))
+const LOGINS = Number(flag('logins', sized('30', '3')))
+const IMAGES = Number(flag('images', sized('4', '1')))
+const UPLOADERS = Number(flag('uploaders', sized('20', '2')))
 const PORT = Number(flag('port', '3496'))
 const APP_KEY = process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789'
 process.env.APP_KEY = APP_KEY
@@ -45,12 +48,12 @@ execFileSync(process.execPath, ['ace.js', 'migration:run', '--force'], {
 const { shutdown } = await bootApp()
 const { appHeaders, createMerchantWithUser, createPortalClient, signedInMember } =
   await import('#tests/helpers/portal')
-const { costliestWebp } = await import('#tests/helpers/images')
+const { costliestWebp, tinyWebp } = await import('#tests/helpers/images')
 
 const portalClient = await createPortalClient()
 const merchantB = await createMerchantWithUser({ role: 'developer' })
 const merchantA = await signedInMember('administrator')
-const logo = await costliestWebp()
+const logo = SMOKE ? await tinyWebp() : await costliestWebp()
 
 const { base, stop } = await startProductionServer({ port: PORT, appKey: APP_KEY })
 
@@ -77,7 +80,9 @@ async function logins(count: number, untilImages = 0) {
 
 let uploading = false
 const uploads: Record<string, number> = {}
-const processedImages = () => (uploads[200] ?? 0) + (uploads[422] ?? 0)
+const processedImagesOf = (answers: Record<string, number>) =>
+  (answers[200] ?? 0) + (answers[422] ?? 0)
+const processedImages = () => processedImagesOf(uploads)
 
 async function uploader() {
   while (uploading) {
@@ -98,13 +103,13 @@ async function uploader() {
 }
 
 try {
-  await logins(5)
+  await logins(sized(5, 1))
   const quiet = await logins(LOGINS)
 
   uploading = true
   const uploaders = Array.from({ length: UPLOADERS }, () => uploader())
   // Every uploader's first image is received and being decoded (or queued) by now.
-  await delay(3000)
+  await delay(sized(3000, 500))
   for (const status of Object.keys(uploads)) delete uploads[status]
   const loaded = await logins(LOGINS, IMAGES)
   uploading = false
@@ -126,6 +131,11 @@ try {
       2
     )
   )
+  expectFigures('logo_lane', {
+    'quiet login p50': quiet.p50,
+    'loaded login p50': loaded.p50,
+    'images processed': processedImagesOf(answered),
+  })
 } finally {
   uploading = false
   stop()

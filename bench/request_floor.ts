@@ -10,7 +10,7 @@
 |
 |   npm run build
 |   DATABASE_URL=postgres://.../any_migrated_db \
-|     node --import=@poppinss/ts-exec bench/request_floor.ts [--rounds=400] [--port=3498]
+|     node --import=@poppinss/ts-exec bench/request_floor.ts [--rounds=400] [--port=3498] [--smoke]
 |
 | Prints p50/p90 per probe (ms) as one JSON object; bench/README.md keeps the figures.
 */
@@ -18,6 +18,7 @@ import http from 'node:http'
 import pg from 'pg'
 import { bootApp } from './boot_app.js'
 import { startProductionServer } from './production_server.js'
+import { expectFigures, sized } from './smoke.js'
 
 function flag(name: string, fallback: string) {
   const prefix = `--${name}=`
@@ -26,7 +27,8 @@ function flag(name: string, fallback: string) {
   )
 }
 
-const ROUNDS = Number(flag('rounds', '400'))
+const ROUNDS = Number(flag('rounds', sized('400', '20')))
+const WARM_UP_ROUNDS = sized(60, 5)
 const PORT = Number(flag('port', '3498'))
 const APP_KEY = process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789'
 process.env.APP_KEY = APP_KEY
@@ -85,7 +87,8 @@ try {
   }
   const names = Object.keys(probes)
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
-  for (let round = 0; round < 60; round++) for (const name of names) await probes[name]()
+  for (let round = 0; round < WARM_UP_ROUNDS; round++)
+    for (const name of names) await probes[name]()
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of names) {
       const started = process.hrtime.bigint()
@@ -102,6 +105,10 @@ try {
     })
   )
   console.log(JSON.stringify({ rounds: ROUNDS, ms: figures }, null, 2))
+  expectFigures(
+    'request_floor',
+    Object.fromEntries(names.map((name) => [`${name} p50`, figures[name].p50]))
+  )
 } finally {
   stop()
   bare.close()

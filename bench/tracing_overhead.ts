@@ -20,7 +20,8 @@
 |   DATABASE_URL=postgres://postgres@127.0.0.1:5432/scratch BENCH_BEFORE_BUILD=/tmp/before/build \
 |     node --import=@poppinss/ts-exec bench/tracing_overhead.ts
 | Knobs: BENCH_ROUNDS (8), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_PORT (3430:
-| the servers on +0..+3), BENCH_OTLP_PORT (4331).
+| the servers on +0..+3), BENCH_OTLP_PORT (4331). BENCH_SMOKE=1 or --smoke (CI): one
+| round of 1 s after a 1 s warm-up, without the `before` build unless it is given.
 */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -29,6 +30,7 @@ import { resolve } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { isDeepStrictEqual } from 'node:util'
 import { cannon, loadAverage, machine, summary, type CannonRound } from './load_tools.js'
+import { expectFigures, sized } from './smoke.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
@@ -38,8 +40,8 @@ const BEFORE_BUILD = process.env.BENCH_BEFORE_BUILD ? resolve(process.env.BENCH_
 for (const build of [BUILD, BEFORE_BUILD]) {
   if (build && !existsSync(`${build}/bin/server.js`)) throw new Error(`no build at ${build}`)
 }
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(8, 1))
+const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(5, 1))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const PORT = Number(process.env.BENCH_PORT ?? 3430)
 const OTLP_PORT = Number(process.env.BENCH_OTLP_PORT ?? 4331)
@@ -153,7 +155,7 @@ const options = (name: string) => ({
   headers,
   connections: CONNECTIONS,
 })
-for (const name of names) await cannon({ ...options(name), duration: 3 })
+for (const name of names) await cannon({ ...options(name), duration: sized(3, 1) })
 for (let index = 0; index < ROUNDS; index++) {
   // Each server takes every place in turn, and follows each of the others as often as
   // it precedes it (odd rounds reversed): what one leaves running (GC, log or span
@@ -162,7 +164,7 @@ for (let index = 0; index < ROUNDS; index++) {
   const order = index % 2 === 0 ? rotated : rotated.reverse()
   for (const name of order) {
     // A second for what the previous server left running (the traced one's exports).
-    await delay(1000)
+    await delay(sized(1000, 200))
     const cpuBefore = cpuSeconds(pids[name]!)
     rounds[name]!.push(await cannon({ ...options(name), duration: SECONDS }))
     cpu[name]! += cpuSeconds(pids[name]!) - cpuBefore
@@ -206,6 +208,11 @@ console.log(
     2
   )
 )
+expectFigures('tracing_overhead', {
+  ...Object.fromEntries(names.map((name) => [`${name} req/s`, figures[name].requests_per_second])),
+  'on ÷ off': ratio('on', 'off'),
+  'OTLP export requests': exportRequests,
+})
 // The servers first (the traced one flushes at SIGTERM), then the receiver.
 await Promise.all(
   children.map((child) => {
