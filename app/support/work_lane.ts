@@ -207,8 +207,7 @@ export class WorkLane {
         const milliseconds = Math.max(0, this.#now() - startedAt)
         const secondsPerWork = milliseconds / 1000 / work
         this.#secondsPerWork += LEARNING_RATE * (secondsPerWork - this.#secondsPerWork)
-        // The estimate leaves the key's charges, the real time takes its place.
-        this.#admitted.delete(admitted)
+        // The real time takes the estimate's place (removed below) in the key's charges.
         this.#charge(key, milliseconds)
         this.#release()
       }
