@@ -1,6 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import { Settings } from 'luxon'
 import limiter from '@adonisjs/limiter/services/main'
+import { logoImageLane } from '#services/merchants/logo_image'
 
 /** Tables a migration fills (reference data) or the migrator owns: never truncated. */
 const KEPT_TABLES = new Set(['adonis_schema', 'adonis_schema_versions', 'currencies'])
@@ -13,6 +14,9 @@ const LOCK_WAIT_MS = 60_000
 /** Empties every table between tests and gives the app its real clock back. */
 export async function resetState() {
   Settings.now = () => Date.now()
+  // The logo lane's budgets are keyed by merchant id, and ids restart below: the image
+  // time of one test, long on a busy machine, must not be charged to the next one's.
+  logoImageLane().images.refillBudgets()
   if (!tables) {
     const rows = await db.from('pg_tables').where('schemaname', 'public').select('tablename')
     tables = rows
