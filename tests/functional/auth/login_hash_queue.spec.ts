@@ -1,0 +1,227 @@
+/*
+| issue 38 › 3: a login's password hash waits in a bounded queue, fair between login
+| identities (app/support/hash_queue.ts, docs/operations.md › Password hashing on
+| threads of its own). Beyond PASSWORD_HASH_QUEUE waiting, a quarter of it for one
+| identity, or PASSWORD_HASH_MAX_WAIT_MS of expected wait: 503 with Retry-After at
+| once. A login whose client has gone is never hashed.
+| Observed through the queue's counters and the order of answers, never through
+| timing: the test holds every hashing slot itself, so logins stay queued until it
+| lets them go.
+*/
+import { test } from '@japa/runner'
+import net from 'node:net'
+import type { ApiClient, ApiResponse } from '@japa/api-client'
+import { passwordHashQueue } from '#config/hash'
+import { resetState } from '#tests/helpers/database'
+import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
+import { raiseLimits } from '#tests/helpers/limits'
+import { overrideEnv } from '#tests/helpers/env'
+import { route } from '#tests/helpers/routes'
+import { eventually, REQUEST_MS } from '#tests/helpers/server_process'
+import type PortalClient from '#models/portal_client'
+
+const WRONG_PASSWORD = 'Wrong-Horse-1-Battery'
+
+/** Occupies every hashing slot until the returned function lets them go. */
+function holdTheHashingSlots() {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const holders = Array.from({ length: passwordHashQueue.slots }, () =>
+    passwordHashQueue.run('test:holder', () => released)
+  )
+  return async () => {
+    release()
+    await Promise.all(holders)
+  }
+}
+
+function untilQueued(count: number) {
+  return eventually(
+    async () => passwordHashQueue.stats.queued === count,
+    `${count} password hashes waiting`,
+    { within: REQUEST_MS, every: 20 }
+  )
+}
+
+/** Sends a login now (an api-client request is sent when awaited). */
+function login(client: ApiClient, app: PortalClient, username: string, password: string) {
+  return Promise.resolve<ApiResponse>(
+    client.post(route('auth.login')).headers(appHeaders(app)).json({ username, password })
+  )
+}
+
+function assertShed(assert: any, response: ApiResponse) {
+  response.assertStatus(503)
+  assert.equal(response.body().error_code, 'SERVICE_UNAVAILABLE')
+  assert.match(response.header('retry-after') ?? '', /^[1-9][0-9]*$/)
+}
+
+test.group('Login password hashes wait in a bounded, fair queue', (group) => {
+  group.each.setup(() => resetState())
+  group.each.setup(() => raiseLimits())
+  group.each.setup(() =>
+    eventually(
+      async () => passwordHashQueue.stats.running + passwordHashQueue.stats.queued === 0,
+      'an idle hash queue',
+      { within: REQUEST_MS, every: 20 }
+    )
+  )
+
+  test('beyond PASSWORD_HASH_QUEUE waiting, or a quarter of it for one identity, a login is 503 with Retry-After at once; none is 500', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // Four places, one per identity.
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 4, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
+    const app = await createPortalClient()
+    const first = await createMerchantWithUser()
+    const second = await createMerchantWithUser()
+    const identities = [
+      first.user.email,
+      second.user.username,
+      'nobody@example.com',
+      'nobody-at-all',
+    ]
+    const before = passwordHashQueue.stats
+    const letGo = holdTheHashingSlots()
+    cleanup(letGo)
+
+    const answered: ApiResponse[] = []
+    const logins = identities.flatMap((identity) =>
+      [1, 2, 3].map(() =>
+        login(client, app, identity, WRONG_PASSWORD).then((response) => {
+          answered.push(response)
+          return response
+        })
+      )
+    )
+    // The eight beyond the bounds are answered while the others still wait.
+    await eventually(async () => answered.length === 8, 'eight logins shed', {
+      within: REQUEST_MS,
+      every: 20,
+    })
+    await untilQueued(4)
+    for (const response of answered) assertShed(assert, response)
+
+    await letGo()
+    const responses = await Promise.all(logins)
+    assert.deepEqual(
+      responses.map((response) => response.status()).sort(),
+      [401, 401, 401, 401, 503, 503, 503, 503, 503, 503, 503, 503]
+    )
+    const after = passwordHashQueue.stats
+    // The holders, then one login of each identity.
+    assert.equal(after.admitted - before.admitted, passwordHashQueue.slots + 4)
+    const refused = (stats: typeof before) => stats.refused.key_full + stats.refused.queue_full
+    assert.equal(refused(after) - refused(before), 8)
+  })
+
+  test('a login whose hash would wait longer than PASSWORD_HASH_MAX_WAIT_MS is 503 with Retry-After at once', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // No hash takes under a millisecond: with every slot busy, any wait is too long.
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 100, PASSWORD_HASH_MAX_WAIT_MS: 1 }))
+    const app = await createPortalClient()
+    const { user } = await createMerchantWithUser()
+    const before = passwordHashQueue.stats.refused.wait_too_long
+    const letGo = holdTheHashingSlots()
+    cleanup(letGo)
+
+    assertShed(assert, await login(client, app, user.email, WRONG_PASSWORD))
+    assert.equal(passwordHashQueue.stats.refused.wait_too_long, before + 1)
+    assert.equal(passwordHashQueue.stats.queued, 0)
+
+    // With a slot free, nothing waits: the same login is checked.
+    await letGo()
+    const checked = await login(client, app, user.email, WRONG_PASSWORD)
+    checked.assertStatus(401)
+  })
+
+  test("one identity flooded with wrong passwords does not push another merchant's login back: it is answered before the flood's tail", async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // Forty places, ten per identity: the whole flood waits.
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 40, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
+    const app = await createPortalClient()
+    const target = await createMerchantWithUser({ role: 'developer' })
+    const other = await createMerchantWithUser()
+    const letGo = holdTheHashingSlots()
+    cleanup(letGo)
+
+    const order: string[] = []
+    const flood = Array.from({ length: 10 }, () =>
+      login(client, app, target.user.email, WRONG_PASSWORD).then((response) => {
+        order.push('flood')
+        return response
+      })
+    )
+    await untilQueued(10)
+    const otherLogin = login(client, app, other.user.email, other.password).then((response) => {
+      order.push('other')
+      return response
+    })
+    await untilQueued(11)
+
+    await letGo()
+    const signedIn = await otherLogin
+    signedIn.assertStatus(200)
+    for (const response of await Promise.all(flood)) response.assertStatus(401)
+    // Served second, beside the flood's first: in arrival order it would be served
+    // last, with at most one of the flood still running.
+    const floodAfter = order.length - 1 - order.indexOf('other')
+    assert.isAtLeast(floodAfter, 3, `order of answers: ${order.join(', ')}`)
+  })
+
+  test('a login whose client has gone while its hash waits is never hashed', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 10, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
+    const app = await createPortalClient()
+    const { user } = await createMerchantWithUser()
+    const letGo = holdTheHashingSlots()
+    cleanup(letGo)
+    const before = passwordHashQueue.stats
+
+    const socket = net.connect({ host: process.env.HOST, port: Number(process.env.PORT) })
+    cleanup(() => void socket.destroy())
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve)
+      socket.once('error', reject)
+    })
+    const body = JSON.stringify({ username: user.email, password: WRONG_PASSWORD })
+    const headers = {
+      ...appHeaders(app),
+      'Host': `${process.env.HOST}:${process.env.PORT}`,
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(body)),
+    }
+    socket.write(
+      `POST ${route('auth.login')} HTTP/1.1\r\n` +
+        Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
+        `\r\n${body}`
+    )
+    await untilQueued(1)
+    socket.destroy()
+    await eventually(
+      async () => passwordHashQueue.stats.abandoned === before.abandoned + 1,
+      'the waiting hash dropped',
+      { within: REQUEST_MS, every: 20 }
+    )
+    assert.equal(passwordHashQueue.stats.queued, 0)
+
+    await letGo()
+    // The next login is hashed; the dropped one never was.
+    const next = await login(client, app, user.email, WRONG_PASSWORD)
+    next.assertStatus(401)
+    assert.equal(passwordHashQueue.stats.started, before.started + 1)
+  })
+})
