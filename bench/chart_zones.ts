@@ -16,6 +16,8 @@
 |     [--merchant=ID] [--zones=Asia/Manila,Asia/Kolkata,Asia/Kathmandu,UTC] [--single=30] \
 |     [--rounds=2] [--seconds=8] [--connections=10] [--port=3420]
 | (migrates; the merchant defaults to the one with the most transactions).
+| --smoke (CI, on a tiny dataset): two zones (Manila, Kathmandu), 3 single requests, one
+| round of 1 s, and a check that every zone measured something on both servers.
 */
 import { execFileSync } from 'node:child_process'
 import { isDeepStrictEqual } from 'node:util'
@@ -34,11 +36,15 @@ import {
   timed,
   type CannonRound,
 } from './load_tools.js'
+import { expectFigures, sized } from './smoke.js'
 
-const ZONES = flag('zones', 'Asia/Manila,Asia/Kolkata,Asia/Kathmandu,UTC').split(',')
-const SINGLE = numberFlag('single', 30)
-const ROUNDS = numberFlag('rounds', 2)
-const SECONDS = numberFlag('seconds', 8)
+const ZONES = flag(
+  'zones',
+  sized('Asia/Manila,Asia/Kolkata,Asia/Kathmandu,UTC', 'Asia/Manila,Asia/Kathmandu')
+).split(',')
+const SINGLE = numberFlag('single', sized(30, 3))
+const ROUNDS = numberFlag('rounds', sized(2, 1))
+const SECONDS = numberFlag('seconds', sized(8, 1))
 const CONNECTIONS = numberFlag('connections', 10)
 const PORT = numberFlag('port', 3420)
 const APP_KEY = process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789'
@@ -204,4 +210,15 @@ for (const row of rows) {
       `**${(mine.requests_per_second / theirs.requests_per_second).toFixed(1)}×** |`
   )
 }
+expectFigures(
+  'chart_zones',
+  Object.fromEntries(
+    rows.flatMap((row) =>
+      (['ours', 'peer'] as const).flatMap((server) => [
+        [`${row.zone} ${server} req/s`, summary(row.rounds[server]).requests_per_second],
+        [`${row.zone} ${server} single p50`, percentile(row.single[server], 50)],
+      ])
+    )
+  )
+)
 process.exit(0)

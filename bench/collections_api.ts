@@ -8,7 +8,10 @@
 |   DATABASE_URL=... node --import=@poppinss/ts-exec bench/collections_dataset.ts \
 |     --transactions=1000000 --events=3000000 --noise-merchants=4
 |   DATABASE_URL=... node --import=@poppinss/ts-exec bench/collections_api.ts \
-|     [--merchant=ID] [--seconds=10] [--connections=10] [--port=3415] [--only=TEXT]
+|     [--merchant=ID] [--seconds=10] [--connections=10] [--port=3415] [--only=TEXT] [--smoke]
+|
+| --smoke (CI, on a tiny dataset): 1 s rounds without a warm-up, 5 single requests,
+| and a check that every scenario measured something.
 |
 | The server runs with NODE_ENV=production, the APP_KEY the dataset was sealed with
 | (tmp/app_key unless APP_KEY is set) and RATE_LIMIT_MULTIPLIER=100000 (the limiter
@@ -26,6 +29,7 @@ import os from 'node:os'
 import autocannon from 'autocannon'
 import { bootApp } from './boot_app.js'
 import { startProductionServer } from './production_server.js'
+import { expectFigures, sized } from './smoke.js'
 
 function flag(name: string, fallback: string) {
   const prefix = `--${name}=`
@@ -34,7 +38,9 @@ function flag(name: string, fallback: string) {
   )
 }
 
-const SECONDS = Number(flag('seconds', '10'))
+const SECONDS = Number(flag('seconds', sized('10', '1')))
+const WARM_UP_SECONDS = sized(2, 0)
+const SINGLE = sized(31, 5)
 const CONNECTIONS = Number(flag('connections', '10'))
 const PORT = Number(flag('port', '3415'))
 const APP_KEY = process.env.APP_KEY ?? readFileSync('tmp/app_key', 'utf8').trim()
@@ -201,7 +207,7 @@ try {
           instance.on('response', (_client, _status, _bytes, time) => latencies.push(time))
         }
       })
-    await run(2, false)
+    if (WARM_UP_SECONDS > 0) await run(WARM_UP_SECONDS, false)
     const result = await run(SECONDS, true)
     latencies.sort((a, b) => a - b)
     const percentile = (p: number) =>
@@ -224,14 +230,15 @@ try {
       await response.arrayBuffer()
       return performance.now() - started
     }
-    for (let index = 0; index < 31; index++) {
+    for (let index = 0; index < SINGLE; index++) {
       floorSamples.push(await timed(scenarios[0].path))
       single.push(await timed(scenario.path))
     }
     single.sort((a, b) => a - b)
     floorSamples.sort((a, b) => a - b)
-    const singleP50 = +single[15].toFixed(2)
-    const authFloor = +floorSamples[15].toFixed(2)
+    const median = Math.floor(SINGLE / 2)
+    const singleP50 = +single[median].toFixed(2)
+    const authFloor = +floorSamples[median].toFixed(2)
     results.push({
       scenario: scenario.name,
       total: body.meta?.total,
@@ -297,5 +304,14 @@ console.log(
         .trim()
     ),
   ].join('\n')
+)
+expectFigures(
+  'collections_api',
+  Object.fromEntries(
+    results.flatMap((row) => [
+      [`${row.scenario} req/s`, row.requests_per_second],
+      [`${row.scenario} single p50`, row.single_p50_ms],
+    ])
+  )
 )
 await shutdown()

@@ -8,7 +8,10 @@
 |   DATABASE_URL=postgres://postgres@127.0.0.1:5432/mp_history_bench \
 |     node --import=@poppinss/ts-exec bench/history_page.ts \
 |     [--events=100] [--per-page=100] [--single=60] [--rounds=2] [--seconds=10] \
-|     [--connections=10] [--port=3414] [--fresh]
+|     [--connections=10] [--port=3414] [--fresh] [--smoke]
+|
+| --smoke (CI): 3 events of each kind, 3 single requests, one round of 1 s, and a check
+| that every server and page measured something.
 |
 | Dataset (bench/history_dataset.ts), through the real import (importJsonLines): one
 | live transaction with `--events` request events whose bodies have 118,000 keys
@@ -47,12 +50,14 @@ import {
   timed,
   type CannonRound,
 } from './load_tools.js'
+import { expectFigures, sized } from './smoke.js'
 
-const EVENTS = numberFlag('events', 100)
+const EVENTS = numberFlag('events', sized(100, 3))
 const PER_PAGE = numberFlag('per-page', 100)
-const SINGLE = numberFlag('single', 60)
-const ROUNDS = numberFlag('rounds', 2)
-const SECONDS = numberFlag('seconds', 10)
+const SINGLE = numberFlag('single', sized(60, 3))
+const ROUNDS = numberFlag('rounds', sized(2, 1))
+const SECONDS = numberFlag('seconds', sized(10, 1))
+const WARM_UP_ROUNDS = sized(20, 2)
 const CONNECTIONS = numberFlag('connections', 10)
 const PORT = numberFlag('port', 3414)
 const APP_KEY = process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789'
@@ -168,7 +173,7 @@ try {
   }
 
   // Warm-up, then single requests, the four probes interleaved, order rotating.
-  for (let index = 0; index < 20; index++) {
+  for (let index = 0; index < WARM_UP_ROUNDS; index++) {
     for (const [server, evidence] of combos) {
       await timed(bases[server] + pathOf(evidence), { headers })
     }
@@ -285,6 +290,15 @@ try {
       '',
       `Ratios: ours ÷ peer req/s ${ratios.ours_over_peer_req_per_s_big}× (big), ${ratios.ours_over_peer_req_per_s_small}× (small); ours big ÷ small single p50 ${ratios.ours_big_over_small_single_p50}×.`,
     ].join('\n')
+  )
+  expectFigures(
+    'history_page',
+    Object.fromEntries(
+      results.flatMap((row) => [
+        [`${row.server} ${row.evidence} single p50`, row.single_p50_ms],
+        [`${row.server} ${row.evidence} req/s`, row.concurrent.requests_per_second],
+      ])
+    )
   )
 } finally {
   ours.stop()

@@ -20,6 +20,9 @@
 | (the server is the production build, build/bin/server.js; a Markdown table is printed
 | last, ready for bench/README.md)
 | (migrates, refreshes demo data and loads the datasets once; never point it at production).
+| Knobs: BENCH_REQUESTS (60), BENCH_PORT (3416). BENCH_SMOKE=1 or --smoke (CI): datasets
+| of 10,000 and 1,000 rows, 3 requests per scenario, and a check that every scenario
+| measured something.
 */
 import { spawn, execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -35,11 +38,17 @@ import { planScopeReads } from '../app/services/collections/reporting/scope_plan
 import { scopeAggregateStatement } from '../app/services/collections/reporting/scope_statement.ts'
 import { parseTimestamp } from '../app/validators/rules/timestamp.ts'
 import { DATASETS, loadReportingDataset, type DatasetName } from './reporting_dataset.ts'
+import { expectFigures, sized } from './smoke.ts'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
 const PORT = Number(process.env.BENCH_PORT ?? 3416)
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60)
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? sized(60, 3))
+const RAW_ONLY_RUNS = sized(15, 2)
+const DATASET_ROWS: Record<DatasetName, number> = {
+  large: sized(DATASETS.large.rows, 10_000),
+  typical: sized(DATASETS.typical.rows, 1_000),
+}
 const base = `http://127.0.0.1:${PORT}`
 const env = {
   ...process.env,
@@ -96,7 +105,7 @@ const merchant = await sql.query(`SELECT merchant_id FROM users WHERE username =
 const merchantId = Number(merchant.rows[0].merchant_id)
 for (const name of Object.keys(DATASETS) as DatasetName[]) {
   const started = Date.now()
-  const result = await loadReportingDataset(sql, merchantId, name)
+  const result = await loadReportingDataset(sql, merchantId, name, DATASET_ROWS[name])
   if (result.loaded)
     console.error(`loaded ${name}: ${result.rows} rows in ${Date.now() - started} ms`)
 }
@@ -308,9 +317,11 @@ try {
       const paired = await pairedLatencyOf(url, pat, statement.planned)
       const endpoint = paired.endpoint
       const bare = paired.sql
-      const raw = scenario.name.includes('10y') ? await timeSql(statement.rawOnly, 15) : null
+      const raw = scenario.name.includes('10y')
+        ? await timeSql(statement.rawOnly, RAW_ONLY_RUNS)
+        : null
       results.push({
-        dataset: `${dataset} (${DATASETS[dataset].rows.toLocaleString('en-US')})`,
+        dataset: `${dataset} (${DATASET_ROWS[dataset].toLocaleString('en-US')})`,
         scenario: scenario.name,
         transactions: (body.data.totals ?? body.data).transaction_count,
         buckets: body.data.buckets?.length ?? 1,
@@ -379,3 +390,12 @@ const table = [
     .map((line) => `| ${line} |`),
 ]
 console.log(table.join('\n'))
+expectFigures(
+  'reporting',
+  Object.fromEntries(
+    results.slice(1).flatMap((row) => [
+      [`${row.dataset} ${row.scenario} endpoint p50`, row.endpoint_ms.p50],
+      [`${row.dataset} ${row.scenario} SQL p50`, row.sql_ms.p50],
+    ])
+  )
+)

@@ -7,7 +7,8 @@
 | every reporting query and index key starts with, so two environments are two
 | independent populations. Statuses 80 % PAID, 10 % PENDING, 10 % REJECTED (a share
 | through the legacy column), five brands, amounts 1.00-50,000.00, 10 % archived,
-| 5 % credited. Deterministic (setseed). A dataset already loaded is kept.
+| 5 % credited. Deterministic (setseed). A dataset already loaded is kept. `rows`
+| gives a population another size (the benches' smoke runs load a few thousand).
 */
 import type pg from 'pg'
 
@@ -21,8 +22,13 @@ export const DATASETS = {
 
 export type DatasetName = keyof typeof DATASETS
 
-export async function loadReportingDataset(sql: pg.Client, merchantId: number, name: DatasetName) {
-  const { environment, rows } = DATASETS[name]
+export async function loadReportingDataset(
+  sql: pg.Client,
+  merchantId: number,
+  name: DatasetName,
+  rows: number = DATASETS[name].rows
+) {
+  const { environment } = DATASETS[name]
   const existing = await sql.query(
     `SELECT count(*)::int AS total FROM transactions
       WHERE merchant_id = $1 AND environment = $2 AND currency = 'PHP'`,
