@@ -7,5 +7,5 @@
 | quietly running with development's defaults. A NODE_ENV that is set always wins.
 */
 export function defaultNodeEnvironment(entryPointUrl: string): 'development' | 'production' {
-  return entryPointUrl.endsWith('.ts') ? 'development' : 'production'
+  return new URL(entryPointUrl).pathname.endsWith('.ts') ? 'development' : 'production'
 }

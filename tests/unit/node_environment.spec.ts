@@ -8,6 +8,8 @@ test.group('NODE_ENV when unset', () => {
   test('the TypeScript sources of a checkout run as development', ({ assert }) => {
     assert.equal(defaultNodeEnvironment('file:///srv/checkout/bin/server.ts'), 'development')
     assert.equal(defaultNodeEnvironment('file:///srv/checkout/bin/console.ts'), 'development')
+    // A loader may add a query to the URL (hot reloading).
+    assert.equal(defaultNodeEnvironment('file:///srv/checkout/bin/server.ts?v=2'), 'development')
   })
 
   test('the compiled build runs as production', ({ assert }) => {
