@@ -24,7 +24,7 @@ export const sessionEndpoints = endpointsOf(SessionController, {
     tag: 'Auth',
     summary: 'Log a Portal user in and issue a PAT',
     description:
-      'Validates the application, the user (`username` is matched against username or email) and the merchant, then issues a PAT. Requires an active merchant and an active administrator or developer. No refresh token is issued. Unlisted body fields are ignored.',
+      'Validates the application, the user (`username` is matched against username or email) and the merchant, then issues a PAT. Requires an active merchant and an active administrator or developer. No refresh token is issued. Unlisted body fields are ignored. Password checks wait their turn per submitted identity: when too many already wait (in all, or for this identity), or this one would wait longer than the service allows, the answer is 503 `SERVICE_UNAVAILABLE` at once with `Retry-After` (seconds), and the password was not checked.',
     body: { schema: inputJsonSchema(loginInput) },
     responses: {
       200: {
