@@ -5,6 +5,9 @@ import { ThreadedScrypt } from '#auth/threaded_scrypt'
 import { HashingThreadFailed, ScryptThreads } from '#support/scrypt_threads'
 import { HashQueue } from '#support/hash_queue'
 import { PASSWORD_SCRYPT } from '#config/hash'
+import ApiError from '#exceptions/api_error'
+import { hashingAt } from '#auth/hashing_place'
+import { decoyPasswordHash } from '#auth/password_hashing'
 
 const { saltSize, keyLength, ...params } = PASSWORD_SCRYPT
 
@@ -88,5 +91,54 @@ test.group('Password hashing threads', (group) => {
     assert.equal(key.length, keyLength)
     assert.isAbove(ms, 0)
     await own.close()
+  })
+
+  test('a login decoy is a stored hash no password matches, costing one hash', async ({
+    assert,
+  }) => {
+    const decoy = decoyPasswordHash()
+    assert.isTrue(hasher.isValidHash(decoy))
+    assert.match(decoy, /^\$scrypt\$n=16384,r=8,p=1\$/)
+    const before = queue.stats.started
+    assert.isFalse(await hasher.verify(decoy, 'any password'))
+    assert.equal(queue.stats.started, before + 1)
+  })
+})
+
+test.group('Password hashing threads › the queue in front', (group) => {
+  const threads = new ScryptThreads(1)
+  group.teardown(() => threads.close())
+
+  test('hashes wait in the line of the place their operation states; a refused one is 503 with Retry-After, not a wrong password', async ({
+    assert,
+  }) => {
+    const queue = new HashQueue({
+      slots: threads.size,
+      bounds: () => ({ maxQueued: 10, maxPerKey: 1, maxWaitMs: 60_000 }),
+      expectedHashMs: 100,
+    })
+    const hasher = new ThreadedScrypt(PASSWORD_SCRYPT, threads, queue)
+    const stored = await hasher.make('correct horse')
+    let release!: () => void
+    const holder = queue.run('holder', () => new Promise<void>((resolve) => (release = resolve)))
+
+    const waiting = hashingAt({ key: 'login:a' }, () => hasher.verify(stored, 'correct horse'))
+    const refused = await hashingAt({ key: 'login:a' }, () =>
+      hasher.verify(stored, 'correct horse').then(
+        () => null,
+        (error: unknown) => error
+      )
+    )
+    assert.instanceOf(refused, ApiError)
+    assert.equal((refused as ApiError).status, 503)
+    assert.match((refused as ApiError).headers?.['Retry-After'] ?? '', /^[1-9][0-9]*$/)
+    // Another line still has room.
+    const other = hashingAt({ key: 'login:b' }, () => hasher.verify(stored, 'wrong horse'))
+    assert.equal(queue.stats.queued, 2)
+
+    release()
+    await holder
+    assert.isTrue(await waiting)
+    assert.isFalse(await other)
   })
 })
