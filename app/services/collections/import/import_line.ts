@@ -1,9 +1,9 @@
 /*
-| One line of the collections import (decisions.md §5), parsed and checked strictly
+| One line of the collections import (docs/import-format.md; decisions.md §5), parsed and checked strictly
 | before anything of it is written. Pure: the currency catalogue comes in as a set, and
 | merchant existence is checked by the caller (it needs the database).
 |
-| Rules beyond the example of §5, written down in docs/collections-operations.md:
+| Rules beyond the example of §5, written down in docs/import-format.md:
 | - every key of the transaction example is required (null where §5 says it may be
 |   null); `credited` (boolean, default false) is accepted for the table's flag;
 |   any other key is rejected by name, `__proto__` included;
