@@ -14,8 +14,11 @@
 | met a collection; check it against that start. A collection "met" a request when it
 | ended while the request was in flight. Only collections of --min-ms (5) or more
 | count, as a pause or as a marking step on the main thread.
+| --smoke (CI, on the files of noisy_neighbour.ts's smoke run): also checks that the
+| trace had collections and every phase had B requests.
 */
 import { readFileSync } from 'node:fs'
+import { expectFigures } from './smoke.js'
 
 const [samplesFile, logFile] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
 const flag = (name: string, fallback: number) => {
@@ -24,7 +27,7 @@ const flag = (name: string, fallback: number) => {
 }
 if (!samplesFile || !logFile) {
   console.error(
-    'usage: gc_overlap.ts SAMPLES_FILE BENCH_OUTPUT [--min-ms=5] [--from=8000 --to=12000]'
+    'usage: gc_overlap.ts SAMPLES_FILE BENCH_OUTPUT [--min-ms=5] [--from=8000 --to=12000] [--smoke]'
   )
   process.exit(1)
 }
@@ -62,10 +65,12 @@ const met = (requests: Sample[], offset: number) =>
     )
   ).length
 
+const requestsPerPhase: Record<string, number> = {}
 for (const [name, phase] of Object.entries(run.phases)) {
   const requests = run.samples.bMe
     .filter((sample) => sample.at >= phase.from && sample.at < phase.to)
     .sort((a, b) => b.ms - a.ms)
+  requestsPerPhase[`B requests, ${name}`] = requests.length
   const slowest = requests.slice(0, Math.max(1, Math.floor(requests.length / 50)))
   let offset = flag('from', 8000)
   let most = met(slowest, offset)
@@ -90,3 +95,4 @@ for (const [name, phase] of Object.entries(run.phases)) {
     })
   )
 }
+expectFigures('gc_overlap', { 'collections traced': collections.length, ...requestsPerPhase })
