@@ -28,6 +28,8 @@
 | is of each side's mean. A second import in the same process reuses the warm
 | preparation thread and measured up to 1 s faster at 50,000 lines: the default has
 | one import, cold, as `node ace collections:import` runs it.
+| --smoke (CI): 500 transactions and 1,500 events by default, and a check that both
+| sides ran and the import wrote every line.
 */
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
@@ -47,8 +49,9 @@ import {
   reserveTransactionIds,
   TRANSACTION_COLUMNS,
 } from './collections_dataset.js'
+import { expectFigures, sized } from './smoke.js'
 
-const transactions = Number(flag('transactions', '100000'))
+const transactions = Number(flag('transactions', sized('100000', '500')))
 const events = Number(flag('events', String(transactions * 3)))
 const seed = Number(flag('seed', '7'))
 // Lines per batch of the import; its default when not given.
@@ -301,6 +304,12 @@ try {
       load_average_end: loadavg().map((load) => +load.toFixed(2)),
     })
   )
+  expectFigures('collections_import', {
+    'bare COPY rows/s': copyRate,
+    'import rows/s': importRate,
+    'transactions imported': result!.transactions === transactions ? transactions : 0,
+    'events imported': result!.events === events ? events : 0,
+  })
 } finally {
   await rm(folder, { recursive: true, force: true })
   await shutdown()

@@ -35,7 +35,10 @@
 |   on a route; 5 at least), BENCH_WRITES (1; 0 skips the writes count),
 |   BENCH_PORT (3390; peer +1), BENCH_ROUTES (every route above, comma-separated),
 |   BENCH_NODE_ARGS (node flags of our server, e.g. --cpu-prof), BENCH_PEER_NODE_ARGS
-|   (the peer's).
+|   (the peer's). BENCH_SMOKE=1 or --smoke (CI): a bench merchant of 5,000 transactions
+|   and one noise merchant of 1,000, one round of 0.5 s, 5 single requests, no writes
+|   count (it waits twice 11 s per route), and a check that every route measured
+|   something on both sides.
 |
 | Writes per request: the sum of n_tup_ins + n_tup_upd + n_tup_del over the
 | database's tables (pg_stat_user_tables) across a counting phase of a fixed number
@@ -50,7 +53,8 @@ import { setTimeout as delay } from 'node:timers/promises'
 import type autocannon from 'autocannon'
 import pg from 'pg'
 import { cannon, percentile, type CannonRound as Round } from './load_tools.js'
-import { loadReportingDataset } from './reporting_dataset.js'
+import { DATASETS, loadReportingDataset } from './reporting_dataset.js'
+import { expectFigures, sized } from './smoke.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
@@ -70,17 +74,21 @@ const ROUTE_NAMES = [
   'oauth_token',
   'login',
 ]
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1))
+const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(10, 0.5))
+const WARM_UP_SECONDS = sized(3, 0.3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const LOGIN_CONNECTIONS = (process.env.BENCH_LOGIN_CONNECTIONS ?? '4').split(',').map(Number)
-const SINGLE = Number(process.env.BENCH_SINGLE ?? 200)
+const SINGLE = Number(process.env.BENCH_SINGLE ?? sized(200, 5))
 const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 30)
-const COUNT_WRITES = process.env.BENCH_WRITES !== '0'
+const COUNT_WRITES = (process.env.BENCH_WRITES ?? sized('1', '0')) !== '0'
 const PORT = Number(process.env.BENCH_PORT ?? 3390)
 const PEER_PORT = PORT + 1
 const ROUTES = (process.env.BENCH_ROUTES ?? ROUTE_NAMES.join(',')).split(',')
 const COUNTED_REQUESTS = 400
+const BENCH_ROWS = sized(DATASETS.large.rows, 5_000)
+const NOISE_MERCHANTS = sized(4, 1)
+const NOISE_ROWS = sized(100_000, 1_000)
 const ours = `http://127.0.0.1:${PORT}`
 const peer = `http://127.0.0.1:${PEER_PORT}`
 const env: NodeJS.ProcessEnv = {
@@ -129,9 +137,9 @@ if (!developer.rows[0]) {
     `${benchPassword}\n`
   )
 }
-console.error(JSON.stringify(await loadReportingDataset(sql, benchMerchantId, 'large')))
+console.error(JSON.stringify(await loadReportingDataset(sql, benchMerchantId, 'large', BENCH_ROWS)))
 // Noise: four merchants of 100,000 transactions each, so that every read scopes by merchant.
-for (let index = 1; index <= 4; index++) {
+for (let index = 1; index <= NOISE_MERCHANTS; index++) {
   const id = await benchMerchant(`Peer Bench Noise ${index}`, `peer-noise-${index}@merchant.test`)
   const existing = await sql.query(
     'select count(*)::int as n from transactions where merchant_id = $1',
@@ -144,8 +152,8 @@ for (let index = 1; index <= 4; index++) {
      select $1, 'live', 'NOISE-' || g, round((1 + random() * 999)::numeric, 2), 'PHP',
             (array['PAID', 'PENDING', 'REJECTED'])[1 + g % 3], 'gcash', at, at
        from (select g, now() - random() * interval '10 years' as at
-               from generate_series(1, 100000) as g) as source`,
-    [id]
+               from generate_series(1, $2::int) as g) as source`,
+    [id, NOISE_ROWS]
   )
 }
 await sql.query('analyze transactions')
@@ -233,6 +241,8 @@ async function single(url: string, init: RequestInit) {
 }
 
 const results: string[] = []
+/** What each route measured, for the smoke run's check. */
+const measured: Record<string, number | null> = {}
 const load = (figures = os.loadavg()) => figures.map((value) => value.toFixed(1)).join(' / ')
 const store = process.env.REDIS_URL ? 'Redis' : 'PostgreSQL'
 const ms = (value: number | null) => (value === null ? '-' : value.toFixed(2))
@@ -288,8 +298,8 @@ async function compare(
   }
   // A short warm-up each, then single requests alternating, then rounds alternating
   // (ours, peer), (peer, ours), ...
-  await cannon({ ...options('ours'), duration: 3 })
-  await cannon({ ...options('peer'), duration: 3 })
+  await cannon({ ...options('ours'), duration: WARM_UP_SECONDS })
+  await cannon({ ...options('peer'), duration: WARM_UP_SECONDS })
   const singles: Record<Target, number[]> = { ours: [], peer: [] }
   if (!check) {
     // Alternating pairs until SINGLE each, or SINGLE_SECONDS for the slow routes.
@@ -318,6 +328,12 @@ async function compare(
   const b = summary(rounds.peer)
   if (a.non2xx || b.non2xx) console.error(`${route}: non-2xx ours ${a.non2xx}, peer ${b.non2xx}`)
   const p50 = { ours: singleP50(singles.ours), peer: singleP50(singles.peer) }
+  measured[`${route} ours req/s`] = a.perSecond
+  measured[`${route} peer req/s`] = b.perSecond
+  if (!check) {
+    measured[`${route} ours single p50`] = p50.ours
+    measured[`${route} peer single p50`] = p50.peer
+  }
   results.push(
     `| ${route} | ${store} | ${CONNECTIONS} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | ${ms(p50.ours)} / ${ms(p50.peer)} | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes.ours} / ${writes.peer} | ${load()} |`
   )
@@ -375,8 +391,8 @@ try {
 
   const detailRow = await sql.query(
     `select id from transactions where merchant_id = $1 and environment = 'live'
-      order by id offset 500000 limit 1`,
-    [benchMerchantId]
+      order by id offset $2 limit 1`,
+    [benchMerchantId, Math.floor(BENCH_ROWS / 2)]
   )
   const historyRow = await sql.query(
     `select transaction_id, environment from exchange_evidence where merchant_id = $1
@@ -499,7 +515,7 @@ try {
       return { requests: done, seconds, non2xx: 0, latencies }
     }
     const loginOptions = { url: `${ours}/api/v1/auth/login`, ...adminLogin, connections }
-    await cannon({ ...loginOptions, duration: 3 })
+    await cannon({ ...loginOptions, duration: WARM_UP_SECONDS })
     const rounds: { ours: Round[]; scrypt: Round[] } = { ours: [], scrypt: [] }
     for (let index = 0; index < ROUNDS; index++) {
       if (index % 2 === 0) {
@@ -514,6 +530,8 @@ try {
     const a = summary(rounds.ours)
     const b = summary(rounds.scrypt)
     if (a.non2xx) console.error(`login: ${a.non2xx} non-2xx`)
+    measured[`login at ${connections} ours req/s`] = a.perSecond
+    measured[`login at ${connections} scrypt loop/s`] = b.perSecond
     results.push(
       `| POST /api/v1/auth/login vs a bare crypto.scrypt loop | ${store} | ${connections} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | - | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes} / 0 | ${load()} |`
     )
@@ -538,6 +556,7 @@ try {
   )
   console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const line of results) console.log(line)
+  expectFigures('hot_paths', measured)
 } finally {
   await sql.end()
   stopAll()
