@@ -96,6 +96,15 @@ export function errorResponses(
         required: true,
       }
     }
+    if (status === 503) {
+      // Not on every 503: an unreachable database has no known end; shed load does.
+      headers['Retry-After'] = {
+        description:
+          'When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted.',
+        schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+        required: false,
+      }
+    }
     responses[String(status)] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\``).join(', ')}`,
       schema: errorEnvelope(status, codes),

@@ -1644,6 +1644,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1779,6 +1781,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1921,6 +1925,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,6 +2088,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2234,6 +2242,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2412,6 +2422,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2587,6 +2599,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2760,6 +2774,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2938,6 +2954,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3074,6 +3092,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3226,6 +3246,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3409,6 +3431,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3561,6 +3585,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3723,6 +3749,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3888,6 +3916,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4040,6 +4070,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4237,6 +4269,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4425,6 +4459,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4582,6 +4618,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4758,6 +4796,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +5012,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5184,6 +5226,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5399,6 +5443,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +5602,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5769,6 +5817,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5971,6 +6021,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,6 +6181,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6324,6 +6378,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6551,6 +6607,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6753,6 +6811,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6970,6 +7030,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7143,6 +7205,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7318,6 +7382,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7497,6 +7563,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7673,6 +7741,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7837,6 +7907,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8003,6 +8075,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8328,6 +8402,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8569,6 +8645,8 @@ export interface operations {
                 headers: {
                     /** @description Errors are never cached. */
                     "Cache-Control": string;
+                    /** @description When the service sheds load (busy image lane, password hashing queue): whole seconds after which a retry is expected to be admitted. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
