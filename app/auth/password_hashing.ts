@@ -8,7 +8,7 @@
 | waits in that user's line. One identity flooded with wrong passwords then waits
 | behind itself, and every other login is served in turn beside it.
 */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import hash from '@adonisjs/core/services/hash'
 import { PhcFormatter } from '@adonisjs/hash/phc_formatter'
 import { PASSWORD_SCRYPT } from '#config/hash'
@@ -25,13 +25,51 @@ export function userHashingPlace(userId: number, signal?: AbortSignal): HashingP
   return { key: `user:${userId}`, signal }
 }
 
+/**
+ * Checks of the same password against the same stored hash, in the same line, that
+ * overlap share one hash: the answer cannot differ, and fifty concurrent attempts at one credential
+ * delivery (or a flood of one wrong password) would otherwise fill the user's line and
+ * be shed. Keyed by a digest, never the password; an entry lives while its hash does.
+ */
+const checksInFlight = new Map<string, SharedCheck>()
+
+interface SharedCheck {
+  result: Promise<boolean>
+  /** Aborted once every caller waiting on the check has gone (hash_queue drops it). */
+  abandon: AbortController
+  waiting: number
+}
+
 /** Whether `password` matches `storedHash`, its hash queued at `place`. */
 export function verifyPassword(
   storedHash: string,
   password: string,
   place: HashingPlace
 ): Promise<boolean> {
-  return hashingAt(place, () => hash.verify(storedHash, password))
+  // The line's key is part of it: unknown identities all check against the one decoy,
+  // and sharing across identities would let a caller tell a decoy from an account.
+  const key = createHash('sha256')
+    .update(`${place.key}\0${storedHash}\0`)
+    .update(password)
+    .digest('hex')
+  let check = checksInFlight.get(key)
+  if (!check) {
+    const abandon = new AbortController()
+    const result = hashingAt({ key: place.key, signal: abandon.signal }, () =>
+      hash.verify(storedHash, password)
+    ).finally(() => checksInFlight.delete(key))
+    check = { result, abandon, waiting: 0 }
+    checksInFlight.set(key, check)
+  }
+  const shared = check
+  shared.waiting += 1
+  const leave = () => {
+    shared.waiting -= 1
+    if (shared.waiting === 0) shared.abandon.abort()
+  }
+  if (place.signal?.aborted) leave()
+  else place.signal?.addEventListener('abort', leave, { once: true })
+  return shared.result
 }
 
 let decoy: string | undefined

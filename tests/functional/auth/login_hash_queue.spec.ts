@@ -21,6 +21,8 @@ import { eventually, REQUEST_MS } from '#tests/helpers/server_process'
 import type PortalClient from '#models/portal_client'
 
 const WRONG_PASSWORD = 'Wrong-Horse-1-Battery'
+/** A guesser's flood: every attempt a different password (the same one shares a hash). */
+const wrongPassword = (attempt: number) => `${WRONG_PASSWORD}-${attempt}`
 
 /** Occupies every hashing slot until the returned function lets them go. */
 function holdTheHashingSlots() {
@@ -89,8 +91,8 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
 
     const answered: ApiResponse[] = []
     const logins = identities.flatMap((identity) =>
-      [1, 2, 3].map(() =>
-        login(client, app, identity, WRONG_PASSWORD).then((response) => {
+      [1, 2, 3].map((attempt) =>
+        login(client, app, identity, wrongPassword(attempt)).then((response) => {
           answered.push(response)
           return response
         })
@@ -140,6 +142,30 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     checked.assertStatus(401)
   })
 
+  test('overlapping checks of the same password against the same account share one hash: none is shed', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // Two places for the identity (a quarter of 8): without sharing, all but two of
+    // these twelve would be 503.
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 8, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
+    const app = await createPortalClient()
+    const { user, password } = await createMerchantWithUser()
+    const letGo = holdTheHashingSlots()
+    cleanup(letGo)
+    const before = passwordHashQueue.stats
+
+    const right = Array.from({ length: 6 }, () => login(client, app, user.email, password))
+    const wrong = Array.from({ length: 6 }, () => login(client, app, user.email, WRONG_PASSWORD))
+    await untilQueued(2)
+    await letGo()
+    const responses = await Promise.all([...right, ...wrong])
+    const statuses = responses.map((response) => response.status())
+    assert.deepEqual(statuses, [...Array(6).fill(200), ...Array(6).fill(401)])
+    assert.equal(passwordHashQueue.stats.admitted - before.admitted, 2)
+  })
+
   test("one identity flooded with wrong passwords does not push another merchant's login back: it is answered before the flood's tail", async ({
     client,
     assert,
@@ -154,8 +180,8 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     cleanup(letGo)
 
     const order: string[] = []
-    const flood = Array.from({ length: 10 }, () =>
-      login(client, app, target.user.email, WRONG_PASSWORD).then((response) => {
+    const flood = Array.from({ length: 10 }, (_, attempt) =>
+      login(client, app, target.user.email, wrongPassword(attempt)).then((response) => {
         order.push('flood')
         return response
       })
