@@ -36,7 +36,7 @@
 |   BENCH_PORT (3390; peer +1), BENCH_ROUTES (every route above, comma-separated),
 |   BENCH_NODE_ARGS (node flags of our server, e.g. --cpu-prof), BENCH_PEER_NODE_ARGS
 |   (the peer's). BENCH_SMOKE=1 or --smoke (CI): a bench merchant of 5,000 transactions
-|   and one noise merchant of 1,000, one round of 0.5 s, 5 single requests, no writes
+|   and one noise merchant of 1,000, one round of 1 s, no warm-up, 5 single requests, no writes
 |   count (it waits twice 11 s per route), and a check that every route measured
 |   something on both sides.
 |
@@ -75,8 +75,9 @@ const ROUTE_NAMES = [
   'login',
 ]
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1))
-const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(10, 0.5))
-const WARM_UP_SECONDS = sized(3, 0.3)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(10, 1))
+// autocannon ends a run on a whole second, so a smoke run has no warm-up at all.
+const WARM_UP_SECONDS = sized(3, 0)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const LOGIN_CONNECTIONS = (process.env.BENCH_LOGIN_CONNECTIONS ?? '4').split(',').map(Number)
 const SINGLE = Number(process.env.BENCH_SINGLE ?? sized(200, 5))
@@ -298,8 +299,10 @@ async function compare(
   }
   // A short warm-up each, then single requests alternating, then rounds alternating
   // (ours, peer), (peer, ours), ...
-  await cannon({ ...options('ours'), duration: WARM_UP_SECONDS })
-  await cannon({ ...options('peer'), duration: WARM_UP_SECONDS })
+  if (WARM_UP_SECONDS > 0) {
+    await cannon({ ...options('ours'), duration: WARM_UP_SECONDS })
+    await cannon({ ...options('peer'), duration: WARM_UP_SECONDS })
+  }
   const singles: Record<Target, number[]> = { ours: [], peer: [] }
   if (!check) {
     // Alternating pairs until SINGLE each, or SINGLE_SECONDS for the slow routes.
@@ -515,7 +518,7 @@ try {
       return { requests: done, seconds, non2xx: 0, latencies }
     }
     const loginOptions = { url: `${ours}/api/v1/auth/login`, ...adminLogin, connections }
-    await cannon({ ...loginOptions, duration: WARM_UP_SECONDS })
+    if (WARM_UP_SECONDS > 0) await cannon({ ...loginOptions, duration: WARM_UP_SECONDS })
     const rounds: { ours: Round[]; scrypt: Round[] } = { ours: [], scrypt: [] }
     for (let index = 0; index < ROUNDS; index++) {
       if (index % 2 === 0) {
