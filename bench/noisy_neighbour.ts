@@ -38,9 +38,10 @@
 | runMerchantB() below), p50/p95/p99 over all of them,
 | and a login every `--b-login-interval` ms (500; correct password, each from a new
 | client IP, identities in turn), all from a process of their own at nice -10 (this
-| file, forked with NOISY_NEIGHBOUR_B set: runMerchantB() below), so that this process's
-| pauses while it loads the server for A are not counted as the server's. B's requests are sent on schedule whether or not
-| the previous ones were answered (open loop), so a slow server is not asked less.
+| file, forked with NOISY_NEIGHBOUR_B set: runMerchantB() below), so that this
+| process's pauses while it loads the server for A are not counted as the server's.
+| B's requests are sent on schedule whether or not the previous ones were answered
+| (open loop), so a slow server is not asked less.
 | Once B runs, the rest of this process (A's load generator and the /health/live
 | probe) drops to nice `--a-nice` (19; 0 leaves it): A's users are other machines, and
 | at the server's priority the generator's own CPU on the two shared cores is counted
