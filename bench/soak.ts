@@ -1,0 +1,658 @@
+/*
+| Benchmark (on demand; its smoke mode in CI): a long soak of mixed load from several
+| merchants (issue 38 › bench/soak.ts, goal 3). Does the service hold its memory,
+| its latencies and its answers over time, or does something grow?
+|
+|   npm run build
+|   createdb mp_soak
+|   DATABASE_URL=postgres://postgres@127.0.0.1:5432/mp_soak \
+|     node --import=@poppinss/ts-exec bench/soak.ts [--minutes=30] [--window-minutes=5]
+|
+| The server is the production build (bench/production_server.ts: limits scaled out of
+| the way) with its Prometheus listener on --port + 1. Set up once per run: --merchants
+| merchants (3), each with an administrator and a developer (PATs issued directly) and
+| --transactions (1,000) synthetic transactions with three events each, loaded through
+| `node ace collections:import` as an operator would.
+|
+| The load, open loop (each stream sends on its own schedule whether or not earlier
+| requests were answered, at a random phase, the merchants in turn), for
+| --warm-up-seconds (60, not counted) and then --minutes cut into windows of
+| --window-minutes:
+| - reads, --reads-per-second (15) in all, each the next of: GET /portal/me, the
+|   transactions list (first page, and `status=PAID`), a transaction's detail and its
+|   history page, the metrics of a year, a daily chart of 90 days, a monthly chart of
+|   a year;
+| - logins, --logins-per-minute (30), right and wrong passwords in turn;
+| - logo uploads by the administrators: --uploads-per-minute (6) of a 64 x 64 PNG,
+|   and --tall-pngs-per-minute (2) of the 1 x 16,777,216 PNG of issue 38 (65 KB), which
+|   the server must refuse with 422 before decoding it;
+| - `node ace collections:import` of --import-transactions (200) new transactions of
+|   the first merchant every --import-every-minutes (2), half of them with evidence
+|   already past its retention, and `node ace history:purge` every
+|   --purge-every-minutes (5), which purges that evidence; both from the build, as
+|   cron would run them.
+| A stream never has more than 64 requests in flight; a send beyond that is skipped
+| and counted (it would mean the server stopped keeping up).
+|
+| Each window prints the server's RSS and heap used (mean and max of the scrapes),
+| its event-loop delay (from prom-client's monitorEventLoopDelay, which each scrape
+| resets: p50 is the median of the scrapes' p50s, p99 the highest of their p99s, an
+| upper bound of the window's), and per route p50/p99 (ms, over the answers other
+| than load shedding), the answers by status, the 503s with Retry-After (shed), and
+| every other 5xx. At the end: the last window against the first (RSS ratio, goal
+| at most 1.1×; p99 per route, at most 1.2×; 5xx other than shedding, 0) and one JSON
+| object. The goals are reported, not enforced: the exit is non-zero only when the
+| run broke (setup, the server stopped answering, a command failed, a route got no
+| answer in a window).
+|
+| Knobs (defaults in brackets): --minutes (30) --window-minutes (5) --warm-up-seconds (60)
+|   --merchants (3) --transactions (1000) --reads-per-second (15) --logins-per-minute (30)
+|   --uploads-per-minute (6) --tall-pngs-per-minute (2) --import-transactions (200)
+|   --import-every-minutes (2) --purge-every-minutes (5) --scrape-seconds (15)
+|   --port (3424; metrics +1) --json=FILE (the report, also written there)
+| --smoke (CI): 2 windows of 10 s after 2 s of warm-up, one merchant's worth of data
+|   (30 transactions each), an import and a purge within the run, and a check that
+|   every route, the scrapes and both commands measured something.
+*/
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import { promisify } from 'node:util'
+import { DateTime } from 'luxon'
+import { bootApp } from './boot_app.js'
+import { syntheticLines } from './collections_synthetic.js'
+import {
+  assertPortsFree,
+  flag,
+  loadAverage,
+  machine,
+  numberFlag,
+  percentile,
+  round1,
+} from './load_tools.js'
+import { startProductionServer } from './production_server.js'
+import { expectFigures, sized } from './smoke.js'
+
+const run = promisify(execFile)
+
+const MINUTES = numberFlag('minutes', sized(30, 20 / 60))
+const WINDOW_MINUTES = numberFlag('window-minutes', sized(5, 10 / 60))
+const WARM_UP_SECONDS = numberFlag('warm-up-seconds', sized(60, 2))
+const MERCHANTS = numberFlag('merchants', 3)
+const TRANSACTIONS = numberFlag('transactions', sized(1000, 30))
+const READS_PER_SECOND = numberFlag('reads-per-second', sized(15, 8))
+const LOGINS_PER_MINUTE = numberFlag('logins-per-minute', sized(30, 60))
+const UPLOADS_PER_MINUTE = numberFlag('uploads-per-minute', sized(6, 20))
+const TALL_PNGS_PER_MINUTE = numberFlag('tall-pngs-per-minute', sized(2, 12))
+const IMPORT_TRANSACTIONS = numberFlag('import-transactions', sized(200, 10))
+const IMPORT_EVERY_MINUTES = numberFlag('import-every-minutes', sized(2, 10 / 60))
+const PURGE_EVERY_MINUTES = numberFlag('purge-every-minutes', sized(5, 20 / 60))
+const SCRAPE_SECONDS = numberFlag('scrape-seconds', sized(15, 2))
+const PORT = numberFlag('port', 3424)
+const JSON_FILE = flag('json', '')
+const MAX_IN_FLIGHT = 64
+const WINDOWS = Math.max(1, Math.round(MINUTES / WINDOW_MINUTES))
+const WINDOW_MS = WINDOW_MINUTES * 60_000
+const APP_KEY = process.env.APP_KEY ?? 'bench-app-key-0123456789abcdef0123456789'
+process.env.APP_KEY = APP_KEY
+const WRONG_PASSWORD = 'not-the-password-1A!'
+
+const cell = (value: unknown) => (value === null || value === undefined ? '–' : String(value))
+const startedAt = new Date()
+const loadAtStart = loadAverage()
+const progress = (what: string) =>
+  console.error(`[soak ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s] ${what}`)
+/** The run broke (not a missed goal): said at the end, and the exit is non-zero. */
+const broken: string[] = []
+
+/** `node ace.js <args>` from the build, as an operator's cron runs it. */
+async function ace(...args: string[]) {
+  const started = performance.now()
+  const { stdout } = await run(process.execPath, ['ace.js', ...args], {
+    cwd: 'build',
+    env: { ...process.env, NODE_ENV: 'production' },
+    maxBuffer: 16 * 2 ** 20,
+  })
+  return { seconds: round1((performance.now() - started) / 1000), stdout: stdout.trim() }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'soak-'))
+/**
+ * A JSON Lines file of `count` new transactions per merchant (three events each). With
+ * `expired`, every other transaction's evidence is past its retention already, so that
+ * the next `history:purge` has work to do.
+ */
+function importFile(
+  name: string,
+  merchantIds: number[],
+  count: number,
+  seed: number,
+  expired = false
+) {
+  const lines: string[] = []
+  const retainUntil = new Date(Date.now() - 3_600_000).toISOString()
+  for (const [index, merchantId] of merchantIds.entries()) {
+    let position = 0
+    for (const line of syntheticLines({
+      merchantId,
+      transactions: count,
+      events: count * 3,
+      seed: seed * 100 + index,
+      prefix: `SOAK-${name}`,
+    })) {
+      if (expired && position++ % 2 === 1) {
+        const events = line.events as Array<Record<string, unknown>>
+        line.events = events.map((event) => ({ ...event, retain_until: retainUntil }))
+      }
+      lines.push(JSON.stringify(line))
+    }
+  }
+  const file = join(work, `${name}.jsonl`)
+  writeFileSync(file, lines.join('\n') + '\n')
+  return file
+}
+
+// Setup: merchants, members, their transactions through the real import.
+await ace('migration:run', '--force')
+const { shutdown } = await bootApp()
+const { default: db } = await import('@adonisjs/lucid/services/db')
+const { default: Merchant } = await import('#models/merchant')
+const { appHeaders, createMerchantWithUser, createPortalClient, issuePat } =
+  await import('#tests/helpers/portal')
+const { handMadeGreyPng } = await import('#tests/helpers/images')
+const { createBenchMerchant } = await import('./collections_dataset.js')
+
+const portalClient = await createPortalClient()
+const patMinutes = Math.ceil(MINUTES + WARM_UP_SECONDS / 60) + 60
+interface SoakMember {
+  username: string
+  password: string
+  bearer: string
+}
+interface SoakMerchant {
+  id: number
+  administrator: SoakMember
+  developer: SoakMember
+  /** Live transactions with evidence, for the detail and history reads. */
+  transactionIds: string[]
+}
+const merchants: SoakMerchant[] = []
+for (let index = 0; index < MERCHANTS; index++) {
+  const merchant = await Merchant.findOrFail(
+    await createBenchMerchant(`Soak Merchant ${index + 1}`)
+  )
+  const member = async (role: 'administrator' | 'developer') => {
+    const { user, password } = await createMerchantWithUser({ role, merchant })
+    const pat = await issuePat(user, portalClient, { minutes: patMinutes })
+    return { username: user.username!, password, bearer: `Bearer ${pat}` }
+  }
+  merchants.push({
+    id: merchant.id,
+    administrator: await member('administrator'),
+    developer: await member('developer'),
+    transactionIds: [],
+  })
+}
+const merchantIds = merchants.map((merchant) => merchant.id)
+const loaded = await ace('collections:import', importFile('setup', merchantIds, TRANSACTIONS, 1))
+progress(`setup import: ${loaded.stdout.split('\n').at(-1)} in ${loaded.seconds} s`)
+for (const merchant of merchants) {
+  const rows = await db
+    .from('exchange_evidence')
+    .where({ merchant_id: merchant.id, environment: 'live' })
+    .distinct('transaction_id')
+    .limit(200)
+  merchant.transactionIds = rows.map((row: { transaction_id: string | number }) =>
+    String(row.transaction_id)
+  )
+  if (merchant.transactionIds.length === 0)
+    throw new Error('the setup import stored no live evidence')
+}
+await shutdown()
+const logo = handMadeGreyPng(64, 64)
+const tallPng = handMadeGreyPng(1, 16_777_216)
+
+await assertPortsFree(PORT, PORT + 1)
+const server = await startProductionServer({
+  port: PORT,
+  appKey: APP_KEY,
+  env: { METRICS_PORT: String(PORT + 1) },
+})
+process.on('exit', server.stop)
+const base = server.base
+const metricsBase = `http://127.0.0.1:${PORT + 1}`
+progress(`server up; ${MERCHANTS} merchants of ${TRANSACTIONS} transactions`)
+
+// The reads, in the order each merchant's developer goes through them.
+const collections = '/api/v1/portal/collections'
+const zone = 'UTC+8'
+const day = DateTime.now().setZone(zone).startOf('day').plus({ days: 1 })
+const at = (time: DateTime) => encodeURIComponent(time.toISO({ suppressMilliseconds: true })!)
+const reporting = `environment=live&currency=PHP`
+const year = `from=${at(day.minus({ years: 1 }))}&to=${at(day)}`
+const pick = (list: string[]) => list[Math.floor(Math.random() * list.length)]
+const reads: Array<{ route: string; path: (merchant: SoakMerchant) => string }> = [
+  { route: 'GET /portal/me', path: () => '/api/v1/portal/me' },
+  { route: 'GET transactions', path: () => `${collections}/transactions?environment=live` },
+  {
+    route: 'GET transactions status=PAID',
+    path: () => `${collections}/transactions?environment=live&status=PAID`,
+  },
+  {
+    route: 'GET transaction detail',
+    path: (merchant) =>
+      `${collections}/transactions/${pick(merchant.transactionIds)}?environment=live`,
+  },
+  {
+    route: 'GET history page',
+    path: (merchant) =>
+      `${collections}/transactions/${pick(merchant.transactionIds)}/history?environment=live`,
+  },
+  { route: 'GET metrics (a year)', path: () => `${collections}/metrics?${reporting}&${year}` },
+  {
+    route: 'GET chart (90 days by day)',
+    path: () =>
+      `${collections}/charts?${reporting}&interval=day&from=${at(day.minus({ days: 90 }))}&to=${at(day)}`,
+  },
+  {
+    route: 'GET chart (a year by month)',
+    path: () => `${collections}/charts?${reporting}&interval=month&${year}`,
+  },
+]
+
+const ROUTES = [
+  ...reads.map((read) => read.route),
+  'POST login (right password)',
+  'POST login (wrong password)',
+  'POST logo (64 x 64 PNG)',
+  'POST logo (1 x 16,777,216 PNG)',
+] as const
+type Route = (typeof ROUTES)[number]
+
+interface Sample {
+  route: Route
+  at: number
+  ms: number
+  status: number
+  retryAfter: boolean
+  /** The status the stream expects (a read 200, a wrong password 401, the tall PNG 422). */
+  expected: number
+}
+const samples: Sample[] = []
+const skipped: Record<string, number> = {}
+
+async function send(route: Route, expected: number, url: string, init: RequestInit = {}) {
+  const sentAt = performance.now()
+  let status = 0
+  let retryAfter = false
+  try {
+    const response = await fetch(url, init)
+    await response.arrayBuffer()
+    status = response.status
+    retryAfter = response.headers.has('retry-after')
+  } catch {
+    status = 0
+  }
+  samples.push({ route, at: sentAt, ms: performance.now() - sentAt, status, retryAfter, expected })
+}
+
+/**
+ * Calls `request(n)` every `intervalMs` (n = 0, 1, ...) until stopped, open loop; the
+ * first after `firstMs` (a random phase within the interval when not given).
+ */
+function stream(
+  name: string,
+  intervalMs: number,
+  request: (n: number) => Promise<void>,
+  firstMs = Math.random() * intervalMs
+) {
+  let running = true
+  const stopped = new AbortController()
+  const inFlight = new Set<Promise<void>>()
+  const loop = (async () => {
+    let due = performance.now() + firstMs
+    for (let n = 0; running; n++) {
+      await delay(Math.max(0, due - performance.now()), undefined, {
+        signal: stopped.signal,
+      }).catch(() => {})
+      if (!running) break
+      due += intervalMs
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        skipped[name] = (skipped[name] ?? 0) + 1
+        continue
+      }
+      const sent = request(n).finally(() => inFlight.delete(sent))
+      inFlight.add(sent)
+    }
+  })()
+  return async () => {
+    running = false
+    stopped.abort()
+    await loop
+    await Promise.all(inFlight)
+  }
+}
+
+const uploadInit = (bearer: string, bytes: Buffer): RequestInit => {
+  const form = new FormData()
+  form.append('file', new Blob([bytes], { type: 'image/png' }), 'logo.png')
+  return { method: 'POST', headers: { authorization: bearer }, body: form }
+}
+const loginInit = (username: string, password: string): RequestInit => ({
+  method: 'POST',
+  headers: { ...appHeaders(portalClient), 'content-type': 'application/json' },
+  body: JSON.stringify({ username, password }),
+})
+const nth = (n: number) => merchants[n % merchants.length]
+
+interface Scrape {
+  at: number
+  rssMiB: number
+  heapUsedMiB: number
+  loopP50Ms: number
+  loopP99Ms: number
+  loopMaxMs: number
+}
+const scrapes: Scrape[] = []
+async function scrape() {
+  const text = await fetch(`${metricsBase}/metrics`)
+    .then((response) => response.text())
+    .catch(() => null)
+  if (text === null) return
+  const value = (name: string) => {
+    const match = new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)
+    return match ? Number(match[1]) : Number.NaN
+  }
+  scrapes.push({
+    at: performance.now(),
+    rssMiB: round1(value('process_resident_memory_bytes') / 2 ** 20),
+    heapUsedMiB: round1(value('nodejs_heap_size_used_bytes') / 2 ** 20),
+    loopP50Ms: round1(value('nodejs_eventloop_lag_p50_seconds') * 1000),
+    loopP99Ms: round1(value('nodejs_eventloop_lag_p99_seconds') * 1000),
+    loopMaxMs: round1(value('nodejs_eventloop_lag_max_seconds') * 1000),
+  })
+}
+
+interface CommandRun {
+  command: string
+  at: number
+  seconds: number
+  ok: boolean
+  output: string
+}
+const commands: CommandRun[] = []
+/**
+ * Runs an ace command every `everyMs` (the first after half of it); a run belongs to
+ * the window it ended in.
+ */
+function periodic(command: string, everyMs: number, args: (n: number) => string[]) {
+  return stream(
+    command,
+    everyMs,
+    async (n) => {
+      try {
+        const { seconds, stdout } = await ace(command, ...args(n))
+        commands.push({
+          command,
+          at: performance.now(),
+          seconds,
+          ok: true,
+          output: stdout.split('\n').at(-1) ?? '',
+        })
+      } catch (error) {
+        const message = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1)
+        commands.push({
+          command,
+          at: performance.now(),
+          seconds: 0,
+          ok: false,
+          output: message ?? String(error),
+        })
+        broken.push(`${command} failed: ${message ?? error}`)
+      }
+    },
+    everyMs / 2
+  )
+}
+
+// The load.
+const windowsStart = performance.now() + WARM_UP_SECONDS * 1000
+const stops = [
+  stream('reads', 1000 / READS_PER_SECOND, (n) => {
+    const merchant = nth(n)
+    const read = reads[Math.floor(n / merchants.length) % reads.length]
+    return send(read.route, 200, `${base}${read.path(merchant)}`, {
+      headers: { authorization: merchant.developer.bearer },
+    })
+  }),
+  stream('logins', 60_000 / LOGINS_PER_MINUTE, (n) => {
+    const { developer } = nth(Math.floor(n / 2))
+    return n % 2 === 0
+      ? send(
+          'POST login (right password)',
+          200,
+          `${base}/api/v1/auth/login`,
+          loginInit(developer.username, developer.password)
+        )
+      : send(
+          'POST login (wrong password)',
+          401,
+          `${base}/api/v1/auth/login`,
+          loginInit(developer.username, WRONG_PASSWORD)
+        )
+  }),
+  stream('uploads', 60_000 / UPLOADS_PER_MINUTE, (n) =>
+    send(
+      'POST logo (64 x 64 PNG)',
+      200,
+      `${base}/api/v1/portal/merchant/logo`,
+      uploadInit(nth(n).administrator.bearer, logo)
+    )
+  ),
+  stream('tall PNGs', 60_000 / TALL_PNGS_PER_MINUTE, (n) =>
+    send(
+      'POST logo (1 x 16,777,216 PNG)',
+      422,
+      `${base}/api/v1/portal/merchant/logo`,
+      uploadInit(nth(n).administrator.bearer, tallPng)
+    )
+  ),
+  periodic('collections:import', IMPORT_EVERY_MINUTES * 60_000, (n) => [
+    importFile(`import-${n}`, merchantIds.slice(0, 1), IMPORT_TRANSACTIONS, n + 2, true),
+  ]),
+  periodic('history:purge', PURGE_EVERY_MINUTES * 60_000, () => []),
+  stream('scrapes', SCRAPE_SECONDS * 1000, scrape),
+]
+
+const loadAtWindow: number[][] = []
+try {
+  await delay(WARM_UP_SECONDS * 1000)
+  await scrape() // resets the loop histogram: the windows start here
+  for (let index = 0; index < WINDOWS; index++) {
+    await delay(windowsStart + (index + 1) * WINDOW_MS - performance.now())
+    await scrape()
+    loadAtWindow.push(loadAverage())
+    printWindow(index)
+    const live = await fetch(`${base}/health/live`).catch(() => null)
+    if (!live?.ok) {
+      broken.push(`the server stopped answering /health/live in window ${index + 1}`)
+      break
+    }
+  }
+} finally {
+  progress('load stops; waiting for the answers in flight')
+  await Promise.all(stops.map((stop) => stop()))
+  server.stop()
+  rmSync(work, { recursive: true, force: true })
+}
+
+function windowOf(index: number) {
+  const from = windowsStart + index * WINDOW_MS
+  const to = from + WINDOW_MS
+  const inWindow = <T extends { at: number }>(list: T[]) =>
+    list.filter((item) => item.at >= from && item.at < to)
+  // A scrape's loop figures cover the time since the one before: those ending in the window.
+  const windowScrapes = scrapes.filter((item) => item.at > from && item.at <= to + 1000)
+  const mean = (values: number[]) =>
+    values.length ? round1(values.reduce((sum, value) => sum + value, 0) / values.length) : null
+  const max = (values: number[]) => (values.length ? Math.max(...values) : null)
+  const routes: Record<string, ReturnType<typeof routeFigures>> = {}
+  const windowSamples = inWindow(samples)
+  for (const route of ROUTES) {
+    routes[route] = routeFigures(windowSamples.filter((sample) => sample.route === route))
+  }
+  return {
+    window: index + 1,
+    minutes: `${round1((index * WINDOW_MS) / 60_000)}-${round1(((index + 1) * WINDOW_MS) / 60_000)}`,
+    rss_mib: {
+      mean: mean(windowScrapes.map((item) => item.rssMiB)),
+      max: max(windowScrapes.map((item) => item.rssMiB)),
+    },
+    heap_used_mib: {
+      mean: mean(windowScrapes.map((item) => item.heapUsedMiB)),
+      max: max(windowScrapes.map((item) => item.heapUsedMiB)),
+    },
+    event_loop_ms: {
+      p50: percentile(
+        windowScrapes.map((item) => item.loopP50Ms),
+        50
+      ),
+      p99_at_most: max(windowScrapes.map((item) => item.loopP99Ms)),
+      max: max(windowScrapes.map((item) => item.loopMaxMs)),
+    },
+    scrapes: windowScrapes.length,
+    routes,
+    commands: inWindow(commands).map(({ command, seconds, ok, output }) => ({
+      command,
+      seconds,
+      ok,
+      output,
+    })),
+  }
+}
+
+function routeFigures(list: Sample[]) {
+  const shed = list.filter((sample) => sample.status === 503 && sample.retryAfter)
+  const answered = list.filter((sample) => sample.status !== 0 && !shed.includes(sample))
+  const statuses: Record<string, number> = {}
+  for (const sample of list) statuses[sample.status] = (statuses[sample.status] ?? 0) + 1
+  const times = answered.map((sample) => sample.ms)
+  return {
+    n: list.length,
+    p50_ms: percentile(times, 50),
+    p99_ms: percentile(times, 99),
+    statuses,
+    shed: shed.length,
+    other_5xx: answered.filter((sample) => sample.status >= 500).length,
+    unexpected: answered.filter((sample) => sample.status !== sample.expected).length,
+    failed_connections: list.filter((sample) => sample.status === 0).length,
+  }
+}
+
+function printWindow(index: number) {
+  const figures = windowOf(index)
+  const lines = [
+    '',
+    `Window ${figures.window} (minutes ${figures.minutes} after the warm-up), load average ${loadAtWindow[index]?.join(' / ')}: ` +
+      `RSS ${cell(figures.rss_mib.mean)} MiB (max ${cell(figures.rss_mib.max)}), heap used ${cell(figures.heap_used_mib.mean)} MiB ` +
+      `(max ${cell(figures.heap_used_mib.max)}), event-loop delay p50 ${cell(figures.event_loop_ms.p50)} ms, p99 ≤ ${cell(figures.event_loop_ms.p99_at_most)} ms, ` +
+      `max ${cell(figures.event_loop_ms.max)} ms (${figures.scrapes} scrapes)`,
+    '',
+    '| route | n | p50 ms | p99 ms | answers | shed (503 + Retry-After) | other 5xx | unexpected | failed connections |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...Object.entries(figures.routes).map(
+      ([route, r]) =>
+        `| ${route} | ${r.n} | ${cell(r.p50_ms)} | ${cell(r.p99_ms)} | ${JSON.stringify(r.statuses)} | ${r.shed} | ${r.other_5xx} | ${r.unexpected} | ${r.failed_connections} |`
+    ),
+    ...figures.commands.map(
+      (command) =>
+        `- ${command.command}: ${command.ok ? 'ok' : 'FAILED'} in ${command.seconds} s: ${command.output}`
+    ),
+  ]
+  console.log(lines.join('\n'))
+}
+
+// The last window against the first.
+const windows = Array.from({ length: loadAtWindow.length }, (_, index) => windowOf(index))
+const first = windows[0]
+const last = windows.at(-1)!
+const ratio = (late: number | null, early: number | null) =>
+  late !== null && early ? +(late / early).toFixed(2) : null
+const rssRatio = ratio(last?.rss_mib.mean ?? null, first?.rss_mib.mean ?? null)
+const p99Ratios: Record<string, number | null> = {}
+for (const route of Object.keys(first?.routes ?? {})) {
+  p99Ratios[route] = ratio(last.routes[route]?.p99_ms ?? null, first.routes[route].p99_ms)
+}
+const all = routeFigures(samples.filter((sample) => sample.at >= windowsStart))
+const warmUp = routeFigures(samples.filter((sample) => sample.at < windowsStart))
+for (const window of windows) {
+  for (const [route, figures] of Object.entries(window.routes)) {
+    if (figures.n === 0) broken.push(`${route} had no request in window ${window.window}`)
+  }
+}
+const goals = {
+  rss_last_over_first_at_most_1_1: rssRatio !== null && rssRatio <= 1.1,
+  p99_last_over_first_at_most_1_2: Object.values(p99Ratios).every(
+    (value) => value !== null && value <= 1.2
+  ),
+  no_5xx_but_shedding: all.other_5xx + warmUp.other_5xx === 0,
+}
+const report = {
+  date: startedAt.toISOString(),
+  machine: machine(),
+  load_average_start: loadAtStart,
+  load_average_end: loadAverage(),
+  config: {
+    minutes: MINUTES,
+    window_minutes: WINDOW_MINUTES,
+    warm_up_seconds: WARM_UP_SECONDS,
+    merchants: MERCHANTS,
+    transactions_each: TRANSACTIONS,
+    reads_per_second: READS_PER_SECOND,
+    logins_per_minute: LOGINS_PER_MINUTE,
+    uploads_per_minute: UPLOADS_PER_MINUTE,
+    tall_pngs_per_minute: TALL_PNGS_PER_MINUTE,
+    import_transactions: IMPORT_TRANSACTIONS,
+    import_every_minutes: IMPORT_EVERY_MINUTES,
+    purge_every_minutes: PURGE_EVERY_MINUTES,
+  },
+  windows,
+  last_over_first: { rss: rssRatio, p99: p99Ratios },
+  totals: { windows: all, warm_up: warmUp, skipped_sends: skipped },
+  commands: commands.map(({ command, seconds, ok }) => ({ command, seconds, ok })),
+  goals,
+  broken,
+}
+if (JSON_FILE) writeFileSync(JSON_FILE, JSON.stringify(report, null, 2))
+console.log(
+  [
+    '',
+    `${startedAt.toISOString().slice(0, 16)} UTC, ${machine()}; load average ${loadAtStart.join(' / ')} at the start, ${report.load_average_end.join(' / ')} at the end; ` +
+      `${windows.length} windows of ${+WINDOW_MINUTES.toFixed(2)} min after ${WARM_UP_SECONDS} s of warm-up; ${MERCHANTS} merchants.`,
+    '',
+    `Last window (${last?.window}) against the first:`,
+    `- RSS (mean of the window): ${cell(first?.rss_mib.mean)} → ${cell(last?.rss_mib.mean)} MiB, **${cell(rssRatio)}×** (goal ≤ 1.1×)`,
+    ...Object.entries(p99Ratios).map(
+      ([route, value]) =>
+        `- ${route} p99: ${cell(first.routes[route].p99_ms)} → ${cell(last.routes[route]?.p99_ms)} ms, **${cell(value)}×** (goal ≤ 1.2×)`
+    ),
+    `- 5xx other than shedding with Retry-After: **${all.other_5xx}** in the windows, ${warmUp.other_5xx} in the warm-up (goal 0); shed: ${all.shed}; unexpected answers: ${all.unexpected}; failed connections: ${all.failed_connections}; sends skipped (64 in flight): ${JSON.stringify(skipped)}`,
+    `- commands: ${commands.filter((command) => command.ok).length} ok, ${commands.filter((command) => !command.ok).length} failed (${[...new Set(commands.map((command) => command.command))].join(', ')})`,
+    `- goals: ${JSON.stringify(goals)}`,
+    broken.length ? `- THE RUN BROKE: ${broken.join('; ')}` : '- the run did not break',
+  ].join('\n')
+)
+const count = (name: string) =>
+  commands.filter((command) => command.ok && command.command === name).length
+expectFigures('soak', {
+  'scrapes in the last window': last?.scrapes,
+  'RSS of the last window': last?.rss_mib.mean,
+  ...Object.fromEntries(
+    Object.entries(last?.routes ?? {}).map(([route, figures]) => [`${route} n`, figures.n])
+  ),
+  'imports': count('collections:import'),
+  'purges': count('history:purge'),
+})
+if (broken.length > 0) process.exitCode = 1
