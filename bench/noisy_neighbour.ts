@@ -56,8 +56,16 @@
 | the scrape at the start of each phase; any other *event_loop* series is printed too).
 | Goals: B's /me p99 and login p50 within 1.5× quiet, loop max delay under 100 ms.
 |
+| Login flood (issue 38 › goal 2): `--login-flood=N` (0) adds to A's load N clients
+| sending wrong-password logins for one A developer, each from a new client address
+| per login (a botnet: no per-address limit stops it), each sending its next login
+| as soon as the previous one is answered, after a 503 once its Retry-After (at most
+| 5 s) has passed. Run with `--a-readers=0 --a-uploaders=0` for the flood alone.
+| Goals then: B's login p50 within 2× quiet, and every login answered 200, 401 or 503
+| with Retry-After.
+|
 | --smoke (CI): 2 s phases, a 1 s ramp, 5 s of drain, one reader and one uploader of a
-| tiny WebP for A over 2 events, two B users, and a check that both merchants and the
+| tiny WebP for A over 2 events, two B users, a login flood of 10, and a check that both merchants and the
 | event loop were measured. --samples=FILE with BENCH_NODE_ARGS=--trace-gc feeds
 | bench/gc_overlap.ts.
 */
@@ -100,6 +108,7 @@ const B_USERS = numberFlag('b-users', sized(15, 2))
 const B_ME_INTERVAL = numberFlag('b-me-interval', sized(1500, 200))
 const B_LOGIN_INTERVAL = numberFlag('b-login-interval', 500)
 const A_NICE = numberFlag('a-nice', 19)
+const LOGIN_FLOOD = numberFlag('login-flood', sized(0, 10))
 const PACE = flag('pace', 'spread') as 'spread' | 'burst'
 /** Where to write every request's send time, duration and status (JSON), to look for what a slow one overlapped. */
 const SAMPLES_FILE = flag('samples', '')
@@ -171,6 +180,7 @@ const many = async (count: number, make: () => ReturnType<typeof member>) => {
   return made
 }
 const readers = await many(A_READERS, () => member(merchantA, 'developer'))
+const floodTarget = LOGIN_FLOOD > 0 ? await member(merchantA, 'developer') : null
 const uploaders = await many(A_UPLOADERS, () => member(merchantA, 'administrator'))
 // A's quiet figures come from members of their own, so the load's budgets stay whole.
 const [baselineReader, baselineUploader] = [
@@ -415,6 +425,62 @@ async function phase(name: string, seconds: number) {
   phases[name] = { from, to, loop: await eventLoopMetrics(metricsBase) }
 }
 
+interface FloodSample extends Sample {
+  retryAfter: boolean
+}
+const floodSamples: FloodSample[] = []
+/**
+ * `--login-flood` clients of wrong-password logins for `username`, each from a new
+ * address per login, each sending again once answered (after a 503, once its
+ * Retry-After, at most 5 s, has passed). Returns its stop, as pacedClient's.
+ */
+function loginFlood(username: string) {
+  let running = true
+  const stopped = new AbortController()
+  const inFlight = new Set<Promise<void>>()
+  const client = async () => {
+    while (running) {
+      const at = performance.now()
+      let status = 0
+      let retryAfter: string | null = null
+      const sent = (async () => {
+        try {
+          const response = await fetch(
+            loginUrl,
+            loginInit(username, WRONG_PASSWORD, nextAddress(3))
+          )
+          await response.arrayBuffer()
+          status = response.status
+          retryAfter = response.headers.get('retry-after')
+        } catch {
+          status = 0
+        }
+        floodSamples.push({
+          at,
+          ms: performance.now() - at,
+          status,
+          retryAfter: retryAfter !== null,
+        })
+      })().finally(() => inFlight.delete(sent))
+      inFlight.add(sent)
+      await sent
+      if (status === 503 && running) {
+        const seconds = Math.min(5, Number(retryAfter ?? 1) || 1)
+        await delay(seconds * 1000, undefined, { signal: stopped.signal }).catch(() => {})
+      }
+    }
+  }
+  const clients = Array.from({ length: LOGIN_FLOOD }, () => client())
+  return async (waitMs = Infinity) => {
+    running = false
+    stopped.abort()
+    const bound = () => delay(waitMs, undefined, { ref: false })
+    const answered = Promise.all(clients)
+    await (Number.isFinite(waitMs) ? Promise.race([answered, bound()]) : answered)
+    return inFlight.size
+  }
+}
+
 const aStops: Array<(waitMs?: number) => Promise<number>> = []
 let aUnanswered = 0
 let drainSeconds = 0
@@ -469,6 +535,7 @@ try {
       )
     }
   }
+  if (floodTarget) aStops.push(loginFlood(floodTarget.username))
   await delay(RAMP * 1000)
   await phase('loaded', SECONDS)
 } finally {
@@ -527,12 +594,35 @@ const ratios = {
   portal_me_p99: ratio(bLoaded.portal_me.p99_ms, bQuiet.portal_me.p99_ms),
   login_p50: ratio(bLoaded.login.p50_ms, bQuiet.login.p50_ms),
 }
+/** The flood's logins (all of them, from its start to its end), and those out of the goal. */
+function floodFigures() {
+  if (LOGIN_FLOOD === 0) return null
+  const answered = floodSamples.filter((sample) => sample.status !== 0)
+  return {
+    clients: LOGIN_FLOOD,
+    ...figures(floodSamples),
+    p50_all_answers_ms: percentile(
+      answered.map((sample) => sample.ms),
+      50
+    ),
+    p99_all_answers_ms: percentile(
+      answered.map((sample) => sample.ms),
+      99
+    ),
+    max_ms: answered.length ? round1(Math.max(...answered.map((sample) => sample.ms))) : null,
+    // Neither 401 nor 503 with Retry-After (nor 200, which a wrong password never is).
+    out_of_goal: floodSamples.filter(
+      (sample) => sample.status !== 401 && !(sample.status === 503 && sample.retryAfter)
+    ).length,
+  }
+}
 const aLoaded = {
   history: figures(within(samples.aHistory, 'loaded'), 200),
   uploads: figures(within(samples.aUpload, 'loaded')),
   wrong_logins: figures(within(samples.aLogin, 'loaded'), 401),
   // Everything A sent from its start to its end, by status (429: over a limit).
   all_statuses: statuses([...samples.aHistory, ...samples.aUpload, ...samples.aLogin]),
+  login_flood: floodFigures(),
 }
 const report = {
   date: startedAt.toISOString(),
@@ -577,6 +667,13 @@ const report = {
     b_portal_me_p99_within_1_5x: ratios.portal_me_p99 !== null && ratios.portal_me_p99 <= 1.5,
     b_login_p50_within_1_5x: ratios.login_p50 !== null && ratios.login_p50 <= 1.5,
     event_loop_max_under_100ms: (loopMax('loaded') ?? Infinity) < 100,
+    ...(LOGIN_FLOOD > 0 && {
+      flood_b_login_p50_within_2x: ratios.login_p50 !== null && ratios.login_p50 <= 2,
+      flood_every_login_answered_200_401_or_503_with_retry_after:
+        aLoaded.login_flood?.out_of_goal === 0 &&
+        aUnanswered === 0 &&
+        Object.keys(bLoaded.login.statuses).every((status) => status === '200'),
+    }),
   },
 }
 console.log(JSON.stringify(report, null, 2))
@@ -604,6 +701,13 @@ console.log(
     `| – | event loop max ms (server) / /health/live max ms | ${cell(loopMax('quiet'))} / ${cell(loop('quiet').health_live.max_ms)} | ${cell(loopMax('loaded'))} / ${cell(loop('loaded').health_live.max_ms)} | |`,
     '',
     `A's answers over the whole run: ${JSON.stringify(aLoaded.all_statuses)}; unanswered ${DRAIN} s after it stopped: ${aUnanswered}.`,
+    ...(aLoaded.login_flood
+      ? [
+          `A's login flood (${LOGIN_FLOOD} clients, wrong passwords, a new address each login): ${JSON.stringify(aLoaded.login_flood.statuses)}; ` +
+            `p50 / p99 / max of all its answers ${cell(aLoaded.login_flood.p50_all_answers_ms)} / ${cell(aLoaded.login_flood.p99_all_answers_ms)} / ${cell(aLoaded.login_flood.max_ms)} ms; ` +
+            `neither 401 nor 503 with Retry-After: ${aLoaded.login_flood.out_of_goal}. B's logins loaded: ${JSON.stringify(bLoaded.login.statuses)}.`,
+        ]
+      : []),
   ].join('\n')
 )
 expectFigures('noisy_neighbour', {
@@ -614,6 +718,7 @@ expectFigures('noisy_neighbour', {
   'A history pages loaded n': aLoaded.history.n,
   'A uploads answered': Object.values(aLoaded.uploads.statuses).length,
   'server event loop max, loaded': loopMax('loaded'),
+  ...(aLoaded.login_flood && { 'A flood logins answered': aLoaded.login_flood.n }),
 })
 
 interface BInput {
