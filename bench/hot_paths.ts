@@ -38,7 +38,18 @@
 |   (the peer's). BENCH_SMOKE=1 or --smoke (CI): a bench merchant of 5,000 transactions
 |   and one noise merchant of 1,000, one round of 1 s, no warm-up, 5 single requests, no writes
 |   count (it waits twice 11 s per route), and a check that every route measured
-|   something on both sides.
+|   something on both sides. BENCH_DATASET_ROWS and BENCH_NOISE_ROWS (1,000,000 and
+|   100,000) size the data, e.g. for a run of login alone (BENCH_ROUTES=login).
+|
+| Login: each connection logs in as a bench user of its own (one per connection,
+| created once), since overlapping checks of one password against one stored hash
+| share a hash in the service.
+| Login's CPU (issue 38 › goal 4): during our login rounds, the CPU time of our server
+| process (its hashing threads included, /proc/PID/stat), of the database's
+| PostgreSQL backends (those connected during the round) and of this process
+| (autocannon); during the scrypt loop's rounds, this process's CPU per hash. Printed
+| per login after the table: the server's CPU beside its scrypt is its total less one
+| bare hash.
 |
 | Writes per request: the sum of n_tup_ins + n_tup_upd + n_tup_del over the
 | database's tables (pg_stat_user_tables) across a counting phase of a fixed number
@@ -47,7 +58,7 @@
 */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { createHmac, randomBytes, scrypt } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import type autocannon from 'autocannon'
@@ -87,9 +98,10 @@ const PORT = Number(process.env.BENCH_PORT ?? 3390)
 const PEER_PORT = PORT + 1
 const ROUTES = (process.env.BENCH_ROUTES ?? ROUTE_NAMES.join(',')).split(',')
 const COUNTED_REQUESTS = 400
-const BENCH_ROWS = sized(DATASETS.large.rows, 5_000)
+// BENCH_DATASET_ROWS / BENCH_NOISE_ROWS: smaller data where only login is measured.
+const BENCH_ROWS = Number(process.env.BENCH_DATASET_ROWS ?? sized(DATASETS.large.rows, 5_000))
 const NOISE_MERCHANTS = sized(4, 1)
-const NOISE_ROWS = sized(100_000, 1_000)
+const NOISE_ROWS = Number(process.env.BENCH_NOISE_ROWS ?? sized(100_000, 1_000))
 const ours = `http://127.0.0.1:${PORT}`
 const peer = `http://127.0.0.1:${PEER_PORT}`
 const env: NodeJS.ProcessEnv = {
@@ -104,6 +116,8 @@ const env: NodeJS.ProcessEnv = {
   RATE_LIMIT_MULTIPLIER: '100000',
 }
 const loadAtStart = os.loadavg()
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
 
 const ace = (args: string[], input?: string) =>
   execFileSync('node', ['ace', ...args], { env, encoding: 'utf8', cwd: ROOT, input })
@@ -136,6 +150,31 @@ if (!developer.rows[0]) {
       '--role=developer',
     ],
     `${benchPassword}\n`
+  )
+}
+/*
+| Login users, one per login connection: the service shares one hash among overlapping
+| checks of one password against one stored hash (app/auth/password_hashing.ts), so
+| connections all logging in as one user measured shared hashes, not one per login.
+*/
+const LOGIN_PASSWORD = 'Login-bench-password-1'
+const loginUsers = Array.from(
+  { length: ROUTES.includes('login') ? Math.max(...LOGIN_CONNECTIONS) : 0 },
+  (_, index) => `login-bench-${index + 1}@merchant.test`
+)
+for (const email of loginUsers) {
+  const found = await sql.query('select id from users where email = $1', [email])
+  if (found.rows[0]) continue
+  ace(
+    [
+      'user:create',
+      `--merchant=${benchMerchantId}`,
+      `--email=${email}`,
+      '--first-name=Login',
+      '--last-name=Bench',
+      '--role=developer',
+    ],
+    `${LOGIN_PASSWORD}\n`
   )
 }
 console.error(JSON.stringify(await loadReportingDataset(sql, benchMerchantId, 'large', BENCH_ROWS)))
@@ -483,8 +522,45 @@ try {
     )
   }
 
+  const cpuLines: string[] = []
   if (ROUTES.includes('login')) {
     for (const connections of LOGIN_CONNECTIONS) await compareLogin(connections)
+  }
+
+  /** CPU milliseconds (user + system) a process has used, from /proc; 0 once it is gone. */
+  function processCpuMs(pid: number) {
+    try {
+      // The fields after the command name: utime and stime are the 12th and 13th, in ticks.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+    } catch {
+      return 0
+    }
+  }
+
+  /** CPU ms of our server, of this database's backends (each by pid), and of this process. */
+  async function cpuNow() {
+    const { rows } = await sql.query(
+      `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+    )
+    const backends = new Map<number, number>(
+      rows.map((row: { pid: number }) => [row.pid, processCpuMs(row.pid)])
+    )
+    const self = process.cpuUsage()
+    return {
+      server: processCpuMs(children[0].pid!),
+      backends,
+      self: (self.user + self.system) / 1000,
+    }
+  }
+
+  /** CPU ms used between two cpuNow() readings; a backend counts if it was there at both. */
+  function cpuSpent(before: Awaited<ReturnType<typeof cpuNow>>, after: typeof before) {
+    let backends = 0
+    for (const [pid, used] of after.backends) {
+      if (before.backends.has(pid)) backends += used - before.backends.get(pid)!
+    }
+    return { server: after.server - before.server, backends, self: after.self - before.self }
   }
 
   async function compareLogin(connections: number) {
@@ -517,16 +593,42 @@ try {
       )
       return { requests: done, seconds, non2xx: 0, latencies }
     }
-    const loginOptions = { url: `${ours}/api/v1/auth/login`, ...adminLogin, connections }
+    let clients = 0
+    const loginOptions = {
+      url: `${ours}/api/v1/auth/login`,
+      ...adminLogin,
+      connections,
+      // Each connection logs in as a user of its own (loginUsers above).
+      setupClient: (client: autocannon.Client) => {
+        const username = loginUsers[clients++ % loginUsers.length]
+        client.setBody(JSON.stringify({ username, password: LOGIN_PASSWORD }))
+      },
+    }
     if (WARM_UP_SECONDS > 0) await cannon({ ...loginOptions, duration: WARM_UP_SECONDS })
     const rounds: { ours: Round[]; scrypt: Round[] } = { ours: [], scrypt: [] }
+    const cpu = { server: 0, backends: 0, generator: 0, scryptLoop: 0 }
+    const oursRound = async () => {
+      const before = await cpuNow()
+      const round = await cannon({ ...loginOptions, duration: SECONDS })
+      const spent = cpuSpent(before, await cpuNow())
+      cpu.server += spent.server
+      cpu.backends += spent.backends
+      cpu.generator += spent.self
+      rounds.ours.push(round)
+    }
+    const scryptRound = async () => {
+      const before = process.cpuUsage()
+      rounds.scrypt.push(await scryptLoop(SECONDS))
+      const spent = process.cpuUsage(before)
+      cpu.scryptLoop += (spent.user + spent.system) / 1000
+    }
     for (let index = 0; index < ROUNDS; index++) {
       if (index % 2 === 0) {
-        rounds.ours.push(await cannon({ ...loginOptions, duration: SECONDS }))
-        rounds.scrypt.push(await scryptLoop(SECONDS))
+        await oursRound()
+        await scryptRound()
       } else {
-        rounds.scrypt.push(await scryptLoop(SECONDS))
-        rounds.ours.push(await cannon({ ...loginOptions, duration: SECONDS }))
+        await scryptRound()
+        await oursRound()
       }
     }
     const writes = await writesPerRequest({ ...loginOptions }, 40)
@@ -539,6 +641,13 @@ try {
       `| POST /api/v1/auth/login vs a bare crypto.scrypt loop | ${store} | ${connections} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | - | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes} / 0 | ${load()} |`
     )
     console.error(results.at(-1))
+    const logins = rounds.ours.reduce((sum, round) => sum + round.requests, 0)
+    const hashes = rounds.scrypt.reduce((sum, round) => sum + round.requests, 0)
+    const perLogin = (spent: number) => (logins ? (spent / logins).toFixed(1) : '-')
+    const scryptMs = hashes ? cpu.scryptLoop / hashes : 0
+    cpuLines.push(
+      `| ${connections} | ${perLogin(cpu.server)} | ${scryptMs.toFixed(1)} | ${perLogin(cpu.server - scryptMs * logins)} | ${perLogin(cpu.backends)} | ${perLogin(cpu.generator)} |`
+    )
   }
 
   const cpu = os.cpus()
@@ -559,6 +668,16 @@ try {
   )
   console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const line of results) console.log(line)
+  if (cpuLines.length > 0) {
+    console.log(
+      "\nLogin's CPU per request, ms (our server's process with its hashing threads; a bare hash of the scrypt loop; PostgreSQL backends of this database; this process, autocannon):\n"
+    )
+    console.log(
+      '| connections | server per login | bare scrypt per hash | server beside its scrypt | PostgreSQL backends per login | load generator per login |'
+    )
+    console.log('|---|---|---|---|---|---|')
+    for (const line of cpuLines) console.log(line)
+  }
   expectFigures('hot_paths', measured)
 } finally {
   await sql.end()
