@@ -58,7 +58,8 @@
 |
 | Login flood (issue 38 › goal 2): `--login-flood=N` (0) adds to A's load N clients
 | sending wrong-password logins for one A developer, each from a new client address
-| per login (a botnet: no per-address limit stops it), each sending its next login
+| per login (a botnet: no per-address limit stops it) and with a password of its own
+| (a guesser's; overlapping checks of one password share one hash), each sending its next login
 | as soon as the previous one is answered, after a 503 once its Retry-After (at most
 | 5 s) has passed. Run with `--a-readers=0 --a-uploaders=0` for the flood alone.
 | Goals then: B's login p50 within 2× quiet, and every login answered 200, 401 or 503
@@ -435,6 +436,8 @@ const floodSamples: FloodSample[] = []
  * Retry-After, at most 5 s, has passed). Returns its stop, as pacedClient's.
  */
 function loginFlood(username: string) {
+  // A guesser's passwords differ: one password sent by all would share one hash.
+  let guesses = 0
   let running = true
   const stopped = new AbortController()
   const inFlight = new Set<Promise<void>>()
@@ -447,7 +450,7 @@ function loginFlood(username: string) {
         try {
           const response = await fetch(
             loginUrl,
-            loginInit(username, WRONG_PASSWORD, nextAddress(3))
+            loginInit(username, `${WRONG_PASSWORD}${guesses++}`, nextAddress(3))
           )
           await response.arrayBuffer()
           status = response.status
@@ -703,7 +706,7 @@ console.log(
     `A's answers over the whole run: ${JSON.stringify(aLoaded.all_statuses)}; unanswered ${DRAIN} s after it stopped: ${aUnanswered}.`,
     ...(aLoaded.login_flood
       ? [
-          `A's login flood (${LOGIN_FLOOD} clients, wrong passwords, a new address each login): ${JSON.stringify(aLoaded.login_flood.statuses)}; ` +
+          `A's login flood (${LOGIN_FLOOD} clients, distinct wrong passwords, a new address each login): ${JSON.stringify(aLoaded.login_flood.statuses)}; ` +
             `p50 / p99 / max of all its answers ${cell(aLoaded.login_flood.p50_all_answers_ms)} / ${cell(aLoaded.login_flood.p99_all_answers_ms)} / ${cell(aLoaded.login_flood.max_ms)} ms; ` +
             `neither 401 nor 503 with Retry-After: ${aLoaded.login_flood.out_of_goal}. B's logins loaded: ${JSON.stringify(bLoaded.login.statuses)}.`,
         ]
