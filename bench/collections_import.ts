@@ -211,7 +211,11 @@ try {
    */
   const startEmpty = async () => {
     await pieces.db.rawQuery('TRUNCATE exchange_evidence, transactions')
-    await pieces.db.rawQuery('CHECKPOINT')
+    // Unbounded: on a busy machine a checkpoint outlasts the service's statement timeout.
+    await pieces.db.transaction(async (trx) => {
+      await trx.rawQuery('SET LOCAL statement_timeout = 0')
+      await trx.rawQuery('CHECKPOINT')
+    })
   }
 
   /** Bare COPY: only `COPY ... FROM STDIN` of the prepared files, timed. */
