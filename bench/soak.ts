@@ -40,19 +40,19 @@
 | upper bound of the window's), and per route p50/p99 (ms, over the answers other
 | than load shedding), the answers by status, the 503s with Retry-After (shed), and
 | every other 5xx. At the end: the last window against the first (RSS ratio, goal
-| at most 1.1×; p99 per route, at most 1.2×; 5xx other than shedding, 0) and one JSON
-| object. The goals are reported, not enforced: the exit is non-zero only when the
-| run broke (setup, the server stopped answering, a command failed, a route got no
-| answer in a window).
+| at most 1.1×; p99 per route, at most 1.2×; 5xx other than shedding, 0), and with
+| --json=FILE the whole report there. The goals are reported, not enforced: the exit
+| is non-zero only when the run broke (setup, the server stopped answering
+| /health/live, a command failed, a route had no request in a window).
 |
 | Knobs (defaults in brackets): --minutes (30) --window-minutes (5) --warm-up-seconds (60)
 |   --merchants (3) --transactions (1000) --reads-per-second (15) --logins-per-minute (30)
 |   --uploads-per-minute (6) --tall-pngs-per-minute (2) --import-transactions (200)
 |   --import-every-minutes (2) --purge-every-minutes (5) --scrape-seconds (15)
-|   --port (3424; metrics +1) --json=FILE (the report, also written there)
-| --smoke (CI): 2 windows of 10 s after 2 s of warm-up, one merchant's worth of data
-|   (30 transactions each), an import and a purge within the run, and a check that
-|   every route, the scrapes and both commands measured something.
+|   --port (3424; metrics +1) --json=FILE
+| --smoke (CI): 2 windows of 10 s after 2 s of warm-up, 30 transactions per merchant,
+|   an import and a purge within the run, and a check that every route, the scrapes
+|   and both commands measured something.
 */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -496,8 +496,10 @@ function windowOf(index: number) {
   const to = from + WINDOW_MS
   const inWindow = <T extends { at: number }>(list: T[]) =>
     list.filter((item) => item.at >= from && item.at < to)
-  // A scrape's loop figures cover the time since the one before: those ending in the window.
-  const windowScrapes = scrapes.filter((item) => item.at > from && item.at <= to + 1000)
+  // A scrape's loop figures cover the time since the one before: the scrapes ending in
+  // the window, the one that closes it (just after its end) included, the one that
+  // closed the window before (just after its start) not.
+  const windowScrapes = scrapes.filter((item) => item.at > from + 1000 && item.at <= to + 1000)
   const mean = (values: number[]) =>
     values.length ? round1(values.reduce((sum, value) => sum + value, 0) / values.length) : null
   const max = (values: number[]) => (values.length ? Math.max(...values) : null)
