@@ -141,7 +141,7 @@ export class ExchangeEvidenceSchema extends BaseModel {
   @column()
   declare merchantId: number
   @column()
-  declare projectionCiphertext: string | null
+  declare projectionCiphertext: Buffer | null
   @column()
   declare projectionVersion: number | null
   @column.dateTime()
@@ -151,7 +151,7 @@ export class ExchangeEvidenceSchema extends BaseModel {
   @column()
   declare schemaVersion: number | null
   @column()
-  declare snapshotCiphertext: string | null
+  declare snapshotCiphertext: Buffer | null
   @column()
   declare snapshotSize: number | null
   @column()

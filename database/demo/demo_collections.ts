@@ -217,10 +217,11 @@ export function demoCollectionLines(merchantId: number, end: DateTime = DateTime
   })
 }
 
-/** One character of a sealed value changed, so it no longer opens (same length). */
-function flipped(sealed: string) {
-  const middle = Math.floor(sealed.length / 2)
-  return sealed.slice(0, middle) + (sealed[middle] === 'A' ? 'B' : 'A') + sealed.slice(middle + 1)
+/** One byte of a sealed value changed, so it no longer opens (same length). */
+function flipped(sealed: Buffer) {
+  const copy = Buffer.from(sealed)
+  copy[copy.length >> 1] ^= 0x01
+  return copy
 }
 
 /**

@@ -4,8 +4,8 @@
 | batch created straight into `exchange_evidence`, each under a savepoint that falls
 | back to the staging merge. These tests hold the fallbacks to the rules of the
 | staging merge, the rollups kept by triggers exact, and the values computed outside
-| PostgreSQL (retain_until, the sealed snapshot) equal to what it and the app's
-| encrypter would make.
+| PostgreSQL (retain_until, the sealed snapshot) equal to what it would make, and the
+| snapshot sealed compactly, opening as the encrypter's text-format seals still do.
 */
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
@@ -15,6 +15,10 @@ import { assertRollupsExact } from '#tests/helpers/reporting'
 import { eventOf, importLines, transactionLine } from '#tests/helpers/collections_import'
 import { MerchantFactory } from '#database/factories/merchant_factory'
 import { openSnapshot, sealSnapshot } from '#services/collections/history/evidence_snapshot'
+import {
+  COMPACT_SEAL_MARKER,
+  COMPACT_SEAL_OVERHEAD,
+} from '#services/collections/history/evidence_cipher'
 import { ImportLineError } from '#services/collections/import/import_line'
 import { retainUntilDefault } from '#services/collections/import/import_retention'
 import { parseTimestamp } from '#validators/rules/timestamp'
@@ -210,28 +214,29 @@ test.group('collections:import › direct paths', (group) => {
     assert.deepEqual(rows, [{ until: '9999-12-31 23:59:59.999999' }])
   })
 
-  test('a snapshot sealed by the import opens with the app encrypter, under its purpose only', ({
+  test('a snapshot sealed by the import is compact and opens under its purpose only; text-format seals still open', ({
     assert,
   }) => {
     const body = 'j{"a":"\u2028 é \\" \\\\"}'
     const sealed = sealSnapshot(EVENT_ID, { kind: 'json', text: body.slice(1) })
-    assert.equal(sealed.size, Buffer.byteLength(sealed.ciphertext))
-    assert.equal(encryption.decrypt(sealed.ciphertext, `exchange-evidence:${EVENT_ID}`), body)
-    assert.isNull(encryption.decrypt(sealed.ciphertext, 'exchange-evidence:other'))
+    assert.equal(sealed.size, sealed.ciphertext.length)
     assert.deepEqual(openSnapshot(EVENT_ID, sealed.ciphertext), {
       kind: 'json',
       text: body.slice(1),
     })
-    // The same layout as the encrypter's: id, ciphertext, iv, tag.
-    const reference = encryption.encrypt(body, undefined, `exchange-evidence:${EVENT_ID}`)
-    const parts = sealed.ciphertext.split('.')
-    assert.lengthOf(parts, 4)
-    assert.equal(parts[0], reference.split('.')[0])
-    assert.match(parts[1], /^v1:/)
+    assert.isNull(openSnapshot('01KJKHZEBRZRA2A3QBT3R6CWDP', sealed.ciphertext))
+    // The compact envelope: a marker byte, the encoding, IV, tag, then the ciphertext.
+    assert.equal(sealed.ciphertext[0], COMPACT_SEAL_MARKER)
+    assert.isAtMost(sealed.size, Buffer.byteLength(body) + COMPACT_SEAL_OVERHEAD)
+    // What the app encrypter sealed (every row stored before migration 1100) still opens.
+    const legacy = encryption.encrypt(body, undefined, `exchange-evidence:${EVENT_ID}`)
+    for (const stored of [legacy, Buffer.from(legacy)]) {
+      assert.deepEqual(openSnapshot(EVENT_ID, stored), { kind: 'json', text: body.slice(1) })
+    }
     // Two seals of the same body differ (fresh IVs).
-    assert.notEqual(
-      sealSnapshot(EVENT_ID, { kind: 'json', text: '{}' }).ciphertext.split('.')[2],
-      sealSnapshot(EVENT_ID, { kind: 'json', text: '{}' }).ciphertext.split('.')[2]
+    assert.notDeepEqual(
+      sealSnapshot(EVENT_ID, { kind: 'json', text: '{}' }).ciphertext.subarray(2, 14),
+      sealSnapshot(EVENT_ID, { kind: 'json', text: '{}' }).ciphertext.subarray(2, 14)
     )
   })
 })

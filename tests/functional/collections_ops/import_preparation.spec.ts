@@ -23,6 +23,9 @@ function chunked(text: string, size: number) {
   return Readable.from(chunks)
 }
 
+/** A bytea in COPY text format (`\\x` and hex digits) as its bytes. */
+const copiedBytes = (field: string) => Buffer.from(field.replace(/^\\\\x/, ''), 'hex')
+
 /** Every prepared line with its ciphertexts opened, and the error it stopped on. */
 async function collect(input: Readable, where: 'thread' | 'here') {
   const lines: unknown[] = []
@@ -41,8 +44,8 @@ async function collect(input: Readable, where: 'thread' | 'here') {
             return {
               ...event,
               core: core.filter((_, index) => index !== 9 && index !== 11),
-              snapshot: snapshot === '\\N' ? null : openSnapshot(id, snapshot),
-              projection: projection === '\\N' ? null : openProjection(id, projection),
+              snapshot: snapshot === '\\N' ? null : openSnapshot(id, copiedBytes(snapshot)),
+              projection: projection === '\\N' ? null : openProjection(id, copiedBytes(projection)),
             }
           }),
         })

@@ -5,16 +5,26 @@
 |
 | - A snapshot's plaintext is a one-character tag and the body: `j` + the JSON text of
 |   a `body`, or `t` + a non-JSON `body_text`.
-| - Beside it, its projection (app/services/collections/history/project_evidence.ts) is sealed under its own
-|   purpose, once, when the evidence is written (decisions.md §5).
+| - Beside it, its projection (app/services/collections/history/project_evidence.ts) is
+|   sealed under its own purpose, once, when the evidence is written (decisions.md §5):
+|   its plaintext is the projection's JSON text.
 | - Each is sealed under a purpose naming the evidence id (the additional data of
 |   AES-256-GCM), so a ciphertext cannot be moved to another row.
-| - The format is the application encrypter's own (`<id>.v1:<ciphertext>.<iv>.<tag>`,
-|   base64url, the payload as `{"message": ...}`, no expiry), with a key object made
-|   once: turning the raw key into a key object on every call was most of a seal's
-|   cost (bench/README.md).
+| - Stored as bytes (bytea), compact (docs/operations.md › Evidence storage): a marker
+|   byte, the plaintext's encoding (and whether it is a value's JSON text), the 12-byte IV, the 16-byte tag, the ciphertext.
+|   The plaintext is deflated with a preset dictionary (seal_dictionary.ts) when that
+|   makes it shorter and it is at most COMPRESS_UP_TO bytes; otherwise stored as it is.
+|   30 bytes of envelope, where the application encrypter's text format
+|   (`<id>.v1:<ciphertext>.<iv>.<tag>`, base64url, the plaintext as the JSON text of
+|   `{"message": ...}`) took a third more than the plaintext plus about 60 bytes.
+| - Seals in the encrypter's text format (every row written before migration 1100,
+|   and what the encrypter fallback writes) are still opened: their first byte is the
+|   key id's, never the marker.
+| - The key object is made once: turning the raw key into a key object on every call
+|   was most of a seal's cost (bench/README.md).
 */
 import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto'
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import {
   PROJECTION_VERSION,
   type EvidenceFacts,
@@ -22,14 +32,34 @@ import {
   type StoredProjection,
 } from '#services/collections/history/projection'
 import { projectSnapshot } from '#services/collections/history/project_evidence'
+import { SEAL_DICTIONARY_1 } from '#services/collections/history/seal_dictionary'
 
 export type Sealable = string | StoredProjection
-/** Seals a value under a purpose, in the encrypter's format. */
-export type Seal = (value: Sealable, purpose: string) => string
+/** Seals a value under a purpose: the stored bytes. */
+export type Seal = (value: Sealable, purpose: string) => Buffer
+/** A stored seal: bytes (bytea), or a seal in the encrypter's text format. */
+export type Sealed = Uint8Array | string
 
 export const snapshotPurpose = (evidenceId: string) => `exchange-evidence:${evidenceId}`
 export const projectionPurpose = (evidenceId: string) =>
   `exchange-evidence-projection:${evidenceId}`
+
+/** First byte of a compact seal: not ASCII, so never the start of a text-format seal. */
+export const COMPACT_SEAL_MARKER = 0xe5
+// The second byte: how the plaintext is encoded, and whether it is JSON text of a value.
+const RAW = 0
+const DEFLATED_WITH_DICTIONARY_1 = 1
+const JSON_VALUE = 0x80
+const HEADER_BYTES = 2
+const IV_BYTES = 12
+const TAG_BYTES = 16
+/** Bytes a compact seal adds to its (possibly deflated) plaintext. */
+export const COMPACT_SEAL_OVERHEAD = HEADER_BYTES + IV_BYTES + TAG_BYTES
+/**
+ * Larger plaintexts are stored as they are: deflating a body costs about 10 ns a byte,
+ * and near the 2 MiB read bound it would also decide which snapshots a read may open.
+ */
+export const COMPRESS_UP_TO = 64 * 1024
 
 /** The encrypter's key id and its AES-256-GCM key (a KeyObject crosses to a worker). */
 export interface CipherKey {
@@ -40,53 +70,100 @@ export interface CipherKey {
 export interface EvidenceCipher {
   seal: Seal
   /** The sealed value, or undefined when it does not open under `purpose`. */
-  open(sealed: string, purpose: string): unknown
+  open(sealed: Sealed, purpose: string): unknown
 }
 
 /** Random IVs drawn 4 KiB at a time (one call per 341 seals); no byte is used twice. */
 let ivPool = Buffer.alloc(0)
 let ivAt = 0
 function nextIv() {
-  if (ivAt + 12 > ivPool.length) {
+  if (ivAt + IV_BYTES > ivPool.length) {
     ivPool = randomBytes(4092)
     ivAt = 0
   }
-  ivAt += 12
-  return ivPool.subarray(ivAt - 12, ivAt)
+  ivAt += IV_BYTES
+  return ivPool.subarray(ivAt - IV_BYTES, ivAt)
 }
 
+/** The plaintext, deflated with the dictionary when that is shorter. */
+function encoded(plain: Buffer): { encoding: number; bytes: Buffer } {
+  if (plain.length <= COMPRESS_UP_TO) {
+    const deflated = deflateRawSync(plain, { dictionary: SEAL_DICTIONARY_1 })
+    if (deflated.length < plain.length) {
+      return { encoding: DEFLATED_WITH_DICTIONARY_1, bytes: deflated }
+    }
+  }
+  return { encoding: RAW, bytes: plain }
+}
+
+function decoded(encoding: number, bytes: Buffer): Buffer | undefined {
+  if (encoding === RAW) return bytes
+  if (encoding === DEFLATED_WITH_DICTIONARY_1) {
+    return inflateRawSync(bytes, { dictionary: SEAL_DICTIONARY_1 })
+  }
+  return undefined
+}
+
+/** The additional data: the header (so the encoding cannot be changed) and the purpose. */
+const additionalData = (header: Uint8Array, purpose: string) =>
+  Buffer.concat([header, Buffer.from(purpose)])
+
 export function evidenceCipher({ id, key }: CipherKey): EvidenceCipher {
+  /** A seal in the encrypter's text format (rows written before migration 1100). */
+  function openText(sealed: string, purpose: string): unknown {
+    const parts = sealed.split('.')
+    if (parts.length !== 4 || parts[0] !== id || !parts[1].startsWith('v1:')) return undefined
+    const iv = Buffer.from(parts[2], 'base64url')
+    const tag = Buffer.from(parts[3], 'base64url')
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return undefined
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+    decipher.setAAD(Buffer.from(purpose), { plaintextLength: Buffer.byteLength(purpose) })
+    decipher.setAuthTag(tag)
+    const plain = Buffer.concat([
+      decipher.update(Buffer.from(parts[1].slice(3), 'base64url')),
+      decipher.final(),
+    ])
+    const payload = JSON.parse(plain.toString('utf8'))
+    return payload !== null && typeof payload === 'object' && !('expiryDate' in payload)
+      ? payload.message
+      : undefined
+  }
+
+  function openCompact(sealed: Buffer, purpose: string): unknown {
+    if (sealed.length < COMPACT_SEAL_OVERHEAD) return undefined
+    const header = sealed.subarray(0, HEADER_BYTES)
+    const iv = sealed.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES)
+    const tag = sealed.subarray(HEADER_BYTES + IV_BYTES, COMPACT_SEAL_OVERHEAD)
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+    decipher.setAAD(additionalData(header, purpose))
+    decipher.setAuthTag(tag)
+    const bytes = Buffer.concat([
+      decipher.update(sealed.subarray(COMPACT_SEAL_OVERHEAD)),
+      decipher.final(),
+    ])
+    const plain = decoded(header[1] & ~JSON_VALUE, bytes)?.toString('utf8')
+    if (plain === undefined) return undefined
+    return header[1] & JSON_VALUE ? JSON.parse(plain) : plain
+  }
+
   return {
     seal(value, purpose) {
+      const text = typeof value === 'string'
+      const { encoding, bytes } = encoded(Buffer.from(text ? value : JSON.stringify(value)))
+      const header = Buffer.from([COMPACT_SEAL_MARKER, text ? encoding : encoding | JSON_VALUE])
       const iv = nextIv()
-      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
-      cipher.setAAD(Buffer.from(purpose), { plaintextLength: Buffer.byteLength(purpose) })
-      const body = Buffer.concat([
-        cipher.update(JSON.stringify({ message: value })),
-        cipher.final(),
-      ])
-      return `${id}.v1:${body.toString('base64url')}.${iv.toString('base64url')}.${cipher
-        .getAuthTag()
-        .toString('base64url')}`
+      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+      cipher.setAAD(additionalData(header, purpose))
+      const body = Buffer.concat([cipher.update(bytes), cipher.final()])
+      return Buffer.concat([header, iv, cipher.getAuthTag(), body])
     },
     open(sealed, purpose) {
-      const parts = sealed.split('.')
-      if (parts.length !== 4 || parts[0] !== id || !parts[1].startsWith('v1:')) return undefined
-      const iv = Buffer.from(parts[2], 'base64url')
-      const tag = Buffer.from(parts[3], 'base64url')
-      if (iv.length !== 12 || tag.length !== 16) return undefined
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
-        decipher.setAAD(Buffer.from(purpose), { plaintextLength: Buffer.byteLength(purpose) })
-        decipher.setAuthTag(tag)
-        const plain = Buffer.concat([
-          decipher.update(Buffer.from(parts[1].slice(3), 'base64url')),
-          decipher.final(),
-        ])
-        const payload = JSON.parse(plain.toString('utf8'))
-        return payload !== null && typeof payload === 'object' && !('expiryDate' in payload)
-          ? payload.message
-          : undefined
+        if (typeof sealed === 'string') return openText(sealed, purpose)
+        const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength)
+        return bytes[0] === COMPACT_SEAL_MARKER
+          ? openCompact(bytes, purpose)
+          : openText(bytes.toString('utf8'), purpose)
       } catch {
         return undefined
       }
@@ -96,9 +173,9 @@ export function evidenceCipher({ id, key }: CipherKey): EvidenceCipher {
 
 /** The evidence columns written for one event: its sealed snapshot and projection. */
 export interface SealedEvidence {
-  snapshotCiphertext: string | null
+  snapshotCiphertext: Buffer | null
   snapshotSize: number | null
-  projectionCiphertext: string | null
+  projectionCiphertext: Buffer | null
   projectionVersion: number | null
 }
 
@@ -109,7 +186,7 @@ export const snapshotPlaintext = (snapshot: OpenedSnapshot) =>
 /**
  * Seals an event's snapshot and, when a read may show it, its projection. `facts`
  * are the event's columns; their `hasSnapshot` and `snapshotSize` are taken from the
- * sealing here. `snapshotSize` is the ciphertext's byte length, so an oversize
+ * sealing here. `snapshotSize` is the stored ciphertext's byte length, so an oversize
  * snapshot is withheld without reading it (portal-api.md: encrypted snapshots over
  * 2 MiB are withheld unread).
  */
@@ -122,7 +199,7 @@ export function sealEvidenceWith(
   const ciphertext = snapshot
     ? seal(snapshotPlaintext(snapshot), snapshotPurpose(evidenceId))
     : null
-  const size = ciphertext === null ? null : Buffer.byteLength(ciphertext)
+  const size = ciphertext === null ? null : ciphertext.length
   const projection = projectSnapshot(
     { ...facts, hasSnapshot: ciphertext !== null, snapshotSize: size },
     snapshot

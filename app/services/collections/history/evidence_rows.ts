@@ -32,7 +32,7 @@ export interface EvidenceRow {
   schema_version: number | null
   has_snapshot: boolean
   snapshot_size: number | null
-  projection_ciphertext: string | null
+  projection_ciphertext: Buffer | null
   content_type: string | null
   body_capture_status: string | null
   event_id: string | null

@@ -3,9 +3,10 @@
 | captured, encrypted), with the application key: the format and the sealing of an
 | event are in evidence_cipher.ts; this module holds the key and opens what is stored.
 |
-| The fast cipher (evidence_cipher.ts) is used only after the application encrypter has
-| opened what it sealed and it has opened what the encrypter sealed, so both always
-| read each other; otherwise every call goes through the encrypter. The key is read on
+| The fast cipher (evidence_cipher.ts) is used only after it has opened what the
+| application encrypter sealed (the rows stored in the encrypter's text format) and
+| what it sealed itself; otherwise every call goes through the encrypter, whose text
+| format is then stored as bytes. The key is read on
 | first use (never when this module loads: a command module importing config while
 | ace loads it would freeze an empty key, tests/functional/foundation).
 */
@@ -26,6 +27,7 @@ import {
   type CipherKey,
   type EvidenceCipher,
   type Sealable,
+  type Sealed,
   type SealedEvidence,
 } from '#services/collections/history/evidence_cipher'
 
@@ -63,9 +65,11 @@ export function evidenceCipherKey(): CipherKey | null {
     const candidate = evidenceCipher(candidateKey)
     const probe = 'tprobe \u2028 "quoted" \\ é'
     const purpose = snapshotPurpose('probe')
-    const theyRead = encryption.decrypt(candidate.seal(probe, purpose), purpose) === probe
+    // The same key as the encrypter's: what it sealed opens here (rows stored before
+    // the compact format), and what is sealed here opens here.
     const weRead = candidate.open(encryption.encrypt(probe, undefined, purpose), purpose) === probe
-    if (theyRead && weRead) {
+    const roundTrip = candidate.open(candidate.seal(probe, purpose), purpose) === probe
+    if (weRead && roundTrip) {
       cipherKey = candidateKey
       fastCipher = candidate
     }
@@ -75,19 +79,22 @@ export function evidenceCipherKey(): CipherKey | null {
   return cipherKey
 }
 
-/** Seals under the application key: the fast cipher when it is proven, else the encrypter. */
-export function seal(value: Sealable, purpose: string): string {
+/**
+ * Seals under the application key: compact with the fast cipher when it is proven,
+ * else in the encrypter's text format (stored as its bytes).
+ */
+export function seal(value: Sealable, purpose: string): Buffer {
   return evidenceCipherKey() && fastCipher
     ? fastCipher.seal(value, purpose)
-    : encryption.encrypt(value, undefined, purpose)
+    : Buffer.from(encryption.encrypt(value, undefined, purpose))
 }
 
 export function sealSnapshot(
   evidenceId: string,
   snapshot: Snapshot
-): { ciphertext: string; size: number } {
+): { ciphertext: Buffer; size: number } {
   const ciphertext = seal(snapshotPlaintext(snapshot), snapshotPurpose(evidenceId))
-  return { ciphertext, size: Buffer.byteLength(ciphertext) }
+  return { ciphertext, size: ciphertext.length }
 }
 
 /** sealEvidenceWith (evidence_cipher.ts) under the application key. */
@@ -99,22 +106,25 @@ export function sealEvidence(
   return sealEvidenceWith(seal, evidenceId, facts, snapshot)
 }
 
-export function sealProjection(evidenceId: string, projection: StoredProjection): string {
+export function sealProjection(evidenceId: string, projection: StoredProjection): Buffer {
   return seal(projection, projectionPurpose(evidenceId))
 }
 
 /** The sealed value, or null when it does not open under `purpose`. */
-function openSealed(sealed: string, purpose: string): unknown {
+function openSealed(sealed: Sealed, purpose: string): unknown {
   if (evidenceCipherKey() && fastCipher) return fastCipher.open(sealed, purpose) ?? null
   try {
-    return encryption.decrypt(sealed, purpose)
+    return encryption.decrypt(
+      typeof sealed === 'string' ? sealed : Buffer.from(sealed).toString('utf8'),
+      purpose
+    )
   } catch {
     return null
   }
 }
 
 /** The stored projection, or null when it does not open under this row's purpose. */
-export function openProjection(evidenceId: string, ciphertext: string): StoredProjection | null {
+export function openProjection(evidenceId: string, ciphertext: Sealed): StoredProjection | null {
   const opened = openSealed(ciphertext, projectionPurpose(evidenceId))
   if (opened === null || typeof opened !== 'object' || Array.isArray(opened)) return null
   const projection = opened as StoredProjection
@@ -124,7 +134,7 @@ export function openProjection(evidenceId: string, ciphertext: string): StoredPr
 }
 
 /** The stored snapshot, or null when it cannot be decrypted or is malformed. */
-export function openSnapshot(evidenceId: string, ciphertext: string): Snapshot | null {
+export function openSnapshot(evidenceId: string, ciphertext: Sealed): Snapshot | null {
   const plaintext = openSealed(ciphertext, snapshotPurpose(evidenceId))
   if (typeof plaintext !== 'string' || plaintext.length === 0) return null
   const tag = plaintext[0]

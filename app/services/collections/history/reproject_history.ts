@@ -68,7 +68,7 @@ FOR UPDATE SKIP LOCKED`
 const STORE_BATCH = `
 UPDATE exchange_evidence e
 SET projection_ciphertext = v.projection, projection_version = ?
-FROM unnest(?::text[], ?::text[]) AS v(id, projection)
+FROM unnest(?::text[], ?::bytea[]) AS v(id, projection)
 WHERE e.id = v.id`
 
 interface ClaimedRow {
@@ -84,11 +84,14 @@ interface ClaimedRow {
 }
 
 /**
- * A text[] literal of ULIDs and sealed values (base64url, `.` and `:`: nothing to
- * escape), null as NULL. knex would spread a JS array binding into a list.
+ * A text[] literal of ULIDs (nothing to escape). knex would spread a JS array binding
+ * into a list.
  */
-const textArray = (values: Array<string | null>) =>
-  `{${values.map((value) => (value === null ? 'NULL' : `"${value}"`)).join(',')}}`
+const textArray = (values: string[]) => `{${values.map((value) => `"${value}"`).join(',')}}`
+
+/** A bytea[] literal of sealed values in hex (`\x`, its backslash escaped), null as NULL. */
+const byteaArray = (values: Array<Buffer | null>) =>
+  `{${values.map((value) => (value === null ? 'NULL' : `"\\\\x${value.toString('hex')}"`)).join(',')}}`
 
 function factsOf(row: ClaimedRow): EvidenceFacts {
   return {
@@ -117,7 +120,7 @@ async function countDue(): Promise<number> {
 async function reprojectBatch(trx: TransactionClientContract, batchRows: number) {
   const claim = await trx.rawQuery(CLAIM_BATCH, [PROJECTION_VERSION, batchRows])
   const claimed: ClaimedRow[] = claim.rows
-  const projections = new Map<string, string | null>()
+  const projections = new Map<string, Buffer | null>()
   const readable: Array<{ row: ClaimedRow; facts: EvidenceFacts }> = []
   for (const row of claimed) {
     const facts = factsOf(row)
@@ -136,7 +139,7 @@ async function reprojectBatch(trx: TransactionClientContract, batchRows: number)
       end++
     }
     const group = readable.slice(start, end)
-    const ciphertexts = new Map<string, string>()
+    const ciphertexts = new Map<string, Buffer>()
     const fetched = await trx.rawQuery(
       'SELECT id, snapshot_ciphertext FROM exchange_evidence WHERE id = ANY(?::text[])',
       [textArray(group.map(({ row }) => row.id))]
@@ -154,7 +157,7 @@ async function reprojectBatch(trx: TransactionClientContract, batchRows: number)
     await trx.rawQuery(STORE_BATCH, [
       PROJECTION_VERSION,
       textArray([...projections.keys()]),
-      textArray([...projections.values()]),
+      byteaArray([...projections.values()]),
     ])
   }
   return projections.size

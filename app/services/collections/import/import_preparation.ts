@@ -12,9 +12,13 @@ import { parseImportLine } from '#services/collections/import/import_line'
 import { retainUntilDefault } from '#services/collections/import/import_retention'
 import { sealEvidenceWith, type Seal } from '#services/collections/history/evidence_cipher'
 
-/** COPY text format: \N for null; backslash, tab, newline and carriage return escaped. */
-export function copyValue(value: string | number | boolean | null): string {
+/**
+ * COPY text format: \N for null; backslash, tab, newline and carriage return escaped;
+ * bytes (a bytea) as `\x` and their hex digits, its backslash escaped.
+ */
+export function copyValue(value: string | number | boolean | Buffer | null): string {
   if (value === null) return '\\N'
+  if (Buffer.isBuffer(value)) return `\\\\x${value.toString('hex')}`
   if (typeof value !== 'string') return String(value)
   return /[\\\t\n\r]/.test(value)
     ? value
@@ -25,7 +29,7 @@ export function copyValue(value: string | number | boolean | null): string {
     : value
 }
 
-export const copyRow = (values: Array<string | number | boolean | null>) =>
+export const copyRow = (values: Array<string | number | boolean | Buffer | null>) =>
   values.map(copyValue).join('\t') + '\n'
 
 // The rows, in the column orders of import_columns.ts.
