@@ -43,6 +43,8 @@ export interface ConversionOptions {
   batchRows?: number
   /** Aborted: stop before the next batch; running it again resumes. */
   signal?: AbortSignal
+  /** After each committed batch: the rows this run has converted so far. */
+  onProgress?: (converted: number) => void
 }
 
 export interface ConversionResult {
@@ -237,6 +239,7 @@ export async function convertStoredSeals(
     if (batch === null) break
     afterId = batch.lastId
     result.converted += batch.rows
+    options.onProgress?.(result.converted)
   }
 
   await db.transaction(async (trx) => {
