@@ -91,10 +91,13 @@ test.group('Evidence seals converted in place (migration 1100)', (group) => {
     )
     const ids = stored.map((transaction) => transaction.id)
     const corrupt = stored[0].events[0]
-    await db.from('exchange_evidence').where('id', corrupt).update({
-      snapshot_ciphertext: Buffer.from('garbage'),
-      projection_ciphertext: Buffer.from('garbage too'),
-    })
+    await db
+      .from('exchange_evidence')
+      .where('id', corrupt)
+      .update({
+        snapshot_ciphertext: Buffer.from('garbage'),
+        projection_ciphertext: Buffer.from('garbage too'),
+      })
     const compactSeals = await seals()
     const history = await everyHistory(client, admin, ids)
 
