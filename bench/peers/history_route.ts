@@ -5,7 +5,7 @@
 |
 |   concurrently the audit insert, the page and the coverage, the very statements of
 |   historyQueries (transaction_history.ts), prepared; each stored projection opened
-|   with AES-256-GCM under the row's purpose (a key object made once); the items built
+|   with AES-256-GCM under the row's purpose (a key object made once; compact seals); the items built
 |   by the projection module (historyItemOf, coverageOf: the one place that decides
 |   what is shown); the same JSON body.
 |
@@ -13,6 +13,7 @@
 | functions; no request goes through the framework, Lucid or the encrypter.
 */
 import { createDecipheriv, createHash, createSecretKey, hkdfSync, randomUUID } from 'node:crypto'
+import { inflateRawSync } from 'node:zlib'
 import type pg from 'pg'
 import type { Environment } from '#models/collections_vocabulary'
 import { bootApp } from '../boot_app.js'
@@ -23,6 +24,7 @@ const { historyQueries } = await import('#services/collections/history/transacti
 const { historyItemOf } = await import('#services/collections/history/project_evidence')
 const { coverageOf, eventTypeOf } = await import('#services/collections/history/coverage')
 const { default: encryption } = await import('@adonisjs/core/services/encryption')
+const { SEAL_DICTIONARY_1 } = await import('#services/collections/history/seal_dictionary')
 
 // The encrypter's AES-256-GCM key (its id, then HKDF of SHA-256(APP_KEY)), made once.
 const encrypterId = encryption.encrypt('probe').split('.')[0]
@@ -38,21 +40,22 @@ const key = createSecretKey(
   )
 )
 
-/** `<id>.v1:<ciphertext>.<iv>.<tag>` opened under `purpose`; null when it does not open. */
-function open(value: string, purpose: string): unknown {
-  const [id, body, iv, tag] = value.split('.')
-  if (id !== encrypterId || !body?.startsWith('v1:') || !iv || !tag) return null
+/**
+ * A compact seal (evidence_cipher.ts: marker, encoding, IV, tag, ciphertext) of a
+ * projection opened under `purpose`; null when it does not open.
+ */
+function open(value: Buffer, purpose: string): unknown {
+  if (value.length < 30 || value[0] !== 0xe5) return null
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
+    const decipher = createDecipheriv('aes-256-gcm', key, value.subarray(2, 14), {
       authTagLength: 16,
     })
-    decipher.setAAD(Buffer.from(purpose))
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-    const plain = Buffer.concat([
-      decipher.update(Buffer.from(body.slice(3), 'base64url')),
-      decipher.final(),
-    ])
-    return JSON.parse(plain.toString()).message
+    decipher.setAAD(Buffer.concat([value.subarray(0, 2), Buffer.from(purpose)]))
+    decipher.setAuthTag(value.subarray(14, 30))
+    const plain = Buffer.concat([decipher.update(value.subarray(30)), decipher.final()])
+    const encoding = value[1] & 0x7f
+    const text = encoding === 1 ? inflateRawSync(plain, { dictionary: SEAL_DICTIONARY_1 }) : plain
+    return JSON.parse(text.toString())
   } catch {
     return null
   }
