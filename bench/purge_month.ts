@@ -1,7 +1,8 @@
 /*
 | The cost of purging one month of expired evidence (issue 40 › goal 4): time and WAL
 | of `history:purge` (purgeExpiredEvidence) over a month of events, 1 % of them on legal
-| hold, and the VACUUM that reclaims what the purge left, with the held events checked
+| hold, and the VACUUM that reclaims what the purge left (from a VACUUM FULL table and a
+| CHECKPOINT, so every page touched writes its full image once), with the held events checked
 | to be kept exactly (their seals byte for byte).
 |
 |   DATABASE_URL=... node --import=@poppinss/ts-exec bench/purge_month.ts \
@@ -80,7 +81,9 @@ try {
     await convertStoredSeals('text')
     await db.manager.closeAll()
   }
-  await db.rawQuery('VACUUM (ANALYZE) exchange_evidence')
+  // The same start for both formats: a compact table, and every page's first change
+  // after the checkpoint writing its full image, as in a purge run between checkpoints.
+  await db.rawQuery('VACUUM (FULL, ANALYZE) exchange_evidence')
 
   const heldSeals = `SELECT id, md5(snapshot_ciphertext::text) AS s, md5(projection_ciphertext::text) AS p
     FROM exchange_evidence WHERE legal_hold ORDER BY id`
@@ -100,6 +103,7 @@ try {
     return Number(row.d)
   }
 
+  await db.rawQuery('CHECKPOINT')
   const lsn = await walNow()
   const started = process.hrtime.bigint()
   const result = await purgeExpiredEvidence({ now: DateTime.fromISO('2026-02-01T00:00:00Z') })
