@@ -13,7 +13,6 @@
 | functions; no request goes through the framework, Lucid or the encrypter.
 */
 import { createDecipheriv, createHash, createSecretKey, hkdfSync, randomUUID } from 'node:crypto'
-import { inflateRawSync } from 'node:zlib'
 import type pg from 'pg'
 import type { Environment } from '#models/collections_vocabulary'
 import { bootApp } from '../boot_app.js'
@@ -24,7 +23,7 @@ const { historyQueries } = await import('#services/collections/history/transacti
 const { historyItemOf } = await import('#services/collections/history/project_evidence')
 const { coverageOf, eventTypeOf } = await import('#services/collections/history/coverage')
 const { default: encryption } = await import('@adonisjs/core/services/encryption')
-const { SEAL_DICTIONARY_1 } = await import('#services/collections/history/seal_dictionary')
+const { withoutTokens } = await import('#services/collections/history/seal_tokens')
 
 // The encrypter's AES-256-GCM key (its id, then HKDF of SHA-256(APP_KEY)), made once.
 const encrypterId = encryption.encrypt('probe').split('.')[0]
@@ -53,9 +52,8 @@ function open(value: Buffer, purpose: string): unknown {
     decipher.setAAD(Buffer.concat([value.subarray(0, 2), Buffer.from(purpose)]))
     decipher.setAuthTag(value.subarray(14, 30))
     const plain = Buffer.concat([decipher.update(value.subarray(30)), decipher.final()])
-    const encoding = value[1] & 0x7f
-    const text = encoding === 1 ? inflateRawSync(plain, { dictionary: SEAL_DICTIONARY_1 }) : plain
-    return JSON.parse(text.toString())
+    const text = (value[1] & 0x7f) === 1 ? withoutTokens(plain.toString()) : plain.toString()
+    return JSON.parse(text)
   } catch {
     return null
   }

@@ -12,9 +12,9 @@
 |   AES-256-GCM), so a ciphertext cannot be moved to another row.
 | - Stored as bytes (bytea), compact (docs/operations.md › Evidence storage): a marker
 |   byte, the plaintext's encoding (and whether it is a value's JSON text), the 12-byte IV, the 16-byte tag, the ciphertext.
-|   The plaintext is deflated with a preset dictionary (seal_dictionary.ts) when that
-|   makes it shorter and it is at most COMPRESS_UP_TO bytes; otherwise stored as it is.
-|   30 bytes of envelope, where the application encrypter's text format
+|   Text the bodies and projections repeat (field names, states) is written as one
+|   byte each (seal_tokens.ts) when the plaintext allows it; otherwise it is stored as
+|   it is. 30 bytes of envelope, where the application encrypter's text format
 |   (`<id>.v1:<ciphertext>.<iv>.<tag>`, base64url, the plaintext as the JSON text of
 |   `{"message": ...}`) took a third more than the plaintext plus about 60 bytes.
 | - Seals in the encrypter's text format (every row written before migration 1100,
@@ -24,7 +24,6 @@
 |   was most of a seal's cost (bench/README.md).
 */
 import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto'
-import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import {
   PROJECTION_VERSION,
   type EvidenceFacts,
@@ -32,7 +31,7 @@ import {
   type StoredProjection,
 } from '#services/collections/history/projection'
 import { projectSnapshot } from '#services/collections/history/project_evidence'
-import { SEAL_DICTIONARY_1 } from '#services/collections/history/seal_dictionary'
+import { withTokens, withoutTokens } from '#services/collections/history/seal_tokens'
 
 export type Sealable = string | StoredProjection
 /** Seals a value under a purpose: the stored bytes. */
@@ -48,18 +47,13 @@ export const projectionPurpose = (evidenceId: string) =>
 export const COMPACT_SEAL_MARKER = 0xe5
 // The second byte: how the plaintext is encoded, and whether it is JSON text of a value.
 const RAW = 0
-const DEFLATED_WITH_DICTIONARY_1 = 1
+const TOKENS_1 = 1
 const JSON_VALUE = 0x80
 const HEADER_BYTES = 2
 const IV_BYTES = 12
 const TAG_BYTES = 16
-/** Bytes a compact seal adds to its (possibly deflated) plaintext. */
+/** Bytes a compact seal adds to its (possibly tokenized) plaintext. */
 export const COMPACT_SEAL_OVERHEAD = HEADER_BYTES + IV_BYTES + TAG_BYTES
-/**
- * Larger plaintexts are stored as they are: deflating a body costs about 10 ns a byte,
- * and near the 2 MiB read bound it would also decide which snapshots a read may open.
- */
-export const COMPRESS_UP_TO = 64 * 1024
 
 /** The encrypter's key id and its AES-256-GCM key (a KeyObject crosses to a worker). */
 export interface CipherKey {
@@ -85,22 +79,17 @@ function nextIv() {
   return ivPool.subarray(ivAt - IV_BYTES, ivAt)
 }
 
-/** The plaintext, deflated with the dictionary when that is shorter. */
-function encoded(plain: Buffer): { encoding: number; bytes: Buffer } {
-  if (plain.length <= COMPRESS_UP_TO) {
-    const deflated = deflateRawSync(plain, { dictionary: SEAL_DICTIONARY_1 })
-    if (deflated.length < plain.length) {
-      return { encoding: DEFLATED_WITH_DICTIONARY_1, bytes: deflated }
-    }
-  }
-  return { encoding: RAW, bytes: plain }
+/** The plaintext's bytes, with the tokens of seal_tokens.ts when it has some. */
+function encoded(plain: string): { encoding: number; bytes: Buffer } {
+  const tokenized = withTokens(plain)
+  return tokenized !== null && tokenized.length < plain.length
+    ? { encoding: TOKENS_1, bytes: Buffer.from(tokenized) }
+    : { encoding: RAW, bytes: Buffer.from(plain) }
 }
 
-function decoded(encoding: number, bytes: Buffer): Buffer | undefined {
-  if (encoding === RAW) return bytes
-  if (encoding === DEFLATED_WITH_DICTIONARY_1) {
-    return inflateRawSync(bytes, { dictionary: SEAL_DICTIONARY_1 })
-  }
+function decoded(encoding: number, bytes: Buffer): string | undefined {
+  if (encoding === RAW) return bytes.toString('utf8')
+  if (encoding === TOKENS_1) return withoutTokens(bytes.toString('utf8'))
   return undefined
 }
 
@@ -141,7 +130,7 @@ export function evidenceCipher({ id, key }: CipherKey): EvidenceCipher {
       decipher.update(sealed.subarray(COMPACT_SEAL_OVERHEAD)),
       decipher.final(),
     ])
-    const plain = decoded(header[1] & ~JSON_VALUE, bytes)?.toString('utf8')
+    const plain = decoded(header[1] & ~JSON_VALUE, bytes)
     if (plain === undefined) return undefined
     return header[1] & JSON_VALUE ? JSON.parse(plain) : plain
   }
@@ -149,7 +138,7 @@ export function evidenceCipher({ id, key }: CipherKey): EvidenceCipher {
   return {
     seal(value, purpose) {
       const text = typeof value === 'string'
-      const { encoding, bytes } = encoded(Buffer.from(text ? value : JSON.stringify(value)))
+      const { encoding, bytes } = encoded(text ? value : JSON.stringify(value))
       const header = Buffer.from([COMPACT_SEAL_MARKER, text ? encoding : encoding | JSON_VALUE])
       const iv = nextIv()
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
