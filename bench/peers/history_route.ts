@@ -12,7 +12,7 @@
 | Booting the app here only gives the statement texts and the pure projection
 | functions; no request goes through the framework, Lucid or the encrypter.
 */
-import { createDecipheriv, createHash, createSecretKey, hkdfSync, randomUUID } from 'node:crypto'
+import { createDecipheriv, createSecretKey, hkdfSync, randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import type { Environment } from '#models/collections_vocabulary'
 import { bootApp } from '../boot_app.js'
@@ -22,18 +22,16 @@ await bootApp()
 const { historyQueries } = await import('#services/collections/history/transaction_history')
 const { historyItemOf } = await import('#services/collections/history/project_evidence')
 const { coverageOf, eventTypeOf } = await import('#services/collections/history/coverage')
-const { default: encryption } = await import('@adonisjs/core/services/encryption')
 const { withoutTokens } = await import('#services/collections/history/seal_tokens')
 
-// The encrypter's AES-256-GCM key (its id, then HKDF of SHA-256(APP_KEY)), made once.
-const encrypterId = encryption.encrypt('probe').split('.')[0]
+// The compact seals' AES-256-GCM key (HKDF-SHA256 of APP_KEY under its own name), made once.
 const key = createSecretKey(
   Buffer.from(
     hkdfSync(
       'sha256',
-      createHash('sha256').update(process.env.APP_KEY!).digest(),
+      process.env.APP_KEY!,
       Buffer.alloc(0),
-      Buffer.from(`aes-256-gcm:v1:${encrypterId}`),
+      'merchant-portal:exchange-evidence:seal:v1',
       32
     )
   )

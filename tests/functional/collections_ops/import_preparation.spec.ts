@@ -1,7 +1,7 @@
 /*
 | The import prepares its lines (check, seal, project, COPY text) on a worker thread
-| (app/services/collections/import/prepared_lines.ts), and on its own thread when the fast
-| cipher is not proven. Both ways must give the same lines, in order, whatever the
+| (app/services/collections/import/prepared_lines.ts), and on its own thread when asked.
+| Both ways must give the same lines, in order, whatever the
 | chunking of the input, stop at the same bad line, and seal what the server opens.
 */
 import { test } from '@japa/runner'

@@ -1,7 +1,7 @@
 /*
 | How evidence is sealed at rest, without the application container, so that the
 | import's preparation thread (import_preparation_worker.ts) seals exactly as the
-| server reads (evidence_snapshot.ts holds the key and the encrypter fallback).
+| server reads (evidence_snapshot.ts holds the keys and opens text-format seals).
 |
 | - A snapshot's plaintext is a one-character tag and the body: `j` + the JSON text of
 |   a `body`, or `t` + a non-JSON `body_text`.
@@ -17,13 +17,23 @@
 |   it is. 30 bytes of envelope, where the application encrypter's text format
 |   (`<id>.v1:<ciphertext>.<iv>.<tag>`, base64url, the plaintext as the JSON text of
 |   `{"message": ...}`) took a third more than the plaintext plus about 60 bytes.
-| - Seals in the encrypter's text format (every row written before migration 1100,
-|   and what the encrypter fallback writes) are still opened: their first byte is the
-|   key id's, never the marker.
-| - The key object is made once: turning the raw key into a key object on every call
-|   was most of a seal's cost (bench/README.md).
+| - Compact seals are made under a key of the service's own, derived from APP_KEY
+|   (evidenceSealKey), so they never depend on how the framework's encrypter derives
+|   its keys.
+| - Seals in the application encrypter's text format (every row written before
+|   migration 1100) are still opened: their first byte is the key id's, never the
+|   marker; with the encrypter's key when it is proven, else by the encrypter.
+| - Key objects are made once: turning the raw key into a key object on every call was
+|   most of a seal's cost (bench/README.md).
 */
-import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto'
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto'
 import {
   PROJECTION_VERSION,
   type EvidenceFacts,
@@ -55,15 +65,32 @@ const TAG_BYTES = 16
 /** Bytes a compact seal adds to its (possibly tokenized) plaintext. */
 export const COMPACT_SEAL_OVERHEAD = HEADER_BYTES + IV_BYTES + TAG_BYTES
 
-/** The encrypter's key id and its AES-256-GCM key (a KeyObject crosses to a worker). */
-export interface CipherKey {
-  id: string
-  key: KeyObject
+/**
+ * The keys of evidence seals (KeyObjects cross to a worker): `seal`, the service's own
+ * AES-256-GCM key for compact seals, derived from APP_KEY by evidenceSealKey; and the
+ * application encrypter's key id and key, to open text-format seals without the
+ * encrypter, once proven (evidence_snapshot.ts), else null.
+ */
+export interface EvidenceKeys {
+  seal: KeyObject
+  textFormat: { id: string; key: KeyObject } | null
+}
+
+/** The compact seals' key: HKDF-SHA256 of APP_KEY under a name of its own. */
+export function evidenceSealKey(appKey: string): KeyObject {
+  return createSecretKey(
+    Buffer.from(
+      hkdfSync('sha256', appKey, Buffer.alloc(0), 'merchant-portal:exchange-evidence:seal:v1', 32)
+    )
+  )
 }
 
 export interface EvidenceCipher {
   seal: Seal
-  /** The sealed value, or undefined when it does not open under `purpose`. */
+  /**
+   * The sealed value; undefined when it does not open under `purpose`, or null for a
+   * text-format seal without the encrypter's key (the encrypter itself must open it).
+   */
   open(sealed: Sealed, purpose: string): unknown
 }
 
@@ -97,9 +124,11 @@ function decoded(encoding: number, bytes: Buffer): string | undefined {
 const additionalData = (header: Uint8Array, purpose: string) =>
   Buffer.concat([header, Buffer.from(purpose)])
 
-export function evidenceCipher({ id, key }: CipherKey): EvidenceCipher {
+export function evidenceCipher(keys: EvidenceKeys): EvidenceCipher {
   /** A seal in the encrypter's text format (rows written before migration 1100). */
   function openText(sealed: string, purpose: string): unknown {
+    if (keys.textFormat === null) return null
+    const { id, key } = keys.textFormat
     const parts = sealed.split('.')
     if (parts.length !== 4 || parts[0] !== id || !parts[1].startsWith('v1:')) return undefined
     const iv = Buffer.from(parts[2], 'base64url')
@@ -123,7 +152,9 @@ export function evidenceCipher({ id, key }: CipherKey): EvidenceCipher {
     const header = sealed.subarray(0, HEADER_BYTES)
     const iv = sealed.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES)
     const tag = sealed.subarray(HEADER_BYTES + IV_BYTES, COMPACT_SEAL_OVERHEAD)
-    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+    const decipher = createDecipheriv('aes-256-gcm', keys.seal, iv, {
+      authTagLength: TAG_BYTES,
+    })
     decipher.setAAD(additionalData(header, purpose))
     decipher.setAuthTag(tag)
     const bytes = Buffer.concat([
@@ -141,7 +172,7 @@ export function evidenceCipher({ id, key }: CipherKey): EvidenceCipher {
       const { encoding, bytes } = encoded(text ? value : JSON.stringify(value))
       const header = Buffer.from([COMPACT_SEAL_MARKER, text ? encoding : encoding | JSON_VALUE])
       const iv = nextIv()
-      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+      const cipher = createCipheriv('aes-256-gcm', keys.seal, iv, { authTagLength: TAG_BYTES })
       cipher.setAAD(additionalData(header, purpose))
       const body = Buffer.concat([cipher.update(bytes), cipher.final()])
       return Buffer.concat([header, iv, cipher.getAuthTag(), body])

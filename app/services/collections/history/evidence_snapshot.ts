@@ -3,12 +3,11 @@
 | captured, encrypted), with the application key: the format and the sealing of an
 | event are in evidence_cipher.ts; this module holds the key and opens what is stored.
 |
-| The fast cipher (evidence_cipher.ts) is used only after it has opened what the
-| application encrypter sealed (the rows stored in the encrypter's text format) and
-| what it sealed itself; otherwise every call goes through the encrypter, whose text
-| format is then stored as bytes. The key is read on
-| first use (never when this module loads: a command module importing config while
-| ace loads it would freeze an empty key, tests/functional/foundation).
+| Seals are compact, under the service's own key. Seals in the encrypter's text format
+| (rows stored before migration 1100) are opened with the encrypter's key once it has
+| opened what the encrypter sealed, and by the encrypter itself otherwise. The keys
+| are made on first use (never when this module loads: a command module importing
+| config while ace loads it would freeze an empty key, tests/functional/foundation).
 */
 import { createHash, createSecretKey, hkdfSync } from 'node:crypto'
 import encryption from '@adonisjs/core/services/encryption'
@@ -24,8 +23,9 @@ import {
   sealEvidenceWith,
   snapshotPlaintext,
   snapshotPurpose,
-  type CipherKey,
+  evidenceSealKey,
   type EvidenceCipher,
+  type EvidenceKeys,
   type Sealable,
   type Sealed,
   type SealedEvidence,
@@ -36,19 +36,19 @@ export type Snapshot = OpenedSnapshot
 /** Encrypted snapshots over this many bytes are never read. */
 export const SNAPSHOT_READ_BOUND_BYTES = 2 * 1024 * 1024
 
-let cipherKey: CipherKey | null | undefined
-let fastCipher: EvidenceCipher | null = null
+let keys: EvidenceKeys | undefined
+let cipher: EvidenceCipher
 
 /**
- * The encrypter's key id and AES-256-GCM key, for sealing off the application's
- * thread, or null when the fast cipher and the encrypter do not read each other.
+ * The keys of evidence seals (evidence_cipher.ts), made on first use: the compact
+ * seals' own, and the encrypter's key when what the encrypter seals opens with it.
  */
-export function evidenceCipherKey(): CipherKey | null {
-  if (cipherKey !== undefined) return cipherKey
-  cipherKey = null
+export function evidenceKeys(): EvidenceKeys {
+  if (keys !== undefined) return keys
+  keys = { seal: evidenceSealKey(settings.appKeyText()), textFormat: null }
   try {
     const id = encryption.encrypt('probe', undefined, 'probe').split('.')[0]
-    const candidateKey: CipherKey = {
+    const textFormat = {
       id,
       key: createSecretKey(
         Buffer.from(
@@ -62,31 +62,23 @@ export function evidenceCipherKey(): CipherKey | null {
         )
       ),
     }
-    const candidate = evidenceCipher(candidateKey)
     const probe = 'tprobe \u2028 "quoted" \\ é'
     const purpose = snapshotPurpose('probe')
-    // The same key as the encrypter's: what it sealed opens here (rows stored before
-    // the compact format), and what is sealed here opens here.
-    const weRead = candidate.open(encryption.encrypt(probe, undefined, purpose), purpose) === probe
-    const roundTrip = candidate.open(candidate.seal(probe, purpose), purpose) === probe
-    if (weRead && roundTrip) {
-      cipherKey = candidateKey
-      fastCipher = candidate
+    const sealedByEncrypter = encryption.encrypt(probe, undefined, purpose)
+    if (evidenceCipher({ ...keys, textFormat }).open(sealedByEncrypter, purpose) === probe) {
+      keys = { ...keys, textFormat }
     }
   } catch {
-    cipherKey = null
+    // Text-format seals are then opened by the encrypter itself.
   }
-  return cipherKey
+  cipher = evidenceCipher(keys)
+  return keys
 }
 
-/**
- * Seals under the application key: compact with the fast cipher when it is proven,
- * else in the encrypter's text format (stored as its bytes).
- */
+/** Seals compactly under the service's own key (evidence_cipher.ts). */
 export function seal(value: Sealable, purpose: string): Buffer {
-  return evidenceCipherKey() && fastCipher
-    ? fastCipher.seal(value, purpose)
-    : Buffer.from(encryption.encrypt(value, undefined, purpose))
+  evidenceKeys()
+  return cipher.seal(value, purpose)
 }
 
 export function sealSnapshot(
@@ -112,7 +104,10 @@ export function sealProjection(evidenceId: string, projection: StoredProjection)
 
 /** The sealed value, or null when it does not open under `purpose`. */
 function openSealed(sealed: Sealed, purpose: string): unknown {
-  if (evidenceCipherKey() && fastCipher) return fastCipher.open(sealed, purpose) ?? null
+  evidenceKeys()
+  const opened = cipher.open(sealed, purpose)
+  // null: a text-format seal the encrypter's key was not proven for.
+  if (opened !== null) return opened ?? null
   try {
     return encryption.decrypt(
       typeof sealed === 'string' ? sealed : Buffer.from(sealed).toString('utf8'),

@@ -53,7 +53,7 @@ for (;;) {
     await prepareImport({
       currencies: new Set(start.currencies),
       months: start.months,
-      seal: evidenceCipher(start.key).seal,
+      seal: evidenceCipher(start.keys).seal,
     })
   } catch (error) {
     port.postMessage({

@@ -13,16 +13,15 @@
 | An aborted `signal` ends the lines early, without waiting for the next reply: the
 | thread is ended and the input closed (the import stops on SIGTERM or SIGINT).
 |
-| The thread seals with the application key proven by evidence_snapshot.ts. Without
-| that proof (an encrypter whose format is not the one evidence_cipher.ts writes), or
-| when asked, the lines are prepared here, on this thread.
+| The thread seals with the keys of evidence_snapshot.ts (evidenceKeys); when asked,
+| the lines are prepared here, on this thread.
 */
 import { Worker } from 'node:worker_threads'
 import { setFlagsFromString } from 'node:v8'
 import { setImmediate } from 'node:timers/promises'
 import { siblingModule } from '#support/sibling_module'
-import { evidenceCipherKey, seal } from '#services/collections/history/evidence_snapshot'
-import type { CipherKey } from '#services/collections/history/evidence_cipher'
+import { evidenceKeys, seal } from '#services/collections/history/evidence_snapshot'
+import type { EvidenceKeys } from '#services/collections/history/evidence_cipher'
 import { ImportLineError } from '#services/collections/import/import_line'
 import { PreparedReplies, type PreparedReply } from '#services/collections/import/prepared_replies'
 
@@ -37,7 +36,7 @@ import { PreparedReplies, type PreparedReply } from '#services/collections/impor
 const PREPARED_AHEAD_CHUNKS = 16
 
 export type PreparerMessage =
-  | { type: 'start'; currencies: string[]; months: number; key: CipherKey }
+  | { type: 'start'; currencies: string[]; months: number; keys: EvidenceKeys }
   | { type: 'chunk'; bytes: Uint8Array }
   | { type: 'end' }
 
@@ -59,10 +58,10 @@ export async function* preparedLines(
   signal?: AbortSignal
 ): AsyncGenerator<PreparedReply> {
   freeArrayBuffersWhereAllocated()
-  const key = where === 'thread' ? evidenceCipherKey() : null
-  const replies = key
-    ? preparedOnThread(input, context, key, signal)
-    : preparedHere(input, context, signal)
+  const replies =
+    where === 'thread'
+      ? preparedOnThread(input, context, evidenceKeys(), signal)
+      : preparedHere(input, context, signal)
   for await (const reply of replies) {
     yield reply
     if (reply.bad) throw new ImportLineError(reply.bad.line, reply.bad.reason)
@@ -130,7 +129,7 @@ function releaseThread(thread: Worker, reusable: boolean) {
 async function* preparedOnThread(
   input: AsyncIterable<Buffer | string>,
   { currencies, months }: PreparationInput,
-  key: CipherKey,
+  keys: EvidenceKeys,
   signal?: AbortSignal
 ): AsyncGenerator<PreparedReply> {
   const thread = takeThread()
@@ -197,7 +196,7 @@ async function* preparedOnThread(
       type: 'start',
       currencies: [...currencies],
       months,
-      key,
+      keys,
     } satisfies PreparerMessage)
     feed()
     for (;;) {
