@@ -35,6 +35,19 @@ export class MigrationsAppliedCheck extends BaseCheck {
   }
 }
 
+/**
+ * Lucid's database check, run against the connection as it is at each probe: built
+ * once around `db.connection()`, it would keep a client that a closed and re-made
+ * connection (`db.manager.close`) has left behind, and fail for the process lifetime.
+ */
+class DatabaseCheck extends BaseCheck {
+  name = `Database health check (${db.primaryConnectionName})`
+
+  run() {
+    return new DbCheck(db.connection()).run()
+  }
+}
+
 /** The limiter store: a PING answered within a second. */
 class RedisReachableCheck extends BaseCheck {
   name = 'Redis reachable'
@@ -58,7 +71,7 @@ class RedisReachableCheck extends BaseCheck {
 }
 
 export const healthChecks = new HealthChecks().register([
-  new DbCheck(db.connection()),
+  new DatabaseCheck(),
   new MigrationsAppliedCheck(),
   ...(env.get('REDIS_URL') ? [new RedisReachableCheck()] : []),
 ])

@@ -3,6 +3,7 @@
 | framework's health checks (database reachable, migrations applied).
 */
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { route } from '#tests/helpers/routes'
 
@@ -31,5 +32,17 @@ test.group('Health', () => {
     assert.isTrue(checks.some((check) => /migration/i.test(check.name)))
     assert.isTrue(checks.some((check) => /database|db/i.test(check.name)))
     assert.notMatch(response.text(), /postgres:\/\//)
+  })
+
+  test('/health/ready checks the database connection as it is now, after it was closed and re-made', async ({
+    client,
+    assert,
+  }) => {
+    const before = await client.get(route('health.ready'))
+    before.assertStatus(200)
+    await db.manager.closeAll()
+    const response = await client.get(route('health.ready'))
+    response.assertStatus(200)
+    assert.equal(response.body().status, 'ok')
   })
 })
