@@ -34,7 +34,8 @@
 | A stream never has more than 64 requests in flight; a send beyond that is skipped
 | and counted (it would mean the server stopped keeping up).
 |
-| Each window prints the server's RSS and heap used (mean and max of the scrapes),
+| Each window prints the server's RSS and heap used (mean and max of the scrapes), the
+| V8 heap's size and the memory outside it (external buffers; means), to tell what grows,
 | its event-loop delay (from prom-client's monitorEventLoopDelay, which each scrape
 | resets: p50 is the median of the scrapes' p50s, p99 the highest of their p99s, an
 | upper bound of the window's), and per route p50/p99 (ms, over the answers other
@@ -354,6 +355,8 @@ interface Scrape {
   at: number
   rssMiB: number
   heapUsedMiB: number
+  heapTotalMiB: number
+  externalMiB: number
   loopP50Ms: number
   loopP99Ms: number
   loopMaxMs: number
@@ -372,6 +375,8 @@ async function scrape() {
     at: performance.now(),
     rssMiB: round1(value('process_resident_memory_bytes') / 2 ** 20),
     heapUsedMiB: round1(value('nodejs_heap_size_used_bytes') / 2 ** 20),
+    heapTotalMiB: round1(value('nodejs_heap_size_total_bytes') / 2 ** 20),
+    externalMiB: round1(value('nodejs_external_memory_bytes') / 2 ** 20),
     loopP50Ms: round1(value('nodejs_eventloop_lag_p50_seconds') * 1000),
     loopP99Ms: round1(value('nodejs_eventloop_lag_p99_seconds') * 1000),
     loopMaxMs: round1(value('nodejs_eventloop_lag_max_seconds') * 1000),
@@ -515,6 +520,8 @@ function windowOf(index: number) {
       mean: mean(windowScrapes.map((item) => item.rssMiB)),
       max: max(windowScrapes.map((item) => item.rssMiB)),
     },
+    heap_total_mib: mean(windowScrapes.map((item) => item.heapTotalMiB)),
+    external_mib: mean(windowScrapes.map((item) => item.externalMiB)),
     heap_used_mib: {
       mean: mean(windowScrapes.map((item) => item.heapUsedMiB)),
       max: max(windowScrapes.map((item) => item.heapUsedMiB)),
@@ -562,7 +569,7 @@ function printWindow(index: number) {
     '',
     `Window ${figures.window} (minutes ${figures.minutes} after the warm-up), load average ${loadAtWindow[index]?.join(' / ')}: ` +
       `RSS ${cell(figures.rss_mib.mean)} MiB (max ${cell(figures.rss_mib.max)}), heap used ${cell(figures.heap_used_mib.mean)} MiB ` +
-      `(max ${cell(figures.heap_used_mib.max)}), event-loop delay p50 ${cell(figures.event_loop_ms.p50)} ms, p99 ≤ ${cell(figures.event_loop_ms.p99_at_most)} ms, ` +
+      `(max ${cell(figures.heap_used_mib.max)}) of a heap of ${cell(figures.heap_total_mib)} MiB, external ${cell(figures.external_mib)} MiB, event-loop delay p50 ${cell(figures.event_loop_ms.p50)} ms, p99 ≤ ${cell(figures.event_loop_ms.p99_at_most)} ms, ` +
       `max ${cell(figures.event_loop_ms.max)} ms (${figures.scrapes} scrapes)`,
     '',
     '| route | n | p50 ms | p99 ms | answers | shed (503 + Retry-After) | other 5xx | unexpected | failed connections |',
