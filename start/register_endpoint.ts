@@ -1,7 +1,8 @@
 /*
 | Registers an endpoint declaration (app/http/endpoint.ts) with the router: its
-| method, path, name and handler, and each step of its stack as a named middleware
-| (its name and arguments are what router.toJSON() shows), in the stack's order.
+| method, path and name, each step of its stack as a named middleware (its name and
+| arguments are what router.toJSON() shows), in the stack's order, and its handler
+| (start/endpoint_handler.ts), named `Controller.action` for `node ace list:routes`.
 |
 | Middleware and controllers keep no state between requests, so each is made once
 | per process and called directly. The router's lazy class references would instead
@@ -11,8 +12,11 @@
 */
 import router from '@adonisjs/core/services/router'
 import type { HttpContext } from '@adonisjs/core/http'
+import type { Constructor, LazyImport } from '@adonisjs/core/types/common'
 import type { NextFn, ParsedNamedMiddleware } from '@adonisjs/core/types/http'
-import type { Endpoint, StackStep } from '#http/endpoint'
+import type { ActionsOf, Endpoint } from '#http/endpoint'
+import type { StackStep } from '#http/stacks'
+import { handlerOf } from '#start/endpoint_handler'
 import AppClientAuthMiddleware from '#middleware/app_client_auth_middleware'
 import BodyMiddleware from '#middleware/body_middleware'
 import LimitMiddleware, { type ThrottledAuditWriter } from '#middleware/limit_middleware'
@@ -84,19 +88,6 @@ function middlewareOf(step: StackStep): ParsedNamedMiddleware {
   }
 }
 
-/** The action of the controller's one instance, made when the route is first used. */
-function handlerOf([load, action]: Endpoint['handler']) {
-  let controller: Record<string, (ctx: HttpContext) => unknown> | undefined
-  const make = async () => {
-    const { default: Controller } = await load()
-    return new Controller()
-  }
-  return async (ctx: HttpContext) => {
-    const instance = (controller ??= await make())
-    return instance[action](ctx)
-  }
-}
-
 const METHODS = {
   get: ['GET', 'HEAD'],
   post: ['POST'],
@@ -105,9 +96,16 @@ const METHODS = {
   delete: ['DELETE'],
 }
 
-export function register(endpoint: Endpoint) {
+/**
+ * Adds an endpoint to the router, served by the action of its name in the controller
+ * (loaded on first use): `register(ENDPOINTS.profile.show, ProfileController)`.
+ */
+export function register<E extends Endpoint>(
+  endpoint: E,
+  controller: LazyImport<Constructor<Pick<ActionsOf<{ [K in E['action']]: E }>, E['action']>>>
+) {
   const methods = endpoint.head === false ? ['GET'] : METHODS[endpoint.method]
-  const route = router.route(endpoint.path, methods, handlerOf(endpoint.handler))
+  const route = router.route(endpoint.path, methods, handlerOf(endpoint, controller))
   route.as(endpoint.name)
   for (const [param, matcher] of Object.entries(endpoint.where ?? {})) route.where(param, matcher)
   if (endpoint.stack.steps.length) route.use(endpoint.stack.steps.map(middlewareOf))

@@ -2,16 +2,23 @@
 | portal-api.md › Collections: metrics summary and charts, the endpoints of
 | CollectionMetricsController.
 |
-| The query parameters come from the validators the controller uses
+| The query parameters are documented from the validators the routes validate with
 | (#validators/reporting); overrides only where a VineJS rule emits no JSON Schema.
 */
-import { chartInput, metricsInput } from '#validators/reporting'
-import { queryParameters } from '#openapi/json_schema'
-import { ok, ref } from '#openapi/components'
-import { endpointsOf, portalStack } from '#http/endpoint'
-import { COLLECTIONS_DESCRIPTIONS, COLLECTIONS_OVERRIDES } from '#controllers/collections_endpoints'
-
-const CollectionMetricsController = () => import('#controllers/collection_metrics_controller')
+import { chartInput, metricsInput, reportingQuery } from '#validators/reporting'
+import { ref } from '#openapi/components'
+import type { InputOf } from '#validators/rules/input'
+import { endpointsOf } from '#http/endpoint'
+import { portalStack } from '#http/stacks'
+import {
+  checkCurrency,
+  COLLECTIONS_DESCRIPTIONS,
+  COLLECTIONS_OVERRIDES,
+} from '#controllers/collections_endpoints'
+import {
+  MetricsChartTransformer,
+  MetricsSummaryTransformer,
+} from '#transformers/collection_metrics_transformer'
 
 /** The IANA rule of `timezone` is custom (no JSON Schema of its own). */
 const OVERRIDES = { ...COLLECTIONS_OVERRIDES, timezone: { type: 'string', minLength: 1 } }
@@ -30,7 +37,7 @@ const DESCRIPTIONS = {
 const POPULATION =
   'Population: stored collection transactions of the merchant, environment, currency and optional brand created in [from, to); archived and credited included. A PAID transaction with a null amount makes the whole answer 503 `SERVICE_UNAVAILABLE`. Rejected query fields: pagination, status, search, merchant references, `as_of` (and `interval` on metrics).'
 
-export const collectionMetricsEndpoints = endpointsOf(CollectionMetricsController, {
+export const collectionMetricsEndpoints = endpointsOf({
   summary: {
     method: 'get',
     path: '/api/v1/portal/collections/metrics',
@@ -40,9 +47,19 @@ export const collectionMetricsEndpoints = endpointsOf(CollectionMetricsControlle
     tag: 'Reporting',
     summary: 'Collection metrics summary',
     description: POPULATION,
-    query: queryParameters(metricsInput, OVERRIDES, DESCRIPTIONS),
-    responses: { 200: { description: 'The summary.', schema: ok(ref('MetricsSummary')) } },
-    cacheControl: 'no-store',
+    query: {
+      input: metricsInput,
+      catalogue: checkCurrency,
+      as: reportingQuery,
+      overrides: OVERRIDES,
+      descriptions: DESCRIPTIONS,
+    },
+    response: {
+      description: 'The summary.',
+      data: ref('MetricsSummary'),
+      transformer: MetricsSummaryTransformer,
+      message: 'Success',
+    },
   },
   chart: {
     method: 'get',
@@ -53,8 +70,22 @@ export const collectionMetricsEndpoints = endpointsOf(CollectionMetricsControlle
     tag: 'Reporting',
     summary: 'Collection chart by day, month or year',
     description: `${POPULATION} Buckets follow the reporting timezone (a day may last 23 or 25 hours); bucket totals reconcile with \`totals\`, and the overall rate uses overall counts.`,
-    query: queryParameters(chartInput, OVERRIDES, DESCRIPTIONS),
-    responses: { 200: { description: 'The chart.', schema: ok(ref('Chart')) } },
-    cacheControl: 'no-store',
+    query: {
+      input: chartInput,
+      catalogue: checkCurrency,
+      as: (input: InputOf<typeof chartInput>) => ({
+        query: reportingQuery(input),
+        interval: input.interval,
+      }),
+      overrides: OVERRIDES,
+      descriptions: DESCRIPTIONS,
+    },
+    // An unsupported currency and the interval's bucket limit are one 422.
+    response: {
+      description: 'The chart.',
+      data: ref('Chart'),
+      transformer: MetricsChartTransformer,
+      message: 'Success',
+    },
   },
 })

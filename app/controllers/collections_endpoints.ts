@@ -2,7 +2,7 @@
 | portal-api.md › Collections: transactions and their exchange history, the endpoints
 | of CollectionsController.
 |
-| The query parameters come from the validators the controller uses
+| The query parameters are documented from the validators the routes validate with
 | (#validators/collections); overrides only where a VineJS rule emits no JSON Schema.
 */
 import {
@@ -10,12 +10,14 @@ import {
   listHistoryInput,
   listTransactionsInput,
 } from '#validators/collections'
-import { queryParameters, type FieldOverrides } from '#openapi/json_schema'
-import { ok, page, PAGINATION_DESCRIPTIONS, ref } from '#openapi/components'
-import { endpointsOf, portalStack } from '#http/endpoint'
+import type { FieldOverrides } from '#openapi/json_schema'
+import { PAGINATION_DESCRIPTIONS, ref } from '#openapi/components'
+import type { InputSchema } from '#validators/rules/input'
+import { requireSupportedCurrency } from '#services/collections/transactions/currency_catalogue'
+import TransactionTransformer from '#transformers/transaction_transformer'
+import { endpointsOf } from '#http/endpoint'
+import { portalStack } from '#http/stacks'
 import { TIMESTAMP_PATTERN } from '#validators/rules/timestamp'
-
-const CollectionsController = () => import('#controllers/collections_controller')
 
 /** Corrections of fields whose VineJS rule carries no JSON Schema (the timestamp grammar). */
 export const COLLECTIONS_OVERRIDES: FieldOverrides = {
@@ -36,21 +38,32 @@ export const COLLECTIONS_DESCRIPTIONS: Record<string, string> = {
   payment_brand: 'Exact match.',
 }
 
-type Input = Parameters<typeof queryParameters>[0]
+/**
+ * Only currency-filtered reads consult the catalogue (422 unsupported, 503
+ * unreadable), read on every such request (never cached) but concurrently with the
+ * validation and the operation: nothing is answered from a read whose currency the
+ * catalogue refuses or could not check.
+ */
+export const checkCurrency = (code: string) => requireSupportedCurrency('currency', code)
 
 /** The overrides of the fields an input declares (no phantom parameter on a strict route). */
-export function overridesFor(input: Input, overrides: FieldOverrides = COLLECTIONS_OVERRIDES) {
+function overridesFor(input: InputSchema<any>) {
   const declared = (input.validator.toJSONSchema() as { properties?: object }).properties ?? {}
-  return Object.fromEntries(Object.entries(overrides).filter(([name]) => name in declared))
+  return Object.fromEntries(
+    Object.entries(COLLECTIONS_OVERRIDES).filter(([name]) => name in declared)
+  )
 }
 
-const query = (input: Input) =>
-  queryParameters(input, overridesFor(input), COLLECTIONS_DESCRIPTIONS)
+const query = <Input extends InputSchema<any>>(input: Input) => ({
+  input,
+  overrides: overridesFor(input),
+  descriptions: COLLECTIONS_DESCRIPTIONS,
+})
 
 const READ_ONLY =
   'Read-only: no payment, provider inquiry or replay happens. A transaction of the other environment is 404.'
 
-export const collectionsEndpoints = endpointsOf(CollectionsController, {
+export const collectionsEndpoints = endpointsOf({
   index: {
     method: 'get',
     path: '/api/v1/portal/collections/transactions',
@@ -60,11 +73,14 @@ export const collectionsEndpoints = endpointsOf(CollectionsController, {
     tag: 'Collections',
     summary: 'List collection transactions',
     description: `Filters combine with AND; sorted by \`created_at\` then \`id\`, both descending. Without dates every stored transaction of the environment (archived included) is listed. Unlisted query fields are rejected with 422. ${READ_ONLY}`,
-    query: query(listTransactionsInput),
-    responses: {
-      200: { description: 'A page of transactions.', schema: page(ref('Transaction')) },
+    query: { ...query(listTransactionsInput), catalogue: checkCurrency },
+    response: {
+      description: 'A page of transactions.',
+      list: {},
+      data: ref('Transaction'),
+      transformer: TransactionTransformer,
+      message: 'Success',
     },
-    cacheControl: 'no-store',
   },
   show: {
     method: 'get',
@@ -76,13 +92,12 @@ export const collectionsEndpoints = endpointsOf(CollectionsController, {
     summary: 'Read one transaction',
     description: `Query \`environment\` only. ${READ_ONLY}`,
     query: query(environmentOnlyInput),
-    responses: {
-      200: {
-        description: 'The transaction.',
-        schema: ok(ref('Transaction'), { message: 'Success' }),
-      },
+    response: {
+      description: 'The transaction.',
+      data: ref('Transaction'),
+      transformer: TransactionTransformer,
+      message: 'Success',
     },
-    cacheControl: 'no-store',
   },
   history: {
     method: 'get',
@@ -95,13 +110,13 @@ export const collectionsEndpoints = endpointsOf(CollectionsController, {
     description:
       'Chronological (captured_at, then ULID ascending). `meta.coverage` is computed over the whole scoped history. A known transaction without permitted captures returns `data: []`. History is never truncated or backfilled; purged items have a null payload and `purged_at` set. Every read is audited; an audit failure is 500.',
     query: query(listHistoryInput),
-    responses: {
-      200: {
-        description: 'A page of history items.',
-        schema: page(ref('HistoryItem'), ref('HistoryMeta')),
-      },
+    // Items as the history projection made them (app/services/collections/history).
+    response: {
+      description: 'A page of history items.',
+      list: { meta: ref('HistoryMeta'), carries: ['coverage'] },
+      data: ref('HistoryItem'),
+      message: 'Success',
     },
-    cacheControl: 'no-store',
   },
   historyItem: {
     method: 'get',
@@ -114,7 +129,6 @@ export const collectionsEndpoints = endpointsOf(CollectionsController, {
     description:
       'Query `environment` only (pagination is rejected). Unknown, cross-merchant, cross-environment or other-transaction ids: 404. The read is audited; an audit failure is 500.',
     query: query(environmentOnlyInput),
-    responses: { 200: { description: 'The history item.', schema: ok(ref('HistoryItem')) } },
-    cacheControl: 'no-store',
+    response: { description: 'The history item.', data: ref('HistoryItem'), message: 'Success' },
   },
 })

@@ -11,7 +11,7 @@ import { EMAIL_VERIFICATION_PURPOSE, verifyEmailLink } from '#services/profile/e
  * Portal that carries only `email_verification=verified|invalid`.
  */
 export default class EmailVerificationLinkController {
-  async verify(ctx: HttpContext) {
+  async verify(_input: undefined, _actor: undefined, ctx: HttpContext) {
     const { request, response } = ctx
     response.header('Referrer-Policy', 'no-referrer')
     const { proof, expires } = request.qs()

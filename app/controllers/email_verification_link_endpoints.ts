@@ -1,13 +1,11 @@
 /* portal-api.md › Profile: the signed email verification link (outside /api/v1), the endpoint of EmailVerificationLinkController. */
 import { schema } from '#openapi/json_schema'
-import { endpointsOf, signedLinkStack } from '#http/endpoint'
+import { endpointsOf } from '#http/endpoint'
+import { signedLinkStack } from '#http/stacks'
 import { routeIds } from '#validators/rules/route_ids'
 import { AuditActions } from '#services/audit/actions'
 
-const EmailVerificationLinkController = () =>
-  import('#controllers/email_verification_link_controller')
-
-export const emailVerificationLinkEndpoints = endpointsOf(EmailVerificationLinkController, {
+export const emailVerificationLinkEndpoints = endpointsOf({
   verify: {
     method: 'get',
     path: '/portal/profile/email/verify/:verification',
@@ -22,7 +20,7 @@ export const emailVerificationLinkEndpoints = endpointsOf(EmailVerificationLinkC
     summary: 'Signed email verification link (mailed)',
     description:
       'Outside `/api/v1`, no PAT: the link mailed for an email change, used as issued (never constructed). A valid link redirects to the Portal origin with `email_verification=verified`; a valid signature on a stale, consumed, ineligible or conflicting proof redirects with `email_verification=invalid`. A bad, tampered or expired signature is 403 `INVALID_SIGNATURE`; missing or invalid Portal configuration 503. GET only: HEAD (mail scanners) is 405 and does not use the link up.',
-    query: [
+    queryParameters: [
       { name: 'proof', in: 'query', required: true, schema: schema.string() },
       {
         name: 'expires',

@@ -1,18 +1,21 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { healthChecks } from '#start/health'
 import { isDraining } from '#support/drain'
-import type { Alive, Readiness } from '#controllers/health_endpoints'
+import type { Alive, Readiness } from '#shapes/health'
+import type { ActionsOf } from '#http/endpoint'
+import type { healthEndpoints } from '#controllers/health_endpoints'
 
 /** Liveness (the process answers) and readiness (database reachable, schema current). */
-export default class HealthController {
-  live({ response }: HttpContext) {
-    return response.ok({ status: 'ok' } satisfies Alive)
+export default class HealthController implements ActionsOf<typeof healthEndpoints> {
+  live(_input: undefined, _actor: undefined, { response }: HttpContext) {
+    response.ok({ status: 'ok' } satisfies Alive)
   }
 
-  async ready({ response }: HttpContext) {
+  async ready(_input: undefined, _actor: undefined, { response }: HttpContext) {
     // Shutting down: out of rotation while requests still get served (app/support/drain.ts).
     if (isDraining()) {
-      return response.status(503).send({ status: 'draining', checks: [] } satisfies Readiness)
+      response.status(503).send({ status: 'draining', checks: [] } satisfies Readiness)
+      return
     }
     const report = await healthChecks.run().catch(() => null)
     const healthy = report?.isHealthy === true
@@ -20,7 +23,7 @@ export default class HealthController {
       name: check.name,
       status: check.status,
     }))
-    return response
+    response
       .status(healthy ? 200 : 503)
       .send({ status: healthy ? 'ok' : 'unavailable', checks } satisfies Readiness)
   }

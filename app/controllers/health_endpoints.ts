@@ -1,26 +1,9 @@
 /* decisions.md §6: liveness and readiness, the endpoints of HealthController. */
-import { schema, type Static } from '#openapi/json_schema'
-import { endpointsOf, openStack } from '#http/endpoint'
+import { Alive, NotReady, Ready } from '#shapes/health'
+import { endpointsOf } from '#http/endpoint'
+import { openStack } from '#http/stacks'
 
-const checkList = () =>
-  schema.array(schema.object({ name: schema.string(), status: schema.string() }))
-
-/** Liveness, Readiness and its refusal, as HealthController answers them. */
-export const Alive = schema.object({ status: schema.const('ok') })
-export type Alive = Static<typeof Alive>
-export const Ready = schema.object({ status: schema.const('ok'), checks: checkList() })
-export const NotReady = schema.object({
-  status: schema.enum(['unavailable', 'draining'], {
-    description:
-      '`draining` while the process shuts down (no checks run: docs/operations.md), `unavailable` when a check failed.',
-  }),
-  checks: checkList(),
-})
-export type Readiness = Static<typeof Ready> | Static<typeof NotReady>
-
-const HealthController = () => import('#controllers/health_controller')
-
-export const healthEndpoints = endpointsOf(HealthController, {
+export const healthEndpoints = endpointsOf({
   live: {
     method: 'get',
     path: '/health/live',
@@ -34,7 +17,6 @@ export const healthEndpoints = endpointsOf(HealthController, {
     responses: {
       200: { description: 'Alive.', schema: Alive },
     },
-    cacheControl: 'no-store',
   },
   ready: {
     method: 'get',
@@ -56,6 +38,5 @@ export const healthEndpoints = endpointsOf(HealthController, {
         schema: NotReady,
       },
     },
-    cacheControl: 'no-store',
   },
 })

@@ -1,43 +1,35 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { noContent, respond } from '#http/responses'
-import { validateBody } from '#http/request_input'
-import {
-  integrationKeyDeleteInput,
-  integrationKeyPutInput,
-  type IntegrationKeyType,
-} from '#validators/merchant'
-import { IntegrationKeysTransformer } from '#transformers/merchant_transformer'
+import type { UserActor } from '#auth/actor'
+import type { InputValue } from '#http/endpoint'
 import {
   deleteIntegrationKey,
   integrationKeysPresence,
   putIntegrationKey,
 } from '#services/merchants/integration_keys'
+import type { integrationKeysEndpoints as endpoints } from '#controllers/integration_keys_endpoints'
+
+/** `{keyType}`: the route's matcher admits only the two key types (any other spelling is 404). */
+const keyTypeOf = (ctx: HttpContext) =>
+  ctx.params.keyType as Parameters<typeof putIntegrationKey>[1]
 
 /**
  * portal-api.md › Integration keys. Every response is `no-store, private` and the
  * mutation limit (5 per minute per actor, merchant, operation and key type) runs
- * before the body is read, both on the route line. `{keyType}` is constrained by the
- * route: any other spelling is a 404.
+ * before the body is read, both in the route's stack.
  */
 export default class IntegrationKeysController {
   /** GET /portal/merchant/integration-keys (Both) */
-  async show(ctx: HttpContext) {
-    const presence = await integrationKeysPresence(ctx.actor!)
-    return respond(ctx, 'Success', IntegrationKeysTransformer.transform(presence))
+  async show(_input: undefined, actor: UserActor) {
+    return integrationKeysPresence(actor)
   }
 
   /** PUT /portal/merchant/integration-keys/{keyType} (Admin, strict) */
-  async update(ctx: HttpContext) {
-    const input = await validateBody(ctx, integrationKeyPutInput)
-    const keyType = ctx.params.keyType as IntegrationKeyType
-    const presence = await putIntegrationKey(ctx.actor!, keyType, input)
-    return respond(ctx, 'Integration key updated.', IntegrationKeysTransformer.transform(presence))
+  async update(input: InputValue<typeof endpoints.update>, actor: UserActor, ctx: HttpContext) {
+    return putIntegrationKey(actor, keyTypeOf(ctx), input)
   }
 
   /** DELETE /portal/merchant/integration-keys/{keyType} (Admin, strict) */
-  async destroy(ctx: HttpContext) {
-    const input = await validateBody(ctx, integrationKeyDeleteInput)
-    await deleteIntegrationKey(ctx.actor!, ctx.params.keyType as IntegrationKeyType, input)
-    return noContent(ctx)
+  async destroy(input: InputValue<typeof endpoints.destroy>, actor: UserActor, ctx: HttpContext) {
+    await deleteIntegrationKey(actor, keyTypeOf(ctx), input)
   }
 }

@@ -8,12 +8,11 @@ import {
   integrationKeyDeleteInput,
   integrationKeyPutInput,
 } from '#validators/merchant'
-import { inputJsonSchema } from '#openapi/json_schema'
-import { ok, ref } from '#openapi/components'
-import { adminStack, endpointsOf, portalStack, type EndpointLimit } from '#http/endpoint'
+import { ref } from '#openapi/components'
+import { IntegrationKeysTransformer } from '#transformers/merchant_transformer'
+import { endpointsOf } from '#http/endpoint'
+import { adminStack, portalStack, type EndpointLimit } from '#http/stacks'
 import { AuditActions, type AuditAction } from '#services/audit/actions'
-
-const IntegrationKeysController = () => import('#controllers/integration_keys_controller')
 
 /** PUT and DELETE: one bucket per actor, merchant, operation and key type. */
 const keyLimit = (operation: 'put' | 'delete', action: AuditAction): EndpointLimit => ({
@@ -23,11 +22,10 @@ const keyLimit = (operation: 'put' | 'delete', action: AuditAction): EndpointLim
   audit: { action, target: 'integration_key', targetParam: 'keyType' },
 })
 
-const KEY_CACHE = 'no-store, private'
 const PASSWORD_RULE =
   'A wrong `current_password` is 422 on that field and changes nothing (the refusal is audited). The change and its audit record are written atomically.'
 
-export const integrationKeysEndpoints = endpointsOf(IntegrationKeysController, {
+export const integrationKeysEndpoints = endpointsOf({
   show: {
     method: 'get',
     path: '/api/v1/portal/merchant/integration-keys',
@@ -38,13 +36,12 @@ export const integrationKeysEndpoints = endpointsOf(IntegrationKeysController, {
     summary: 'Read integration key presence',
     description:
       'Presence only; values are never readable. Without an integration record both flags are false and `updated_at` is null (no record is created). Every response of the integration key routes, errors included, is `Cache-Control: no-store, private`.',
-    responses: {
-      200: {
-        description: 'Presence metadata.',
-        schema: ok(ref('IntegrationKeysPresence'), { message: 'Success' }),
-      },
+    response: {
+      description: 'Presence metadata.',
+      data: ref('IntegrationKeysPresence'),
+      transformer: IntegrationKeysTransformer,
+      message: 'Success',
     },
-    cacheControl: KEY_CACHE,
   },
   update: {
     method: 'put',
@@ -58,16 +55,13 @@ export const integrationKeysEndpoints = endpointsOf(IntegrationKeysController, {
     tag: 'Integration keys',
     summary: 'Set an integration key',
     description: `Strict body. \`value\` is kept exactly as sent (never trimmed), nonempty and not whitespace-only, at most ${INTEGRATION_KEY_MAX_LENGTH.toLocaleString('en-US')} characters; it never appears in a response, log or audit record. \`secret_key\` signs payment notifications (queued notifications may still use an earlier key); \`authentication_token\` maps to a legacy asset and is not an API bearer token. OAuth clients and PATs stay active. ${PASSWORD_RULE} An unsupported key type is 404.`,
-    body: {
-      schema: inputJsonSchema(integrationKeyPutInput),
+    body: { input: integrationKeyPutInput },
+    response: {
+      description: 'Presence metadata after the change.',
+      data: ref('IntegrationKeysPresence'),
+      transformer: IntegrationKeysTransformer,
+      message: 'Integration key updated.',
     },
-    responses: {
-      200: {
-        description: 'Presence metadata after the change.',
-        schema: ok(ref('IntegrationKeysPresence'), { message: 'Integration key updated.' }),
-      },
-    },
-    cacheControl: KEY_CACHE,
   },
   destroy: {
     method: 'delete',
@@ -81,8 +75,7 @@ export const integrationKeysEndpoints = endpointsOf(IntegrationKeysController, {
     tag: 'Integration keys',
     summary: 'Remove an integration key',
     description: `Strict JSON body (\`value\` is not accepted). Idempotent even if the key or the integration is absent (nothing is created); the other key, logo, webhook URLs and x_token are preserved. Removal without a fallback can interrupt future notifications. ${PASSWORD_RULE} An unsupported key type is 404.`,
-    body: { schema: inputJsonSchema(integrationKeyDeleteInput) },
-    responses: { 204: { description: 'Removed (empty body).' } },
-    cacheControl: KEY_CACHE,
+    body: { input: integrationKeyDeleteInput },
+    response: { status: 204, description: 'Removed (empty body).' },
   },
 })

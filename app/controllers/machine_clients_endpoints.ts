@@ -6,12 +6,18 @@ import {
   revokeMachineClientInput,
   rotateMachineClientInput,
 } from '#validators/machine_clients'
-import { inputJsonSchema, queryParameters } from '#openapi/json_schema'
-import { ok, page, PAGINATION_DESCRIPTIONS, ref } from '#openapi/components'
-import { adminStack, endpointsOf, portalStack, type EndpointLimit } from '#http/endpoint'
+import { PAGINATION_DESCRIPTIONS, ref } from '#openapi/components'
+import MachineClientTransformer, {
+  CredentialTransformer,
+  IssuedMachineClientTransformer,
+} from '#transformers/machine_client_transformer'
+import { findManagedClient } from '#services/machine_clients/managed_clients'
+import { findConsumableDelivery } from '#services/machine_clients/consume_delivery'
+import type { UserActor } from '#auth/actor'
+import type { HttpContext } from '@adonisjs/core/http'
+import { endpointsOf } from '#http/endpoint'
+import { adminStack, CACHE_CONTROL, portalStack, type EndpointLimit } from '#http/stacks'
 import { AuditActions, type AuditAction } from '#services/audit/actions'
-
-const MachineClientsController = () => import('#controllers/machine_clients_controller')
 
 /** Issue, rotate and revoke: one bucket per actor, merchant and operation. */
 const mutationLimit = (
@@ -24,10 +30,17 @@ const mutationLimit = (
   per: `actor, merchant and operation (\`${operation}\`); refusals audited`,
   audit: { action, target: 'merchant_oauth_client', ...(targetParam ? { targetParam } : {}) },
 })
+/** The {client} of the route, once it names a machine client of the merchant (404 before 422). */
+async function managedClientId(ctx: HttpContext, actor: UserActor): Promise<string> {
+  const id = String(ctx.params.client)
+  await findManagedClient(actor.merchantId, id)
+  return id
+}
+
 const PASSWORD_RULE =
   'A wrong `current_password` is 422 on that field and changes nothing. The mutation and its audit record are written atomically.'
 
-export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
+export const machineClientsEndpoints = endpointsOf({
   index: {
     method: 'get',
     path: '/api/v1/portal/merchant/machine-clients',
@@ -38,14 +51,14 @@ export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
     summary: 'List machine clients',
     description:
       'Standard pagination, ordered by descending ownership id; other query fields are ignored. Reading removes expired deliveries (system-audited); it does not revoke clients.',
-    query: queryParameters(listMachineClientsInput, {}, PAGINATION_DESCRIPTIONS),
-    responses: {
-      200: {
-        description: 'A page of machine clients.',
-        schema: page(ref('MachineClientListItem')),
-      },
+    query: { input: listMachineClientsInput, descriptions: PAGINATION_DESCRIPTIONS },
+    response: {
+      description: 'A page of machine clients.',
+      list: {},
+      data: ref('MachineClientListItem'),
+      transformer: MachineClientTransformer,
+      message: 'Success',
     },
-    cacheControl: 'no-store, private',
   },
   store: {
     method: 'post',
@@ -59,14 +72,15 @@ export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
     tag: 'Machine clients',
     summary: 'Issue a machine client',
     description: `Strict body. \`label\` is unique per merchant, revoked clients included. The secret is handed over once through the delivery, which must be consumed within five minutes. ${PASSWORD_RULE}`,
-    body: { schema: inputJsonSchema(issueMachineClientInput) },
-    responses: {
-      201: {
-        description: 'Issued; consume the delivery within five minutes.',
-        schema: ok(ref('IssuedMachineClient')),
-      },
+    body: { input: issueMachineClientInput },
+    response: {
+      status: 201,
+      description: 'Issued; consume the delivery within five minutes.',
+      data: ref('IssuedMachineClient'),
+      transformer: IssuedMachineClientTransformer,
+      message:
+        'Machine client issued. Consume the credential delivery within five minutes; the secret is shown only once.',
     },
-    cacheControl: 'no-store, private',
   },
   rotate: {
     method: 'post',
@@ -80,15 +94,17 @@ export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
     tag: 'Machine clients',
     summary: 'Rotate a machine client',
     description: `Strict body. Creates the replacement client (with a new delivery) and gives the prior client a rotation deadline of now plus \`overlap_minutes\`. Framework, personal-access and ecosystem client mappings cannot be rotated (404). A client that already has a deadline, or is unavailable, is 409 \`CONFLICT\` and no replacement is created. ${PASSWORD_RULE}`,
-    body: { schema: inputJsonSchema(rotateMachineClientInput) },
-    responses: {
-      201: {
-        description: 'The replacement client and its delivery.',
-        schema: ok(ref('IssuedMachineClient')),
-      },
+    resolve: managedClientId,
+    body: { input: rotateMachineClientInput },
+    response: {
+      status: 201,
+      description: 'The replacement client and its delivery.',
+      data: ref('IssuedMachineClient'),
+      transformer: IssuedMachineClientTransformer,
+      message:
+        'Machine client rotated. Consume the new credential delivery within five minutes; the secret is shown only once.',
     },
     errors: ['CONFLICT'],
-    cacheControl: 'no-store, private',
   },
   revoke: {
     method: 'post',
@@ -102,12 +118,15 @@ export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
     tag: 'Machine clients',
     summary: 'Revoke a machine client and its tokens',
     description: `Strict JSON body. Revokes the OAuth client and its tokens, deactivates the ownership, clears the deadline and deletes a pending delivery. Already revoked: 409 \`CONFLICT\`. ${PASSWORD_RULE}`,
-    body: { schema: inputJsonSchema(revokeMachineClientInput) },
-    responses: {
-      200: { description: 'The revoked client.', schema: ok(ref('MachineClient')) },
+    resolve: managedClientId,
+    body: { input: revokeMachineClientInput },
+    response: {
+      description: 'The revoked client.',
+      data: ref('MachineClient'),
+      transformer: MachineClientTransformer,
+      message: 'Machine client and its access tokens revoked.',
     },
     errors: ['CONFLICT'],
-    cacheControl: 'no-store, private',
   },
   consume: {
     method: 'post',
@@ -132,27 +151,29 @@ export const machineClientsEndpoints = endpointsOf(MachineClientsController, {
     tag: 'Machine clients',
     summary: 'Consume a credential delivery (the secret, once)',
     description: `Strict body; the issuing administrator only. Returns the client secret once; it cannot be fetched again. Unavailable, consumed, expired or client-invalidated: 410 \`GONE\`. A delivery of another actor or merchant: 404. ${PASSWORD_RULE} Failed attempts are audited and keep the delivery.`,
-    body: { schema: inputJsonSchema(consumeDeliveryInput) },
-    responses: {
-      200: {
-        description: 'The credential (exactly four fields).',
-        schema: ok(ref('Credential')),
-        headers: {
-          'Cache-Control': {
-            description: 'Never stored.',
-            schema: { const: 'no-store, private, max-age=0' },
-            required: true,
-          },
-          'Pragma': {
-            description: 'HTTP/1.0 caches.',
-            schema: { const: 'no-cache' },
-            required: true,
-          },
-          'X-Content-Type-Options': {
-            description: 'No sniffing.',
-            schema: { const: 'nosniff' },
-            required: true,
-          },
+    resolve: (ctx: HttpContext, actor: UserActor) =>
+      findConsumableDelivery(actor, String(ctx.params.delivery)),
+    body: { input: consumeDeliveryInput },
+    response: {
+      description: 'The credential (exactly four fields).',
+      data: ref('Credential'),
+      transformer: CredentialTransformer,
+      message: 'Credential delivered. Store the secret now; it cannot be shown again.',
+      headers: {
+        'Cache-Control': {
+          description: 'Never stored.',
+          schema: { const: CACHE_CONTROL.credential },
+          required: true,
+        },
+        'Pragma': {
+          description: 'HTTP/1.0 caches.',
+          schema: { const: 'no-cache' },
+          required: true,
+        },
+        'X-Content-Type-Options': {
+          description: 'No sniffing.',
+          schema: { const: 'nosniff' },
+          required: true,
         },
       },
     },

@@ -4,23 +4,13 @@
 | the client is known). One read-only endpoint to verify machine credentials end to
 | end.
 */
-import { schema, type Static } from '#openapi/json_schema'
-import { ok } from '#openapi/components'
-import { endpointsOf, machineStack } from '#http/endpoint'
+import { endpointsOf } from '#http/endpoint'
+import { machineStack } from '#http/stacks'
 import { MERCHANT_API_SCOPE } from '#config/oauth'
+import { WhoAmI } from '#shapes/machine_access'
+import WhoAmITransformer from '#transformers/who_am_i_transformer'
 
-/** Whom a machine token acts for, as MerchantApiController answers. */
-export const WhoAmI = schema.object({
-  merchant_reference_id: schema.string(),
-  oauth_client_id: schema.integer(),
-  scopes: schema.array(schema.string()),
-  expires_at: schema.nullable(schema.timestamp()),
-})
-export type WhoAmI = Static<typeof WhoAmI>
-
-const MerchantApiController = () => import('#controllers/merchant_api_controller')
-
-export const merchantApiEndpoints = endpointsOf(MerchantApiController, {
+export const merchantApiEndpoints = endpointsOf({
   whoami: {
     method: 'get',
     path: '/api/v1/merchant-api/whoami',
@@ -32,12 +22,11 @@ export const merchantApiEndpoints = endpointsOf(MerchantApiController, {
     description:
       'Machine tokens only: the merchant and client a token acts for (an end-to-end check of machine credentials). Merchant ownership, business activation and the rotation deadline are checked here, not at token grant.',
     parsesBody: false,
-    responses: {
-      200: {
-        description: 'The acting merchant and client.',
-        schema: ok(WhoAmI),
-      },
+    response: {
+      description: 'The acting merchant and client.',
+      data: WhoAmI,
+      transformer: WhoAmITransformer,
+      message: 'Success',
     },
-    cacheControl: 'no-store',
   },
 })

@@ -10,7 +10,7 @@ import { contentTypeOfKey, LOGO_CACHE_CONTROL } from '#services/merchants/logo_s
  * response is cacheable for a year because a new logo always gets a new name.
  */
 export default class MerchantLogoFilesController {
-  async show(ctx: HttpContext) {
+  async show(_input: undefined, _actor: undefined, ctx: HttpContext) {
     const key = `logos/${ctx.params.merchant}/${ctx.params.file}`
     const contentType = contentTypeOfKey(key)
     if (!contentType) throw ApiError.notFound()

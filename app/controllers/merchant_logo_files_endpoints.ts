@@ -4,14 +4,13 @@
 | (ULID) and change with every upload.
 */
 import { schema } from '#openapi/json_schema'
-import { endpointsOf, publicReadStack } from '#http/endpoint'
+import { endpointsOf } from '#http/endpoint'
+import { publicReadStack } from '#http/stacks'
 import { routeIds } from '#validators/rules/route_ids'
 import { LOGO_CACHE_CONTROL } from '#services/merchants/logo_storage'
 import { MEDIA_ROUTE_PREFIX } from '#config/drive'
 
-const MerchantLogoFilesController = () => import('#controllers/merchant_logo_files_controller')
-
-export const merchantLogoFilesEndpoints = endpointsOf(MerchantLogoFilesController, {
+export const merchantLogoFilesEndpoints = endpointsOf({
   show: {
     method: 'get',
     path: `${MEDIA_ROUTE_PREFIX}/logos/:merchant/:file`,

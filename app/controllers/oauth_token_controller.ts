@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { grantMachineToken } from '#services/machine_clients/oauth_token_grant'
-import type { MachineToken } from '#controllers/oauth_token_endpoints'
+import type { MachineToken } from '#shapes/machine_access'
 
 /**
  * portal-api.md › Machine token endpoint: POST {base_url}/oauth/token, OAuth format
@@ -8,7 +8,7 @@ import type { MachineToken } from '#controllers/oauth_token_endpoints'
  * body; the exception handler answers every failure of this route in OAuth form.
  */
 export default class OAuthTokenController {
-  async issue(ctx: HttpContext) {
+  async issue(_input: undefined, _actor: undefined, ctx: HttpContext) {
     ctx.response.header('Cache-Control', 'no-store')
     ctx.response.header('Pragma', 'no-cache')
     const token = await grantMachineToken({

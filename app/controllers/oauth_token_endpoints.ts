@@ -3,10 +3,10 @@
 | OAuthTokenController: every failure in OAuth form, 429 and body errors included
 | (the exception handler knows this route by name).
 */
-import { schema, type Static } from '#openapi/json_schema'
-import { endpointsOf, oauthClientStack } from '#http/endpoint'
-
-const OAuthTokenController = () => import('#controllers/oauth_token_controller')
+import { schema } from '#openapi/json_schema'
+import { MachineToken } from '#shapes/machine_access'
+import { endpointsOf } from '#http/endpoint'
+import { oauthClientStack } from '#http/stacks'
 
 const oauthError = (codes: string[]) => ({
   type: 'object',
@@ -15,18 +15,10 @@ const oauthError = (codes: string[]) => ({
   properties: { error: { type: 'string', enum: codes }, error_description: schema.string() },
 })
 
-/** The token response (RFC 6749 §5.1), which OAuthTokenController sends. */
-export const MachineToken = schema.object({
-  token_type: schema.const('Bearer'),
-  expires_in: schema.integer({ minimum: 1, description: 'Seconds.' }),
-  access_token: schema.string(),
-})
-export type MachineToken = Static<typeof MachineToken>
-
 const NO_STORE = { description: 'Never cached.', schema: { const: 'no-store' }, required: true }
 const PRAGMA = { description: 'HTTP/1.0 caches.', schema: { const: 'no-cache' }, required: true }
 
-export const oauthTokenEndpoints = endpointsOf(OAuthTokenController, {
+export const oauthTokenEndpoints = endpointsOf({
   issue: {
     method: 'post',
     path: '/oauth/token',
@@ -42,7 +34,7 @@ export const oauthTokenEndpoints = endpointsOf(OAuthTokenController, {
     description:
       'Outside `/api/v1`; OAuth response format (no envelope). Credentials go in the form or as HTTP Basic, never both; username, password, user tokens and the application header are not used, and unrelated parameters are ignored. `scope` is space-separated registered scopes: empty requests none, omitted uses the default, unknown fails. Use the returned `expires_in` and repeat the grant before expiry. The token authenticates merchant integration APIs only, never Portal user endpoints. Errors follow RFC 6749 §5.2; `invalid_client` carries `WWW-Authenticate: Basic realm="oauth"` when HTTP Basic was tried.',
     envelope: false,
-    body: {
+    documentedBody: {
       mediaType: 'application/x-www-form-urlencoded',
       schema: {
         type: 'object',

@@ -140,28 +140,28 @@ function send(ctx: HttpContext, item: Served, headers: Record<string, string> = 
 
 export default class OpenapiController {
   /** GET /openapi.json */
-  async document(ctx: HttpContext) {
+  async document(_input: undefined, _actor: undefined, ctx: HttpContext) {
     const item = await served('openapi.json', async () => ({
       body: openApiDocument().json,
       type: 'application/json; charset=utf-8',
     }))
-    return send(ctx, item)
+    send(ctx, item)
   }
 
   /** GET /docs */
-  async page(ctx: HttpContext) {
+  async page(_input: undefined, _actor: undefined, ctx: HttpContext) {
     const item = await served('page', async () => ({
       body: PAGE,
       type: 'text/html; charset=utf-8',
     }))
-    return send(ctx, item, {
+    send(ctx, item, {
       'Content-Security-Policy': DOCS_CONTENT_SECURITY_POLICY,
       'Referrer-Policy': 'no-referrer',
     })
   }
 
   /** GET /docs/assets/:asset (a fixed list: no path from the request reaches the disk) */
-  async asset(ctx: HttpContext) {
+  async asset(_input: undefined, _actor: undefined, ctx: HttpContext) {
     const name = String(ctx.params.asset)
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined
     if (!asset) throw ApiError.notFound()
@@ -169,6 +169,6 @@ export default class OpenapiController {
       body: asset.text ?? (await readFile(join(swaggerUiDir(), asset.file!))),
       type: asset.type,
     }))
-    return send(ctx, item)
+    send(ctx, item)
   }
 }

@@ -1,8 +1,7 @@
 /* The OpenAPI document and its reference page (decisions.md §6; docs/openapi.md), the endpoints of OpenapiController. */
 import { schema } from '#openapi/json_schema'
-import { endpointsOf, openStack } from '#http/endpoint'
-
-const OpenapiController = () => import('#controllers/openapi_controller')
+import { endpointsOf } from '#http/endpoint'
+import { openStack } from '#http/stacks'
 
 const STATIC_CACHE = {
   'Cache-Control': {
@@ -13,7 +12,7 @@ const STATIC_CACHE = {
   'ETag': { description: 'Content hash.', schema: schema.string(), required: true },
 }
 
-export const openapiEndpoints = endpointsOf(OpenapiController, {
+export const openapiEndpoints = endpointsOf({
   document: {
     method: 'get',
     path: '/openapi.json',

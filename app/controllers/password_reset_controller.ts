@@ -1,17 +1,15 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiError from '#exceptions/api_error'
 import { actorOf } from '#auth/actor'
-import { respond } from '#http/responses'
-import { validateBody } from '#http/request_input'
-import { newPasswordInput, resetLinkInput } from '#validators/password'
+import type { InputValue } from '#http/endpoint'
 import { isPortalPageUrl, requirePortalOrigin } from '#support/portal_url'
 import { requestPasswordResetInBackground, resetPassword } from '#services/profile/passwords'
+import type { passwordResetEndpoints as endpoints } from '#controllers/password_reset_endpoints'
 
 /** portal-api.md › POST /auth/reset-password/reset-link and /new-password (public). */
 export default class PasswordResetController {
   /** POST /auth/reset-password/reset-link: the same answer whether or not the account exists. */
-  async sendLink(ctx: HttpContext) {
-    const input = await validateBody(ctx, resetLinkInput)
+  async sendLink(input: InputValue<typeof endpoints.sendLink>) {
     const origin = requirePortalOrigin()
     if (!isPortalPageUrl(input.reset_url, origin)) {
       throw ApiError.field(
@@ -20,16 +18,10 @@ export default class PasswordResetController {
       )
     }
     await requestPasswordResetInBackground({ email: input.email, resetUrl: input.reset_url })
-    return respond(
-      ctx,
-      'If an account exists for this email address, a password reset link has been sent to it.'
-    )
   }
 
   /** POST /auth/reset-password/new-password */
-  async reset(ctx: HttpContext) {
-    const input = await validateBody(ctx, newPasswordInput)
+  async reset(input: InputValue<typeof endpoints.reset>, _actor: undefined, ctx: HttpContext) {
     await resetPassword(actorOf(ctx), input)
-    return respond(ctx, 'Your password has been reset. Log in with your new password.')
   }
 }

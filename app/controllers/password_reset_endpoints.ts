@@ -1,13 +1,11 @@
 /* portal-api.md › Login and session: password recovery, the endpoints of PasswordResetController. */
 import { newPasswordInput, resetLinkInput } from '#validators/password'
-import { inputJsonSchema } from '#openapi/json_schema'
-import { messageOnly, NEW_PASSWORD } from '#openapi/components'
-import { endpointsOf, publicStack } from '#http/endpoint'
+import { NEW_PASSWORD } from '#openapi/components'
+import { endpointsOf } from '#http/endpoint'
+import { publicStack } from '#http/stacks'
 import { AuditActions } from '#services/audit/actions'
 
-const PasswordResetController = () => import('#controllers/password_reset_controller')
-
-export const passwordResetEndpoints = endpointsOf(PasswordResetController, {
+export const passwordResetEndpoints = endpointsOf({
   sendLink: {
     method: 'post',
     path: '/api/v1/auth/reset-password/reset-link',
@@ -18,18 +16,12 @@ export const passwordResetEndpoints = endpointsOf(PasswordResetController, {
     summary: 'Email a password reset link',
     description:
       'Answers the same generic message whether or not an account exists. `reset_url` must be a page of the configured Portal origin (scheme, host and effective port equal; no userinfo, query or fragment); the service appends the token and email as query values. Reset tokens are valid 60 minutes. Unlisted fields are ignored. 503 when the Portal origin is not configured.',
-    body: {
-      schema: inputJsonSchema(resetLinkInput, { reset_url: { format: 'uri' } }),
+    body: { input: resetLinkInput, overrides: { reset_url: { format: 'uri' } } },
+    response: {
+      description: 'Accepted (independent of account existence).',
+      message:
+        'If an account exists for this email address, a password reset link has been sent to it.',
     },
-    responses: {
-      200: {
-        description: 'Accepted (independent of account existence).',
-        schema: messageOnly(
-          'If an account exists for this email address, a password reset link has been sent to it.'
-        ),
-      },
-    },
-    cacheControl: 'no-store',
   },
   reset: {
     method: 'post',
@@ -41,14 +33,11 @@ export const passwordResetEndpoints = endpointsOf(PasswordResetController, {
     summary: 'Set a new password with a reset proof',
     description:
       "Success revokes all of the user's tokens. An invalid, expired or consumed proof is 400 `RESET_TOKEN_INVALID` (not 410). Unlisted fields are ignored.",
-    body: { schema: inputJsonSchema(newPasswordInput, { password: NEW_PASSWORD }) },
-    responses: {
-      200: {
-        description: 'Password replaced.',
-        schema: messageOnly('Your password has been reset. Log in with your new password.'),
-      },
+    body: { input: newPasswordInput, overrides: { password: NEW_PASSWORD } },
+    response: {
+      description: 'Password replaced.',
+      message: 'Your password has been reset. Log in with your new password.',
     },
     errors: ['RESET_TOKEN_INVALID'],
-    cacheControl: 'no-store',
   },
 })

@@ -1,32 +1,25 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { respond } from '#http/responses'
+import type PortalClient from '#models/portal_client'
+import type { UserActor } from '#auth/actor'
+import type { InputValue } from '#http/endpoint'
 import { clientGoneSignal } from '#http/client_gone'
-import { validateBody } from '#http/request_input'
-import { loginInput } from '#validators/session'
 import { signIn } from '#services/sessions/sign_in'
 import User from '#models/user'
-import LoginUserTransformer from '#transformers/login_user_transformer'
-import { utcIso } from '#transformers/timestamps'
-import type { LoginResult } from '#shapes/profile'
+import type { sessionEndpoints as endpoints } from '#controllers/session_endpoints'
 
 /** portal-api.md › Login and session. */
 export default class SessionController {
   /** POST /auth/login */
-  async login(ctx: HttpContext) {
-    const application = ctx.portalClient!
-    const input = await validateBody(ctx, loginInput)
-    const session = await signIn({ ...input, application }, { signal: clientGoneSignal(ctx) })
-    return respond(ctx, 'Login successful.', {
-      access_token: session.accessToken,
-      token_type: 'Bearer',
-      expires_at: utcIso(session.expiresAt),
-      user: LoginUserTransformer.transform({ user: session.user, merchant: session.merchant }),
-    } satisfies LoginResult)
+  async login(
+    input: InputValue<typeof endpoints.login>,
+    application: PortalClient,
+    ctx: HttpContext
+  ) {
+    return signIn({ ...input, application }, { signal: clientGoneSignal(ctx) })
   }
 
   /** POST /auth/logout: revokes only the PAT that made the call. */
-  async logout(ctx: HttpContext) {
+  async logout(_input: undefined, _actor: UserActor, ctx: HttpContext) {
     await User.accessTokens.revoke(String(ctx.portal!.token.identifier))
-    return respond(ctx, 'Logged out.')
   }
 }

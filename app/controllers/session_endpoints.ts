@@ -1,12 +1,11 @@
 /* portal-api.md › Login and session: login and logout, the endpoints of SessionController. */
 import { loginInput } from '#validators/session'
-import { inputJsonSchema } from '#openapi/json_schema'
-import { messageOnly, ok, ref } from '#openapi/components'
-import { appClientStack, endpointsOf, portalStack } from '#http/endpoint'
+import { ref } from '#openapi/components'
+import { endpointsOf } from '#http/endpoint'
+import { appClientStack, portalStack } from '#http/stacks'
+import { LoginResultTransformer } from '#transformers/login_user_transformer'
 
-const SessionController = () => import('#controllers/session_controller')
-
-export const sessionEndpoints = endpointsOf(SessionController, {
+export const sessionEndpoints = endpointsOf({
   login: {
     method: 'post',
     path: '/api/v1/auth/login',
@@ -25,15 +24,14 @@ export const sessionEndpoints = endpointsOf(SessionController, {
     summary: 'Log a Portal user in and issue a PAT',
     description:
       'Validates the application, the user (`username` is matched against username or email) and the merchant, then issues a PAT. Requires an active merchant and an active administrator or developer. No refresh token is issued. Unlisted body fields are ignored. Password checks wait their turn per submitted identity: when too many already wait (in all, or for this identity), or this one would wait longer than the service allows, the answer is 503 `SERVICE_UNAVAILABLE` at once with `Retry-After` (seconds), and the password was not checked.',
-    body: { schema: inputJsonSchema(loginInput) },
-    responses: {
-      200: {
-        description: 'Signed in.',
-        schema: ok(ref('LoginResult'), { message: 'Login successful.' }),
-      },
+    body: { input: loginInput },
+    response: {
+      description: 'Signed in.',
+      data: ref('LoginResult'),
+      transformer: LoginResultTransformer,
+      message: 'Login successful.',
     },
     errors: ['INVALID_CREDENTIALS', 'MERCHANT_USER_NOT_AUTHORIZED'],
-    cacheControl: 'no-store',
   },
   logout: {
     method: 'post',
@@ -48,7 +46,6 @@ export const sessionEndpoints = endpointsOf(SessionController, {
     // The payload is never refused: no 413 or 415; a malformed merchant selector is 422.
     parsesBody: false,
     errors: ['VALIDATION_ERROR'],
-    responses: { 200: { description: 'Logged out.', schema: messageOnly('Logged out.') } },
-    cacheControl: 'no-store',
+    response: { description: 'Logged out.', message: 'Logged out.' },
   },
 })

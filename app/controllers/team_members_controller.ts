@@ -1,37 +1,29 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { noContent, pageMeta, respond } from '#http/responses'
-import { NO_BODY } from '#validators/rules/input'
-import { validateBody, validateQuery } from '#http/request_input'
-import { pageOf } from '#validators/rules/pagination'
-import { changeRoleInput, listMembersInput } from '#validators/team'
+import type { UserActor } from '#auth/actor'
+import type { InputValue, PageRequest } from '#http/endpoint'
 import { listMembers } from '#services/team/list_members'
 import { changeMemberRole } from '#services/team/change_role'
 import { removeMember } from '#services/team/remove_member'
-import TeamMemberTransformer from '#transformers/team_member_transformer'
+import type { teamMembersEndpoints as endpoints } from '#controllers/team_members_endpoints'
 
 /** portal-api.md › Team (members). */
 export default class TeamMembersController {
   /** GET /portal/team/members */
-  async index(ctx: HttpContext) {
-    const input = await validateQuery(ctx, listMembersInput)
-    const { page, perPage } = pageOf(input)
-    const { items, total } = await listMembers(ctx.actor!, { page, perPage })
-    return respond(ctx, 'Success', TeamMemberTransformer.transform(items), {
-      meta: { ...pageMeta(page, perPage, total) },
-    })
+  async index(_input: object, actor: UserActor, _ctx: HttpContext, page: PageRequest) {
+    return listMembers(actor, page)
   }
 
   /** PATCH /portal/team/members/{member}/role */
-  async updateRole(ctx: HttpContext) {
-    const input = await validateBody(ctx, changeRoleInput)
-    const member = await changeMemberRole(ctx.actor!, ctx.params.member, input)
-    return respond(ctx, 'Member role updated.', TeamMemberTransformer.transform(member))
+  async updateRole(
+    input: InputValue<typeof endpoints.updateRole>,
+    actor: UserActor,
+    ctx: HttpContext
+  ) {
+    return changeMemberRole(actor, ctx.params.member, input)
   }
 
   /** DELETE /portal/team/members/{member} */
-  async destroy(ctx: HttpContext) {
-    await validateBody(ctx, NO_BODY)
-    await removeMember(ctx.actor!, ctx.params.member)
-    return noContent(ctx)
+  async destroy(_input: object, actor: UserActor, ctx: HttpContext) {
+    await removeMember(actor, ctx.params.member)
   }
 }

@@ -1,227 +1,205 @@
 /*
 | One declaration per endpoint, kept beside its controller
-| (app/controllers/<resource>_endpoints.ts): its route (method, path, name, handler),
-| the middleware stack of its kind of caller with the limits it consumes, and what the
-| OpenAPI document says of it. start/routes.ts registers the declarations and
-| app/openapi/document.ts describes the same ones, so a route cannot be served
-| without its description, nor consume a limit its description does not name: both
-| read the limits from the one stack.
+| (app/controllers/<resource>_endpoints.ts): its route (method, path, name), the stack
+| of its kind of caller with the limits it consumes and its cache policy
+| (app/http/stacks.ts), its input (the body and query validators), its success
+| response (shape, transformer, message) and what else the OpenAPI document says of
+| it. start/register_endpoint.ts serves it: it validates the input, calls the
+| controller's action with the validated value and the actor, and answers with the
+| response the declaration names. app/openapi/declared_operation.ts describes it from
+| the same fields, so nothing is kept the same by hand.
 |
-| A stack is data (the steps below); start/register_endpoint.ts turns each step into its
-| named middleware. Order: authentication, the API-wide (or public) limit, role, the
-| route's own limits, body parsing, merchant scope. So credentials and roles are
-| judged before a body is read (401/403 before 422), and every request that gets past
-| authentication consumes its limits before anything can refuse it: a role refusal, a
-| malformed or unsupported body, a merchant selector naming another merchant
-| ("rejected requests also consume limits", portal-api.md › Limits). A limit keyed by
-| a body field (login identity, invitation proof) follows body parsing (`afterBody`).
+| A declaration imports no controller: the controller imports its declarations (for
+| the types of its actions) and start/routes.ts pairs the two.
 */
-import type { Constructor, LazyImport } from '@adonisjs/core/types/common'
-import type { GetControllerHandlers, RouteMatcher } from '@adonisjs/core/types/http'
-import type { LimitOptions, ThrottledAudit } from '#middleware/limit_middleware'
-import type { AuditAction } from '#services/audit/actions'
-import type { RoleName } from '#models/user'
-import type { Access, HttpMethod, LimitRef, OperationSpec } from '#openapi/operation_spec'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { RouteMatcher } from '@adonisjs/core/types/http'
+import type { UserActor } from '#auth/actor'
+import type { MachineSession } from '#middleware/machine_auth_middleware'
+import type PortalClient from '#models/portal_client'
+import type { InputOf, InputSchema, Prechecks } from '#validators/rules/input'
+import type { CatalogueLookup } from '#validators/rules/currency'
+import type { FieldOverrides, JsonSchema, Schema } from '#openapi/json_schema'
+import type { Access, HeaderSpec, HttpMethod, OperationSpec } from '#openapi/operation_spec'
+import type { Stack } from '#http/stacks'
 
-/** A limit the route consumes: its key (the limiter's) and its key in words (the document's). */
-export interface EndpointLimit extends Omit<LimitOptions, 'audit'> {
-  per: string
-  /** Refusals audited as this action; start/register_endpoint.ts hands in the audit trail. */
-  audit?: ThrottledAudit<AuditAction>
-}
-
-/** One middleware of a stack, by its name in start/kernel.ts. */
-export type StackStep =
-  | { use: 'limit'; limit: EndpointLimit }
-  | { use: 'portalAuth' }
-  | { use: 'appClient' }
-  | { use: 'role'; role: RoleName }
-  | { use: 'body'; options?: { types?: string[]; ignoreInvalid?: boolean } }
-  | { use: 'merchantScope' }
-  | { use: 'privateCache'; options?: { credential: true } }
-  /** Machine authentication takes the API-wide limit itself, once the client is known. */
-  | { use: 'machineAuth'; scope: string; limit: LimitRef }
-  | { use: 'rawBody' }
-
-export interface Stack {
-  access: Access
-  steps: StackStep[]
-}
-
-interface PortalOptions {
-  /** The route's own limits, after authentication and role. */
-  limits?: EndpointLimit[]
-  /** `private`: member, team-list and key data; `credential`: the one-time secret. */
-  cache?: 'private' | 'credential'
-  body?: { types?: string[]; ignoreInvalid?: boolean }
-}
-
-const limitStep = (limit: EndpointLimit): StackStep => ({ use: 'limit', limit })
-const bodyStep = (options?: PortalOptions['body']): StackStep =>
-  options ? { use: 'body', options } : { use: 'body' }
-const cacheSteps = (cache: PortalOptions['cache']): StackStep[] =>
-  cache === 'credential'
-    ? [{ use: 'privateCache', options: { credential: true } }]
-    : cache === 'private'
-      ? [{ use: 'privateCache' }]
-      : []
-
-/** The API-wide limit of a signed-in user (per client IP while the PAT is missing or invalid). */
-const API_PER_USER: EndpointLimit = { name: 'api', key: ['user'], per: 'user' }
-
-/** Portal user PAT, either role; API limit per user. */
-export function portalStack(options: PortalOptions = {}): Stack {
-  return {
-    access: 'pat',
-    steps: [
-      ...cacheSteps(options.cache),
-      { use: 'portalAuth' },
-      limitStep(API_PER_USER),
-      ...(options.limits ?? []).map(limitStep),
-      bodyStep(options.body),
-      { use: 'merchantScope' },
-    ],
-  }
-}
-
-/** Portal user PAT, administrators only (403 FORBIDDEN before validation). */
-export function adminStack(options: PortalOptions = {}): Stack {
-  return {
-    access: 'admin',
-    steps: [
-      ...cacheSteps(options.cache),
-      { use: 'portalAuth' },
-      limitStep(API_PER_USER),
-      { use: 'role', role: 'administrator' },
-      ...(options.limits ?? []).map(limitStep),
-      bodyStep(options.body),
-      { use: 'merchantScope' },
-    ],
-  }
+/** A body the route validates, and what the document adds to its generated schema. */
+export interface BodyDeclaration<Input extends InputSchema<any> = InputSchema<any>> {
+  input: Input
+  /** Field errors found before validation, answered in the same 422. */
+  prechecks?: (body: unknown) => Prechecks<InputOf<Input>>
+  /** Document: fields whose VineJS rule emits no JSON Schema of its own. */
+  overrides?: FieldOverrides
+  /** Document: keywords of what `prechecks` enforces (e.g. `minProperties: 1`). */
+  enforcedByPrechecks?: JsonSchema
+  /** `false`: no body is expected (NO_BODY: any field is refused). */
+  required?: false
 }
 
 /**
- * Portal application credentials (HTTP Basic + X-Service-Application); API limit per
- * IP, counted BEFORE the client secret is hashed: every verification is a scrypt, so
- * failed application authentication is throttled too.
+ * A body whose form depends on the resource (invitation acceptance): `formOf` names
+ * the one to validate once `resolve` has found the resource; the document lists them
+ * all, under their names.
  */
-export function appClientStack(
-  options: PortalOptions & { afterBody?: EndpointLimit[] } = {}
-): Stack {
-  return {
-    access: 'app',
-    steps: [
-      ...cacheSteps(options.cache),
-      limitStep({ name: 'api', key: ['ip'], per: 'client IP' }),
-      { use: 'appClient' },
-      ...(options.limits ?? []).map(limitStep),
-      bodyStep(),
-      ...(options.afterBody ?? []).map(limitStep),
-    ],
-  }
+export interface BodyFormsDeclaration<Forms extends Record<string, BodyDeclaration>, Resource> {
+  forms: Forms
+  formOf: (resource: Resource) => keyof Forms
 }
 
-/** The public limit per IP, shared by every public route; `audit` names refusals' action. */
-const publicLimit = (audit?: AuditAction): EndpointLimit => ({
-  name: 'public',
-  key: ['ip'],
-  per: 'client IP',
-  ...(audit ? { audit: { action: audit } } : {}),
-})
-
-/** No credentials, a JSON body: the public limit per IP. */
-export function publicStack(audit?: AuditAction): Stack {
-  return { access: 'public', steps: [limitStep(publicLimit(audit)), bodyStep()] }
+/** A query the route validates, and how the document describes its parameters. */
+export interface QueryDeclaration<Input extends InputSchema<any> = InputSchema<any>, Value = any> {
+  input: Input
+  /** Whose `currency` the catalogue must accept, checked beside the operation. */
+  catalogue?: CatalogueLookup
+  /** The operation's input made of the validated query (what the action gets). */
+  as?: (input: any) => Value
+  /** Document: fields whose VineJS rule emits no JSON Schema of its own. */
+  overrides?: FieldOverrides
+  /** Document: each parameter's description. */
+  descriptions?: Record<string, string>
 }
 
-/** No credentials and no body (public files): the public limit per IP. */
-export function publicReadStack(): Stack {
-  return { access: 'public', steps: [limitStep(publicLimit())] }
+/** The success answer: the envelope's `data` shape and message, and the transformer. */
+export interface ResponseDeclaration {
+  /** 200 unless said. */
+  status?: 200 | 201 | 204
+  description: string
+  /** The shape of `data` (of each item of a list); none: `data: null`. */
+  data?: JsonSchema
+  /** Turns the action's record into `data` (each item of a list). */
+  transformer?: ShapeTransformer<any, any>
+  /**
+   * A list: the action returns `{ items, total }` for the page it was handed, and the
+   * fields `carries` names, which `meta` carries beside the page's (its shape: `meta`).
+   */
+  list?: { meta?: JsonSchema; carries?: readonly string[] }
+  message?: string
+  /** A message that depends on the outcome; `message` is the one the document shows. */
+  messageOf?: (record: any) => string
+  headers?: Record<string, HeaderSpec>
 }
 
-/** The mailed, signed link: its signature is checked by the controller; the public limit. */
-export function signedLinkStack(audit: AuditAction): Stack {
-  return { access: 'signed_link', steps: [limitStep(publicLimit(audit))] }
+/** A transformer class of app/transformers (PortalTransformer). */
+export interface ShapeTransformer<Record, Shape> {
+  new (resource: Record): { toObject(): Shape }
+  transform(resource: Record): Shape
+  transform(resources: Record[]): Shape[]
 }
 
-/** Machine access tokens of the given scope; the API limit per machine client. */
-export function machineStack(scope: string): Stack {
-  return {
-    access: 'machine',
-    steps: [{ use: 'machineAuth', scope, limit: { name: 'api', per: 'machine client' } }],
-  }
+/** What the document says of an endpoint beyond what its other fields state. */
+type Documentation = Pick<
+  OperationSpec,
+  'operationId' | 'tag' | 'summary' | 'description' | 'errors' | 'envelope' | 'parsesBody'
+> & {
+  /** Documented query parameters of a route that validates none itself (the signed link). */
+  queryParameters?: object[]
+  /** A body the route reads itself (multipart, the OAuth form): documented only. */
+  documentedBody?: OperationSpec['body']
+  /** Responses answered by the action itself (no envelope), by status. */
+  responses?: OperationSpec['responses']
+  methodNotAllowed?: OperationSpec['methodNotAllowed']
 }
 
-/** The token endpoint: its own limit per IP, then the raw form body. */
-export function oauthClientStack(limit: EndpointLimit): Stack {
-  return { access: 'oauth_client', steps: [limitStep(limit), { use: 'rawBody' }] }
-}
-
-/** Open service routes (health, the document): no credentials, no limit. */
-export function openStack(): Stack {
-  return { access: 'none', steps: [] }
-}
-
-/** The limits a stack consumes, in order, as the document names them. */
-function limitsOf(stack: Stack): LimitRef[] {
-  return stack.steps.flatMap((step) =>
-    step.use === 'limit' || step.use === 'machineAuth'
-      ? [{ name: step.limit.name, per: step.limit.per }]
-      : []
-  )
-}
-
-/** What the document says of an endpoint beyond what its route and stack state. */
-type Documentation = Omit<OperationSpec, 'method' | 'path' | 'access' | 'limits' | 'pathParameters'>
-
-export interface EndpointDeclaration extends Documentation {
+export interface EndpointDeclaration<A extends Access = Access> extends Documentation {
   method: HttpMethod
   /** Router pattern (`:param`); the document writes `{param}`. */
   path: string
   /** Route name (`.as`): what signed URLs and tests use. */
   name: string
-  stack: Stack
+  stack: Stack<A>
   /** Matchers of this route's own parameters (shared ones: start/routes.ts). */
   where?: Record<string, RouteMatcher>
   /** `false`: a GET that does not answer HEAD (HEAD → 405). */
   head?: false
+  query?: QueryDeclaration
+  /** Found before the body is validated (404/410 before 422); handed to the action. */
+  resolve?: (ctx: HttpContext, actor: any) => Promise<unknown>
+  body?: BodyDeclaration | BodyFormsDeclaration<Record<string, BodyDeclaration>, any>
+  response?: ResponseDeclaration
 }
 
-export interface Endpoint extends EndpointDeclaration {
-  handler: [LazyImport<Constructor<any>>, string]
+/** A declaration as registered: its action's name in the controller. */
+export type Endpoint<D extends EndpointDeclaration = EndpointDeclaration> = D & { action: string }
+
+/** The endpoints of one controller, by action (the name of its method). */
+export function endpointsOf<const Declarations extends Record<string, EndpointDeclaration<any>>>(
+  declarations: Declarations
+): { [Name in keyof Declarations]: Declarations[Name] & { action: Name } } {
+  const endpoints: Record<string, Endpoint> = {}
+  for (const [action, declaration] of Object.entries(declarations)) {
+    endpoints[action] = { ...declaration, action }
+  }
+  return endpoints as any
 }
+
+/** Who acts, as the stack authenticated it. */
+export type ActorOf<A> = A extends 'pat' | 'admin'
+  ? UserActor
+  : A extends 'app'
+    ? PortalClient
+    : A extends 'machine'
+      ? MachineSession
+      : undefined
+
+type FormValue<F> = {
+  [K in keyof F]: F[K] extends { input: infer I } ? InputOf<I> : never
+}[keyof F]
+
+/** The validated value the action gets: the body's, else the query's (or what `as` makes of it). */
+export type InputValue<D> = D extends { body: { input: infer I } }
+  ? InputOf<I>
+  : D extends { body: { forms: infer F } }
+    ? FormValue<F>
+    : D extends { query: { as: (input: any) => infer V } }
+      ? V
+      : D extends { query: { input: infer I } }
+        ? InputOf<I>
+        : undefined
+
+/** The page a list asks for (`page`, `per_page` of its query, defaulted). */
+export interface PageRequest {
+  page: number
+  perPage: number
+}
+
+/** What registration prepared besides the input: the resolved resource, or a list's page. */
+export type PreparedOf<D> = D extends { resolve: (...args: any[]) => Promise<infer R> }
+  ? R
+  : D extends { response: { list: object } }
+    ? PageRequest
+    : undefined
+
+type RecordOf<T> = T extends new (resource: infer R) => unknown ? R : never
+
+/** What the action returns: the transformer's record, a list of them, or the shape itself. */
+export type ResultOf<D> = D extends { response: infer R }
+  ? R extends { list: object; transformer: infer T }
+    ? { items: RecordOf<T>[]; total: number }
+    : R extends { list: object; data: Schema<infer S> }
+      ? { items: S[]; total: number }
+      : R extends { transformer: infer T }
+        ? RecordOf<T>
+        : R extends { data: Schema<infer S> }
+          ? S
+          : R extends { messageOf: (record: infer M) => string }
+            ? M
+            : void
+  : void
 
 /**
- * The endpoints of one controller, by action: each action name must be a handler of
- * the controller.
+ * The action of a declaration: the validated input, the actor of its stack, the
+ * request (for what the stack put on it, the route's parameters, a stream), and
+ * what registration prepared (`PreparedOf`).
  */
-export function endpointsOf<
-  Controller extends Constructor<any>,
-  Action extends GetControllerHandlers<Controller> & string,
->(
-  controller: LazyImport<Controller>,
-  declarations: Record<Action, EndpointDeclaration>
-): Record<Action, Endpoint> {
-  const endpoints = {} as Record<Action, Endpoint>
-  for (const action of Object.keys(declarations) as Action[]) {
-    endpoints[action] = { ...declarations[action], handler: [controller, action] }
-  }
-  return endpoints
-}
+export type Action<D> =
+  D extends EndpointDeclaration<infer A>
+    ? (
+        input: InputValue<D>,
+        actor: ActorOf<A>,
+        ctx: HttpContext,
+        prepared: PreparedOf<D>
+      ) => Promise<ResultOf<D>> | ResultOf<D>
+    : never
 
-/** The OpenAPI path of a router pattern: `:param` becomes `{param}`. */
-const documentPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
-
-/** The operation the document describes for an endpoint. */
-export function operationOf(endpoint: Endpoint): OperationSpec {
-  const { stack, name, where, head, handler, ...documentation } = endpoint
-  const limits = limitsOf(stack)
-  const pathParameters = [...endpoint.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1])
-  return {
-    ...documentation,
-    path: documentPath(endpoint.path),
-    access: stack.access,
-    limits: limits.length ? limits : 'none',
-    ...(pathParameters.length ? { pathParameters } : {}),
-  }
-}
+/** The actions a controller owes its declarations, by name. */
+export type ActionsOf<Endpoints> = { [Name in keyof Endpoints]: Action<Endpoints[Name]> }

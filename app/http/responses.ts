@@ -1,7 +1,8 @@
 /*
 | The success envelope, once: { success: true, message, data } and, for lists,
-| `meta` { current_page, per_page, total, last_page }. Resources go through their
-| transformer (an explicit pick list, app/transformers), never straight from a model.
+| `meta` { current_page, per_page, total, last_page }. start/register_endpoint.ts
+| sends it with what an endpoint's declaration names (its message, and its
+| transformer's output: an explicit pick list, app/transformers, never a model).
 */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { PageMeta } from '#shapes/envelope'
@@ -17,9 +18,10 @@ export function pageMeta(page: number, perPage: number, total: number): PageMeta
 
 export function respond(
   ctx: HttpContext,
+  status: number,
   message: string,
-  data: unknown = null,
-  options: { status?: number; meta?: Record<string, unknown> } = {}
+  data: unknown,
+  meta?: Record<string, unknown>
 ) {
   const body: Record<string, unknown> = {
     success: true,
@@ -27,8 +29,8 @@ export function respond(
     // Message-only answers carry `data: null`.
     data: data ?? null,
   }
-  if (options.meta) body.meta = options.meta
-  ctx.response.status(options.status ?? 200).send(body)
+  if (meta) body.meta = meta
+  ctx.response.status(status).send(body)
 }
 
 export function noContent(ctx: HttpContext) {

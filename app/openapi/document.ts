@@ -10,7 +10,7 @@ import { LIMITS } from '#limits/limits'
 import { componentSchemas, parameters, securitySchemes } from '#openapi/components'
 import { toOperationObject } from '#openapi/operation'
 import type { OperationSpec } from '#openapi/operation_spec'
-import { operationOf } from '#http/endpoint'
+import { operationOf } from '#openapi/declared_operation'
 import { ENDPOINTS } from '#controllers/endpoints'
 
 /** Every declared endpoint's operation, in the order of the contract's Endpoints index, then the service's own. */

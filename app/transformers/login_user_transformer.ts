@@ -2,7 +2,8 @@ import { PortalTransformer } from '#transformers/portal_transformer'
 import type User from '#models/user'
 import type { ROLES, RoleName } from '#models/user'
 import type Merchant from '#models/merchant'
-import type { LoginUser } from '#shapes/profile'
+import type { DateTime } from 'luxon'
+import type { LoginResult, LoginUser } from '#shapes/profile'
 import { utcIso, utcIsoOrNull } from '#transformers/timestamps'
 
 /** portal-api.md › Login user (`data.user` of the login response). */
@@ -24,6 +25,24 @@ export default class LoginUserTransformer extends PortalTransformer<{
       email: user.email,
       email_verified_at: utcIsoOrNull(user.emailVerifiedAt),
       created_at: utcIso(user.createdAt),
+    }
+  }
+}
+
+/** portal-api.md › POST /auth/login: the issued PAT and its user. */
+export class LoginResultTransformer extends PortalTransformer<{
+  accessToken: string
+  expiresAt: DateTime
+  user: User
+  merchant: Merchant
+}> {
+  toObject(): LoginResult {
+    const session = this.resource
+    return {
+      access_token: session.accessToken,
+      token_type: 'Bearer',
+      expires_at: utcIso(session.expiresAt),
+      user: new LoginUserTransformer(session).toObject(),
     }
   }
 }

@@ -3,7 +3,9 @@ import type { DateTime } from 'luxon'
 import type MerchantOauthClient from '#models/merchant_oauth_client'
 import type OauthClient from '#models/oauth_client'
 import type CredentialDelivery from '#models/credential_delivery'
+import type { DeliveredCredential } from '#services/machine_clients/consume_delivery'
 import type {
+  Credential,
   DeliveryReference,
   IssuedMachineClient,
   MachineClient,
@@ -59,6 +61,19 @@ export class IssuedMachineClientTransformer extends PortalTransformer<{
     return {
       client: new MachineClientTransformer({ ownership, client, now }).toObject(),
       delivery: deliveryReference(delivery),
+    }
+  }
+}
+
+/** portal-api.md › Credential delivery: exactly the four fields, the secret shown this once. */
+export class CredentialTransformer extends PortalTransformer<DeliveredCredential> {
+  toObject(): Credential {
+    const credential = this.resource
+    return {
+      oauth_client_id: credential.oauth_client_id,
+      oauth_client_secret: credential.oauth_client_secret,
+      grant_type: credential.grant_type,
+      token_url: credential.token_url,
     }
   }
 }

@@ -4662,6 +4662,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Machine client issued. Consume the credential delivery within five minutes; the secret is shown only once. */
                         message: string;
                         data: components["schemas"]["IssuedMachineClient"];
                     };
@@ -4844,6 +4845,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Machine client rotated. Consume the new credential delivery within five minutes; the secret is shown only once. */
                         message: string;
                         data: components["schemas"]["IssuedMachineClient"];
                     };
@@ -5058,6 +5060,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Machine client and its access tokens revoked. */
                         message: string;
                         data: components["schemas"]["MachineClient"];
                     };
@@ -5275,6 +5278,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Credential delivered. Store the secret now; it cannot be shown again. */
                         message: string;
                         data: components["schemas"]["Credential"];
                     };
@@ -7607,6 +7611,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Success */
                         message: string;
                         data: components["schemas"]["HistoryItem"];
                     };
@@ -7790,6 +7795,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Success */
                         message: string;
                         data: components["schemas"]["MetricsSummary"];
                     };
@@ -7958,6 +7964,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Success */
                         message: string;
                         data: components["schemas"]["Chart"];
                     };
@@ -8314,6 +8321,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        /** @example Success */
                         message: string;
                         data: {
                             merchant_reference_id: string;
