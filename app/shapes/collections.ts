@@ -207,9 +207,3 @@ export type HistoryMeta = Static<typeof HistoryMeta>
 
 /** Components of the document, in its order. */
 export const collectionsSchemas = { Transaction, HistoryItem, HistoryMeta }
-
-/**
- * A row of TRANSACTION_COLUMNS (app/services/collections/transactions/transaction_rows.ts),
- * read by the list and the detail: the Transaction but `payment_method`, which is not stored.
- */
-export type TransactionRow = Omit<Transaction, 'payment_method'>

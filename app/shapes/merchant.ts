@@ -1,11 +1,8 @@
 /*
 | portal-api.md › Merchant resource, logo and Integration keys presence: the response
 | shapes, each declared once as its JSON Schema (for the document) with its TypeScript
-| type derived from it, which merchant_transformer.ts returns; and what the merchant
-| operations hand that transformer.
+| type derived from it, which merchant_transformer.ts returns.
 */
-import type { DateTime } from 'luxon'
-import type MerchantModel from '#models/merchant'
 import { schema, type Static } from '#openapi/json_schema'
 import { MERCHANT_FIELD_MAX_LENGTH as MAX } from '#models/merchant_fields'
 import { HTTPS_WEBSITE } from '#validators/rules/website'
@@ -66,26 +63,3 @@ export type IntegrationKeysPresence = Static<typeof IntegrationKeysPresence>
 
 /** Components of the document, in its order. */
 export const merchantSchemas = { MerchantService, Merchant, MerchantLogo, IntegrationKeysPresence }
-
-/** One of the merchant's services, as servicesOf reads it (show_merchant.ts). */
-export interface MerchantServiceItem {
-  id: number
-  code: string
-  type: string
-  isActive: boolean
-  isProduction: boolean
-}
-
-/** What showMerchant and updateMerchant return for the Merchant resource. */
-export interface MerchantView {
-  merchant: MerchantModel
-  services: MerchantServiceItem[]
-  logoUrl: string | null
-}
-
-/** What the integration keys operations return for Integration keys presence. */
-export interface IntegrationKeysView {
-  hasAuthenticationToken: boolean
-  hasSecretKey: boolean
-  updatedAt: DateTime | null
-}

@@ -1,18 +1,10 @@
 /*
 | portal-api.md › Metrics summary and Chart: the response shapes, each declared once as
 | its JSON Schema (for the document) with its TypeScript type derived from it, which
-| collection_metrics_transformer.ts returns; and what the reporting operations hand
-| that transformer.
+| collection_metrics_transformer.ts returns.
 */
-import type { DateTime } from 'luxon'
 import { schema, type Static } from '#openapi/json_schema'
-import {
-  CURRENCY_CODE_PATTERN,
-  ENVIRONMENTS,
-  INTERVALS,
-  type Interval,
-} from '#models/collections_vocabulary'
-import type { ReportingQuery } from '#validators/reporting'
+import { CURRENCY_CODE_PATTERN, ENVIRONMENTS, INTERVALS } from '#models/collections_vocabulary'
 import { SHOWN_INSTANT_PATTERN } from '#validators/rules/timestamp'
 
 /** Reporting-timezone offset and six fractional digits (decisions.md §2). */
@@ -78,47 +70,3 @@ export type Chart = Static<typeof Chart>
 
 /** Components of the document, in its order. */
 export const reportingSchemas = { MetricsTotals, MetricsSummary, ChartBucket, Chart }
-
-/** Exact totals of one bucket (or of a whole summary), as the aggregate counts them. */
-export interface StatusTotals {
-  transactionCount: bigint
-  successfulCount: bigint
-  pendingCount: bigint
-  rejectedCount: bigint
-  /** Sum of PAID amounts, in cents. */
-  collectionCents: bigint
-}
-
-/** What summarizeCollections returns for a Metrics summary. */
-export interface MetricsSummaryView {
-  query: ReportingQuery
-  asOf: DateTime
-  totals: StatusTotals
-}
-
-/** One bucket of a chart as buildBuckets (app/services/collections/reporting/buckets.ts) finds it. */
-export interface Bucket {
-  /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
-  period: string
-  /** Exact bounds, epoch microseconds, half-open [from, to). */
-  from: bigint
-  to: bigint
-  /** Clipped by the range: the first bucket when `from` is not a period start, the last when `to` is not. */
-  partial: boolean
-  /** The zone's offset at `from` and at `to`, in ms (for formatInstantAt). */
-  fromOffsetMs: number
-  toOffsetMs: number
-}
-
-export interface ChartBucketView extends Bucket {
-  totals: StatusTotals
-}
-
-/** What chartCollections returns for a Chart. */
-export interface MetricsChartView {
-  query: ReportingQuery
-  interval: Interval
-  asOf: DateTime
-  totals: StatusTotals
-  buckets: ChartBucketView[]
-}

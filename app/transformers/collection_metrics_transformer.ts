@@ -7,15 +7,12 @@ import { PortalTransformer } from '#transformers/portal_transformer'
 import { formatInstant, formatInstantAt } from '#support/zoned_instants'
 import { formatCents, successRatePercent } from '#support/money'
 import type { ReportingQuery } from '#validators/reporting'
+import type { Chart, ChartBucket, MetricsSummary, MetricsTotals } from '#shapes/reporting'
 import type {
-  Chart,
-  ChartBucket,
   MetricsChartView,
-  MetricsSummary,
   MetricsSummaryView,
-  MetricsTotals,
-  StatusTotals,
-} from '#shapes/reporting'
+} from '#services/collections/reporting/collection_metrics'
+import type { StatusTotals } from '#services/collections/reporting/collection_aggregate'
 import { utcIso } from '#transformers/timestamps'
 
 /** The six metric fields of a summary, of chart totals and of each bucket. */

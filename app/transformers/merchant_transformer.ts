@@ -3,13 +3,9 @@
 | sets. Never a secret, key, fee, settlement or provider setting.
 */
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type {
-  IntegrationKeysPresence,
-  IntegrationKeysView,
-  Merchant,
-  MerchantService,
-  MerchantView,
-} from '#shapes/merchant'
+import type { IntegrationKeysPresence, Merchant, MerchantService } from '#shapes/merchant'
+import type { MerchantView } from '#services/merchants/show_merchant'
+import type { IntegrationKeysView } from '#services/merchants/integration_keys'
 import { utcIso, utcIsoOrNull } from '#transformers/timestamps'
 
 export default class MerchantTransformer extends PortalTransformer<MerchantView> {

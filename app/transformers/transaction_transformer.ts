@@ -1,5 +1,6 @@
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type { Transaction, TransactionRow } from '#shapes/collections'
+import type { Transaction } from '#shapes/collections'
+import type { TransactionRow } from '#services/collections/transactions/transaction_rows'
 
 /**
  * portal-api.md › Transaction. `amount` is the numeric column's text (two decimals)

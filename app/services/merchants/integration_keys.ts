@@ -15,7 +15,13 @@ import { audit } from '#services/audit/audit_trail'
 import { requireCurrentPassword } from '#services/users/current_password'
 import { lockTeamAsAdministrator } from '#services/team/team_locks'
 import type { IntegrationKeyType } from '#validators/rules/route_ids'
-import type { IntegrationKeysView } from '#shapes/merchant'
+
+/** What the integration keys operations return for Integration keys presence. */
+export interface IntegrationKeysView {
+  hasAuthenticationToken: boolean
+  hasSecretKey: boolean
+  updatedAt: DateTime | null
+}
 
 const COLUMN: Record<IntegrationKeyType, string> = {
   authentication_token: 'encrypted_authentication_token',

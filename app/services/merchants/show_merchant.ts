@@ -7,7 +7,22 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import Merchant from '#models/merchant'
 import type { Actor } from '#auth/actor'
 import { currentLogoUrl } from '#services/merchants/logo_storage'
-import type { MerchantServiceItem, MerchantView } from '#shapes/merchant'
+
+/** One of the merchant's services, as servicesOf reads it. */
+export interface MerchantServiceItem {
+  id: number
+  code: string
+  type: string
+  isActive: boolean
+  isProduction: boolean
+}
+
+/** What showMerchant and updateMerchant return for the Merchant resource. */
+export interface MerchantView {
+  merchant: Merchant
+  services: MerchantServiceItem[]
+  logoUrl: string | null
+}
 
 /**
  * The merchant's services, by service id. An item is active only when both the

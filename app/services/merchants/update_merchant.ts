@@ -9,8 +9,7 @@ import type { UserActor } from '#auth/actor'
 import { audit } from '#services/audit/audit_trail'
 import { ensureActorStillAdministrator } from '#services/team/team_locks'
 import type { MerchantUpdate } from '#validators/merchant'
-import { showMerchant } from '#services/merchants/show_merchant'
-import type { MerchantView } from '#shapes/merchant'
+import { showMerchant, type MerchantView } from '#services/merchants/show_merchant'
 
 const COLUMNS = {
   name: 'name',

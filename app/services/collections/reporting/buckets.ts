@@ -16,7 +16,20 @@ import {
   type LocalDate,
 } from '#services/collections/reporting/calendar'
 import type { Interval } from '#models/collections_vocabulary'
-import type { Bucket } from '#shapes/reporting'
+
+/** One bucket of a chart as buildBuckets finds it. */
+export interface Bucket {
+  /** `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. */
+  period: string
+  /** Exact bounds, epoch microseconds, half-open [from, to). */
+  from: bigint
+  to: bigint
+  /** Clipped by the range: the first bucket when `from` is not a period start, the last when `to` is not. */
+  partial: boolean
+  /** The zone's offset at `from` and at `to`, in ms (for formatInstantAt). */
+  fromOffsetMs: number
+  toOffsetMs: number
+}
 
 /** Most buckets a chart may have, partial and empty ones included (portal-api.md › Limits). */
 export const BUCKET_LIMITS: Record<Interval, number> = { day: 366, month: 120, year: 10 }

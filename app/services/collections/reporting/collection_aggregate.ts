@@ -10,7 +10,6 @@
 */
 import ApiError from '#exceptions/api_error'
 import type { Environment } from '#models/collections_vocabulary'
-import type { StatusTotals } from '#shapes/reporting'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
 import {
@@ -24,6 +23,16 @@ import {
   scopeAggregateStatement,
   type ScopeStatement,
 } from '#services/collections/reporting/scope_statement'
+
+/** Exact totals of one bucket (or of a whole summary), as the aggregate counts them. */
+export interface StatusTotals {
+  transactionCount: bigint
+  successfulCount: bigint
+  pendingCount: bigint
+  rejectedCount: bigint
+  /** Sum of PAID amounts, in cents. */
+  collectionCents: bigint
+}
 
 export interface ReportingScope extends AggregateScope {
   environment: Environment

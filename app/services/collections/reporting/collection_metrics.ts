@@ -17,7 +17,28 @@ import {
   emptyTotals,
   type ReportingScope,
 } from '#services/collections/reporting/collection_aggregate'
-import type { MetricsChartView, MetricsSummaryView } from '#shapes/reporting'
+import type { Bucket } from '#services/collections/reporting/buckets'
+import type { StatusTotals } from '#services/collections/reporting/collection_aggregate'
+
+/** What summarizeCollections returns for a Metrics summary. */
+export interface MetricsSummaryView {
+  query: ReportingQuery
+  asOf: DateTime
+  totals: StatusTotals
+}
+
+export interface ChartBucketView extends Bucket {
+  totals: StatusTotals
+}
+
+/** What chartCollections returns for a Chart. */
+export interface MetricsChartView {
+  query: ReportingQuery
+  interval: Interval
+  asOf: DateTime
+  totals: StatusTotals
+  buckets: ChartBucketView[]
+}
 
 function scopeOf(actor: UserActor, query: ReportingQuery): ReportingScope {
   return {

@@ -21,7 +21,7 @@ import type { Environment, TransactionStatus } from '#models/collections_vocabul
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
 import { TRANSACTION_COLUMNS } from '#services/collections/transactions/transaction_rows'
-import type { TransactionRow } from '#shapes/collections'
+import type { TransactionRow } from '#services/collections/transactions/transaction_rows'
 import { countQuery } from '#services/collections/transactions/list_total'
 
 export interface TransactionFilters {

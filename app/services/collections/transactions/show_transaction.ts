@@ -9,7 +9,7 @@ import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#support/direct_query'
 import { TRANSACTION_COLUMNS } from '#services/collections/transactions/transaction_rows'
-import type { TransactionRow } from '#shapes/collections'
+import type { TransactionRow } from '#services/collections/transactions/transaction_rows'
 
 export function showTransactionQuery(
   merchantId: number,

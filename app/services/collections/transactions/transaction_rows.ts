@@ -10,6 +10,14 @@
 |   row of the page).
 */
 import { PERMITTED_KINDS } from '#services/collections/history/evidence_kinds'
+import type { Transaction } from '#shapes/collections'
+
+/**
+ * A row of TRANSACTION_COLUMNS (below), read by the list and the detail and turned
+ * into the Transaction shape by transaction_transformer.ts: its fields but
+ * `payment_method`, which is not stored.
+ */
+export type TransactionRow = Omit<Transaction, 'payment_method'>
 
 /** `col` as ISO 8601 UTC with six fractional digits, or NULL. */
 export const isoUtc = (column: string) =>
@@ -36,7 +44,7 @@ export const TRANSACTION_VALUE_COLUMNS = [
   'updated_at',
 ]
 
-/** Columns of a transaction row (TransactionRow, app/shapes/collections.ts); `t` is the transactions alias. */
+/** Columns of a transaction row (TransactionRow, above); `t` is the transactions alias. */
 export const TRANSACTION_COLUMNS = `t.id, t.merchant_transaction_id, t.environment, t.amount,
   t.currency, t.status, t.payment_brand,
   ${isoUtc('t.created_at')} AS created_at, ${isoUtc('t.updated_at')} AS updated_at,
