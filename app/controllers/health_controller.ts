@@ -2,11 +2,9 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { healthChecks } from '#start/health'
 import { isDraining } from '#support/drain'
 import type { Alive, Readiness } from '#shapes/health'
-import type { ActionsOf } from '#http/endpoint'
-import type { healthEndpoints } from '#controllers/health_endpoints'
 
 /** Liveness (the process answers) and readiness (database reachable, schema current). */
-export default class HealthController implements ActionsOf<typeof healthEndpoints> {
+export default class HealthController {
   live(_input: undefined, _actor: undefined, { response }: HttpContext) {
     response.ok({ status: 'ok' } satisfies Alive)
   }

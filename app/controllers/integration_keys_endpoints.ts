@@ -1,6 +1,6 @@
 /*
 | portal-api.md › Integration keys: the endpoints of IntegrationKeysController.
-| Request bodies come from the validators the controller uses
+| Request bodies are the validators the routes validate with
 | (app/validators/merchant.ts), the 10-500 `reason` included.
 */
 import {

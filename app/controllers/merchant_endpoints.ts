@@ -1,6 +1,6 @@
 /*
 | portal-api.md › Merchant and logo: the endpoints of MerchantController. Request
-| bodies come from the validators the controller uses (app/validators/merchant.ts);
+| bodies are the validators the routes validate with (app/validators/merchant.ts);
 | the overrides state the bounds of the custom rules, which emit no JSON Schema of
 | their own (lengths in characters, the HTTPS website rule). docs/merchant.md has the
 | choices the contract leaves open.

@@ -48,6 +48,7 @@ export default class TeamInvitationsController {
     { invitation, account }: PreparedOf<typeof endpoints.accept>
   ) {
     const requester = applicationActor(ctx, application.id)
+    // The existing account's form is the one with `current_password` (formOf).
     return 'current_password' in input
       ? acceptAsExistingAccount(requester, invitation, account!, input)
       : acceptAsNewAccount(requester, invitation, input)

@@ -1,8 +1,8 @@
 /*
 | One operation of the document, as an endpoint declaration describes it
-| (app/http/endpoint.ts, `operationOf`): who may call it, its limits, its input (from
-| the VineJS validators), its success responses (from the response shapes) and the
-| error codes it can answer. app/openapi/operation.ts turns it into the document's
+| (app/http/endpoint.ts, read by app/openapi/declared_operation.ts): who may call it,
+| its limits, its input (from the VineJS validators), its success responses (from the
+| response shapes) and the error codes it can answer. app/openapi/operation.ts turns it into the document's
 | Operation Object.
 */
 import type { LimitName } from '#limits/limits'

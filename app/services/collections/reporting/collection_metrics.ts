@@ -3,7 +3,7 @@
 | the population is the actor's merchant, the environment, the currency and the
 | optional brand, with creation time in [from, to); archived and credited
 | transactions included, each row counted once. Plain operations taking
-| (actor, input): the controller validates, these compute, the transformer shapes.
+| (actor, input): the route validates, these compute, the transformer shapes.
 */
 import { DateTime } from 'luxon'
 import type { UserActor } from '#auth/actor'
