@@ -29,7 +29,6 @@ export default class EmailVerificationLinkController {
       verification: ctx.params.verification,
       proof,
     })
-    response.header('Cache-Control', 'no-store')
     response.redirect(portalLink(origin, '/', { query: { email_verification: outcome } }))
   }
 }

@@ -9,7 +9,7 @@ import type { MachineToken } from '#shapes/machine_access'
  */
 export default class OAuthTokenController {
   async issue(_input: undefined, _actor: undefined, ctx: HttpContext) {
-    ctx.response.header('Cache-Control', 'no-store')
+    // With `Cache-Control: no-store`, every response's default (request_context_middleware).
     ctx.response.header('Pragma', 'no-cache')
     const token = await grantMachineToken({
       authorization: ctx.request.header('authorization'),
