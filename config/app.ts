@@ -4,7 +4,7 @@ import { Secret } from '@adonisjs/core/helpers'
 import { defineConfig } from '@adonisjs/core/http'
 import { trustProxyFrom } from '#http/trusted_proxies'
 import { onBadUrl } from '#http/bad_url'
-import { serializeJson } from '#http/serialize_json'
+import { serializeJson } from '#platform/serialize_json'
 import { configuredAddress, publicBaseUrl } from '#support/service_url'
 
 /** Encryption and signing key (signed links, encrypted secrets). Set by start/runtime.ts outside production. */

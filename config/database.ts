@@ -1,7 +1,7 @@
 import env from '#start/env'
 import pg from 'pg'
 import { defineConfig } from '@adonisjs/lucid'
-import { parseTimestamptz } from '#support/pg_timestamptz'
+import { parseTimestamptz } from '#platform/pg_timestamptz'
 import { SCHEMA_DRAFT_PATH } from '#providers/schema_generation_provider'
 
 // int8 (ids, counts) as numbers; numeric (money) stays a string.

@@ -1,14 +1,14 @@
 import { defineConfig } from '@adonisjs/core/hash'
 import type { ScryptConfig } from '@adonisjs/hash/types'
 import { ThreadedScrypt } from '#auth/threaded_scrypt'
-import { ScryptThreads } from '#support/scrypt_threads'
-import { HashQueue } from '#support/hash_queue'
+import { ScryptThreads } from '#platform/scrypt_threads'
+import { HashQueue } from '#platform/hash_queue'
 import settings from '#config/settings'
 
 /**
  * Passwords: scrypt, N=16384, r=8, p=1, 64-byte key, 16-byte salt, in the library's
  * PHC format, each hash on a password hashing thread (app/auth/threaded_scrypt.ts)
- * after its turn in the hash queue (app/support/hash_queue.ts).
+ * after its turn in the hash queue (app/platform/hash_queue.ts).
  * Random secrets (Portal and machine client secrets) use the keyed rule of
  * app/auth/high_entropy_secrets.ts.
  */

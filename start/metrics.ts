@@ -7,7 +7,7 @@
 import app from '@adonisjs/core/services/app'
 import emitter from '@adonisjs/core/services/emitter'
 import env from '#start/env'
-import { instrumentPool, startMetricsServer } from '#support/metrics_server'
+import { instrumentPool, startMetricsServer } from '#platform/metrics_server'
 
 emitter.on('db:connection:connect', (connection) => {
   instrumentPool(connection.name, (connection as any).pool)

@@ -15,7 +15,7 @@ import { Secret } from '@adonisjs/core/helpers'
 import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { directQuery } from '#support/direct_query'
+import { directQuery } from '#platform/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
 import { decodeTokenValue, secretMatches, tokenValueOf, transientToken } from '#auth/token_value'
 

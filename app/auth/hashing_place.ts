@@ -1,5 +1,5 @@
 /*
-| Where a password hash stands in line (app/support/hash_queue.ts): the key it is
+| Where a password hash stands in line (app/platform/hash_queue.ts): the key it is
 | queued under and the signal that drops it when its caller has gone. The hash
 | service's verify and make take only the values, so an operation states the place
 | around its call (password_hashing.ts) and the hasher reads it here.

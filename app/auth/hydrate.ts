@@ -1,6 +1,6 @@
 /*
 | Model instances from rows read by the one-statement authentication reads
-| (app/support/direct_query.ts), without the query builder's hydration cost.
+| (app/platform/direct_query.ts), without the query builder's hydration cost.
 */
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 

@@ -13,7 +13,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import settings from '#config/settings'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
-import { directQuery } from '#support/direct_query'
+import { directQuery } from '#platform/direct_query'
 import { transientToken } from '#auth/token_value'
 
 const DEFAULT_TTL_SECONDS = 3600

@@ -1,6 +1,6 @@
 /*
 | Password checks as operations ask for them: each in the line of its key
-| (app/support/hash_queue.ts), dropped while it waits when the caller's signal aborts.
+| (app/platform/hash_queue.ts), dropped while it waits when the caller's signal aborts.
 |
 | The keys, one rule: a login waits in the line of the identity it submits (username
 | or email, normalized), whether or not an account has it, so that its place in line

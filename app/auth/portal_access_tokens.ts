@@ -11,7 +11,7 @@ import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import { Settings } from 'luxon'
 import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
-import { directQuery } from '#support/direct_query'
+import { directQuery } from '#platform/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
 import { decodeTokenValue, secretMatches, transientToken } from '#auth/token_value'
 

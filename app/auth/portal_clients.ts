@@ -15,7 +15,7 @@ import PortalClient from '#models/portal_client'
 import { configuredAddress, ownOrigins } from '#support/service_url'
 import { generateSecret, hashSecret, verifySecret } from '#auth/high_entropy_secrets'
 import { hydrate } from '#auth/hydrate'
-import { directQuery } from '#support/direct_query'
+import { directQuery } from '#platform/direct_query'
 
 export const SERVICE_APPLICATION = 'merchant_portal'
 

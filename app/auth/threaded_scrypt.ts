@@ -1,8 +1,8 @@
 /*
 | The password hasher (config/hash.ts): the library's scrypt driver, its PHC format,
 | checks and configuration, with each key derived on a password hashing thread
-| (#support/scrypt_threads) instead of libuv's thread pool, after its turn in the hash
-| queue (#support/hash_queue) at the place its operation states (#auth/hashing_place).
+| (#platform/scrypt_threads) instead of libuv's thread pool, after its turn in the hash
+| queue (#platform/hash_queue) at the place its operation states (#auth/hashing_place).
 | Hashes made by either verify with the other.
 |
 | A hash the queue refuses, or drops because its caller has gone, fails the request
@@ -14,8 +14,8 @@ import { Scrypt } from '@adonisjs/hash/drivers/scrypt'
 import { PhcFormatter } from '@adonisjs/hash/phc_formatter'
 import type { HashDriverContract, ScryptConfig } from '@adonisjs/hash/types'
 import ApiError from '#exceptions/api_error'
-import { HashingThreadFailed, type ScryptJob, type ScryptThreads } from '#support/scrypt_threads'
-import { HashAbandoned, HashQueueFull, type HashQueue } from '#support/hash_queue'
+import { HashingThreadFailed, type ScryptJob, type ScryptThreads } from '#platform/scrypt_threads'
+import { HashAbandoned, HashQueueFull, type HashQueue } from '#platform/hash_queue'
 import { currentHashingPlace } from '#auth/hashing_place'
 
 export class ThreadedScrypt implements HashDriverContract {

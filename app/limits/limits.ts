@@ -10,7 +10,7 @@ import { errors as limiterErrors } from '@adonisjs/limiter'
 import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
 import { recordRateLimitRefusal } from '#support/operator_metrics'
-import { directQuery } from '#support/direct_query'
+import { directQuery } from '#platform/direct_query'
 
 export const LIMITS = {
   api: { perMinute: 60, env: 'RATE_LIMIT_API_PER_MINUTE' },

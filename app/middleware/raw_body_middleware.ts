@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import { bodyParser } from '#http/body_parser'
+import { bodyParser } from '#platform/body_parser'
 import { guardBodyDepth } from '#http/body_depth'
 
 /**

@@ -23,8 +23,8 @@ import {
   collectDefaultMetrics,
 } from 'prom-client'
 import type { LimitName } from '#limits/limits'
-import { RequestPathHistogram } from '#support/request_path_histogram'
-import type { LaneRefusal } from '#support/work_lane'
+import { RequestPathHistogram } from '#platform/request_path_histogram'
+import type { LaneRefusal } from '#platform/work_lane'
 
 export const registry = new Registry()
 // Node and process metrics, among them the event-loop delay: prom-client's

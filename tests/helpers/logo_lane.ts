@@ -5,7 +5,7 @@
 */
 import { readdirSync, readFileSync } from 'node:fs'
 import { logoImageLane } from '#services/merchants/logo_image'
-import { metricsText } from '#support/metrics_server'
+import { metricsText } from '#platform/metrics_server'
 
 /** The lane's gauges as scraped: portal_lane_tasks{lane="logo_image",state}. */
 export async function laneGauges() {
@@ -37,7 +37,7 @@ export function holdTheLane() {
   }
 }
 
-/** The pids of this process's logo encoder children (app/support/child_workers.ts). */
+/** The pids of this process's logo encoder children (app/platform/child_workers.ts). */
 export function encoderPids(): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^[0-9]+$/.test(entry))

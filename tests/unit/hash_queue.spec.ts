@@ -1,10 +1,10 @@
 /*
-| app/support/hash_queue.ts: at most `slots` hashes at once; the others wait per key,
+| app/platform/hash_queue.ts: at most `slots` hashes at once; the others wait per key,
 | served round robin; refused at once beyond the bounds (count, per key, expected
 | wait), refused when waiting past the bound, dropped when their signal aborts.
 */
 import { test } from '@japa/runner'
-import { HashAbandoned, HashQueue, HashQueueFull, type HashQueueBounds } from '#support/hash_queue'
+import { HashAbandoned, HashQueue, HashQueueFull, type HashQueueBounds } from '#platform/hash_queue'
 
 /** Hashes that finish when the test says, recording the order they started in. */
 function controlledHashes() {

@@ -1,12 +1,12 @@
 /*
-| app/support/pg_timestamptz.ts reads timestamptz text as the driver's parser
+| app/platform/pg_timestamptz.ts reads timestamptz text as the driver's parser
 | (postgres-date, through pg-types) does: compared here on PostgreSQL's UTC output and
 | on every other form.
 */
 import { createRequire } from 'node:module'
 import { test } from '@japa/runner'
 import fc from 'fast-check'
-import { parseTimestamptz } from '#support/pg_timestamptz'
+import { parseTimestamptz } from '#platform/pg_timestamptz'
 
 // The driver's own parser, loaded from where pg-types loads it.
 const requireFromPgTypes = createRequire(createRequire(import.meta.url).resolve('pg-types'))
@@ -54,7 +54,7 @@ function sameResult(text: string) {
   return Object.is(expected, actual)
 }
 
-test.group('timestamptz parser (app/support/pg_timestamptz.ts)', () => {
+test.group('timestamptz parser (app/platform/pg_timestamptz.ts)', () => {
   test('reads PostgreSQL UTC output as the same instant as postgres-date', () => {
     fc.assert(fc.property(utcOutput, sameResult), { numRuns: 20_000 })
   })

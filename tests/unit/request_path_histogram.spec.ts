@@ -1,11 +1,11 @@
 /*
-| app/support/request_path_histogram.ts: exposed exactly as prom-client's Histogram
+| app/platform/request_path_histogram.ts: exposed exactly as prom-client's Histogram
 | exposes the same observations.
 */
 import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { Histogram, Registry } from 'prom-client'
-import { RequestPathHistogram } from '#support/request_path_histogram'
+import { RequestPathHistogram } from '#platform/request_path_histogram'
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const LABEL_NAMES = ['route', 'method', 'status'] as const

@@ -1,11 +1,11 @@
 /*
-| app/http/serialize_json.ts: response bodies are written with JSON.stringify, and
+| app/platform/serialize_json.ts: response bodies are written with JSON.stringify, and
 | what it cannot write (BigInt, circular references) as the framework's default did.
 */
 import { test } from '@japa/runner'
 import { safeStringify } from '@poppinss/utils/json'
 import { DateTime } from 'luxon'
-import { serializeJson } from '#http/serialize_json'
+import { serializeJson } from '#platform/serialize_json'
 
 test.group('serializeJson', () => {
   test('plain response data is written exactly as the framework default writes it', ({

@@ -1,11 +1,11 @@
 /*
-| app/support/work_lane.ts: at most `concurrency` tasks at once, the others in arrival
+| app/platform/work_lane.ts: at most `concurrency` tasks at once, the others in arrival
 | order; at most `maxQueued` waiting and `maxPerKey` per key, else LaneFullError at once;
 | a key's time budget, its tasks counted at their expected time from admission; and
 | Retry-After as the expected wait.
 */
 import { test } from '@japa/runner'
-import { LaneFullError, WorkLane } from '#support/work_lane'
+import { LaneFullError, WorkLane } from '#platform/work_lane'
 
 /** A task that runs until `finish()` is called. */
 function pendingTask() {

@@ -12,7 +12,7 @@
 */
 import OAuthError from '#exceptions/oauth_error'
 import OauthClient from '#models/oauth_client'
-import { directQuery } from '#support/direct_query'
+import { directQuery } from '#platform/direct_query'
 import { isPlainObject } from '#support/plain_object'
 import { clientSecretMatches } from '#auth/oauth_client_secrets'
 import { machineTokenLifetimeSeconds } from '#auth/machine_access_tokens'

@@ -1,9 +1,9 @@
 /*
-| Entry of the logo encoder's child process (app/support/child_workers.ts,
+| Entry of the logo encoder's child process (app/platform/child_workers.ts,
 | app/services/merchants/logo_image.ts): sharp decodes and encodes here, on this
 | process's own threads, at a lower priority, one image at a time.
 */
-import { answerRequests, lowerPriority } from '#support/child_workers'
+import { answerRequests, lowerPriority } from '#platform/child_workers'
 
 lowerPriority()
 // Only now: the threads libvips starts inherit the lowered priority.

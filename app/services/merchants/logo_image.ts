@@ -13,7 +13,7 @@
 | Step 4 is the costly one (seconds of CPU for a large image), so it runs in the
 | logo_image lane (docs/operations.md), so one upload cannot slow other requests:
 | - at most LOGO_IMAGE_CONCURRENCY images (default 1) at once per server process, each
-|   in a child process of its own (app/support/child_workers.ts), so image work never
+|   in a child process of its own (app/platform/child_workers.ts), so image work never
 |   takes the threads password hashing needs, and runs at a lower CPU priority;
 | - one deadline, LOGO_IMAGE_DEADLINE_SECONDS (default 20), for all of an image's work
 |   in the child: past it the child is killed and replaced, and the upload is 503 with
@@ -36,9 +36,9 @@ import { Settings } from 'luxon'
 import logger from '@adonisjs/core/services/logger'
 import settings from '#config/settings'
 import ApiError from '#exceptions/api_error'
-import { ChildWorkers, ChildWorkerExited, ChildWorkerTimedOut } from '#support/child_workers'
+import { ChildWorkers, ChildWorkerExited, ChildWorkerTimedOut } from '#platform/child_workers'
 import { ReusedFileBuffers, type FileOnDisk } from '#support/file_bytes'
-import { LaneFullError, WorkLane } from '#support/work_lane'
+import { LaneFullError, WorkLane } from '#platform/work_lane'
 import { carriesMarkup } from '#services/merchants/logo_markup'
 import { headerPixelSize, type PixelSize } from '#services/merchants/logo_header'
 import {

@@ -1,6 +1,6 @@
 /*
 | issue 38 › 3: a login's password hash waits in a bounded queue, fair between login
-| identities (app/support/hash_queue.ts, docs/operations.md › Password hashing on
+| identities (app/platform/hash_queue.ts, docs/operations.md › Password hashing on
 | threads of its own). Beyond PASSWORD_HASH_QUEUE waiting, a quarter of it for one
 | identity, or PASSWORD_HASH_MAX_WAIT_MS of expected wait: 503 with Retry-After at
 | once. A login whose client has gone is never hashed.

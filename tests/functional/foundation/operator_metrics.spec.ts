@@ -18,7 +18,7 @@ import { overrideEnv } from '#tests/helpers/env'
 import { PORTAL_ORIGIN, signedInMember } from '#tests/helpers/portal'
 import { issueThroughApi } from '#tests/helpers/machine'
 import { registry } from '#support/operator_metrics'
-import { metricsText, startMetricsServer } from '#support/metrics_server'
+import { metricsText, startMetricsServer } from '#platform/metrics_server'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { route } from '#tests/helpers/routes'
 

@@ -16,7 +16,7 @@ import { clearLogoStorage, uploadLogo } from '#tests/helpers/merchant'
 import { eventually, pause } from '#tests/helpers/server_process'
 import { tinyPng, tinyWebp } from '#tests/helpers/images'
 import { logoImageLane } from '#services/merchants/logo_image'
-import { metricsText } from '#support/metrics_server'
+import { metricsText } from '#platform/metrics_server'
 import { encoderPids, holdTheLane, laneGauges } from '#tests/helpers/logo_lane'
 
 async function refusals(reason: string) {

@@ -26,7 +26,7 @@ import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
 import db from '@adonisjs/lucid/services/db'
 import { auditedReadStatement, type SqlFragment } from '#services/audit/audit_trail'
-import { statementQuery } from '#support/direct_query'
+import { statementQuery } from '#platform/direct_query'
 import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 import { PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
 import {

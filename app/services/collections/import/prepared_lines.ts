@@ -19,7 +19,7 @@
 import { Worker } from 'node:worker_threads'
 import { setFlagsFromString } from 'node:v8'
 import { setImmediate } from 'node:timers/promises'
-import { siblingModule } from '#support/sibling_module'
+import { siblingModule } from '#platform/sibling_module'
 import { evidenceKeys, seal } from '#services/collections/history/evidence_snapshot'
 import type { EvidenceKeys } from '#services/collections/history/evidence_cipher'
 import { ImportLineError } from '#services/collections/import/import_line'

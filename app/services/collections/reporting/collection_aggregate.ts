@@ -11,7 +11,7 @@
 import ApiError from '#exceptions/api_error'
 import type { Environment } from '#models/collections_vocabulary'
 import { readConnection } from '#support/read_connection'
-import { statementQuery } from '#support/direct_query'
+import { statementQuery } from '#platform/direct_query'
 import {
   aggregateStatement,
   type AggregateScope,

@@ -11,7 +11,7 @@
 */
 import db from '@adonisjs/lucid/services/db'
 import ApiError from '#exceptions/api_error'
-import { statementQuery } from '#support/direct_query'
+import { statementQuery } from '#platform/direct_query'
 
 export async function requireSupportedCurrency(field: string, code: string): Promise<void> {
   let row: { supported: boolean; any_currency: boolean } | undefined

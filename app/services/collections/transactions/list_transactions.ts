@@ -19,7 +19,7 @@ import type { UserActor } from '#auth/actor'
 import type { Timestamp } from '#validators/rules/timestamp'
 import type { Environment, TransactionStatus } from '#models/collections_vocabulary'
 import { readConnection } from '#support/read_connection'
-import { statementQuery } from '#support/direct_query'
+import { statementQuery } from '#platform/direct_query'
 import { TRANSACTION_COLUMNS } from '#services/collections/transactions/transaction_rows'
 import type { TransactionRow } from '#services/collections/transactions/transaction_rows'
 import { countQuery } from '#services/collections/transactions/list_total'
@@ -85,7 +85,7 @@ export function listQueries(
   const { where, bindings } = listConditions(merchantId, filters)
   // A reference or substring filter's best plan depends on its value (how many rows
   // match): those statements are planned each time, every other shape is prepared
-  // (app/support/direct_query.ts).
+  // (app/platform/direct_query.ts).
   const valueDependent =
     filters.query !== undefined || filters.merchant_transaction_id !== undefined
   return {

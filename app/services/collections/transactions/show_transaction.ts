@@ -7,7 +7,7 @@ import type { UserActor } from '#auth/actor'
 import type { Environment } from '#models/collections_vocabulary'
 import ApiError from '#exceptions/api_error'
 import { readConnection } from '#support/read_connection'
-import { statementQuery } from '#support/direct_query'
+import { statementQuery } from '#platform/direct_query'
 import { TRANSACTION_COLUMNS } from '#services/collections/transactions/transaction_rows'
 import type { TransactionRow } from '#services/collections/transactions/transaction_rows'
 

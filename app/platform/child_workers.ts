@@ -21,7 +21,7 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { constants, setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { siblingModule } from '#support/sibling_module'
+import { siblingModule } from '#platform/sibling_module'
 
 /** A child ended (crash, out of memory, killed) while answering a request. */
 export class ChildWorkerExited extends Error {

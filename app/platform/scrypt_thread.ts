@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads'
 import { scryptSync } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
-import type { ScryptJob, ScryptReply } from '#support/scrypt_threads'
+import type { ScryptJob, ScryptReply } from '#platform/scrypt_threads'
 
 const port = parentPort!
 port.on('message', ({ id, job }: { id: number; job: ScryptJob }) => {

@@ -16,7 +16,7 @@
 */
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
-import { siblingModule } from '#support/sibling_module'
+import { siblingModule } from '#platform/sibling_module'
 
 export interface ScryptJob {
   password: string
