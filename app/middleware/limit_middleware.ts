@@ -2,7 +2,8 @@ import { hash } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { actorOf, type Actor } from '#auth/actor'
-import { enforceLimit, type LimitName } from '#limits/limits'
+import { enforceLimit } from '#limits/enforce_limit'
+import type { LimitName } from '#limits/limits'
 
 /**
  * One part of a limit's key, as the contract's Limits table names it:

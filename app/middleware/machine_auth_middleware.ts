@@ -9,7 +9,7 @@ import Merchant from '#models/merchant'
 import MerchantOauthClient from '#models/merchant_oauth_client'
 import type OauthClient from '#models/oauth_client'
 import { machineApiEnabled } from '#auth/machine_access_tokens'
-import { enforceLimit } from '#limits/limits'
+import { enforceLimit } from '#limits/enforce_limit'
 import { bearerCredential, bearerRefusals } from '#auth/bearer'
 
 // Built only when thrown (an Error captures its stack when constructed).

@@ -3,7 +3,7 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import ApiError from '#exceptions/api_error'
 import User, { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
-import { enforceLimit } from '#limits/limits'
+import { enforceLimit } from '#limits/enforce_limit'
 import { userActor } from '#auth/actor'
 import { bearerCredential, bearerRefusals } from '#auth/bearer'
 

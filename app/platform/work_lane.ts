@@ -24,19 +24,7 @@
 | lane's name (docs/operations.md).
 */
 import { recordLaneRefusal, recordLaneTasks, recordLaneWait } from '#support/operator_metrics'
-
-export type LaneRefusal = 'queue_full' | 'key_busy' | 'key_budget'
-
-export class LaneFullError extends Error {
-  constructor(
-    readonly lane: string,
-    readonly reason: LaneRefusal,
-    readonly retryAfterSeconds: number
-  ) {
-    super(`lane ${lane} refused a task: ${reason}`)
-    this.name = 'LaneFullError'
-  }
-}
+import { LaneFullError, type LaneRefusal } from '#platform/lane_refusal'
 
 export interface LaneOptions {
   /** Names the lane in metrics. */

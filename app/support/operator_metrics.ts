@@ -24,7 +24,7 @@ import {
 } from 'prom-client'
 import type { LimitName } from '#limits/limits'
 import { RequestPathHistogram } from '#platform/request_path_histogram'
-import type { LaneRefusal } from '#platform/work_lane'
+import type { LaneRefusal } from '#platform/lane_refusal'
 
 export const registry = new Registry()
 // Node and process metrics, among them the event-loop delay: prom-client's

@@ -5,7 +5,8 @@
 | Retry-After as the expected wait.
 */
 import { test } from '@japa/runner'
-import { LaneFullError, WorkLane } from '#platform/work_lane'
+import { WorkLane } from '#platform/work_lane'
+import { LaneFullError } from '#platform/lane_refusal'
 
 /** A task that runs until `finish()` is called. */
 function pendingTask() {

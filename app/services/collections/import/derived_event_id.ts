@@ -4,7 +4,7 @@
 */
 import { hash } from 'node:crypto'
 import type { Timestamp } from '#validators/rules/timestamp'
-import type { ImportedTransaction } from '#services/collections/import/import_line'
+import type { ImportedTransaction } from '#services/collections/import/imported_records'
 
 /**
  * An id for an event given without one: a ULID whose time is `captured_at` and whose

@@ -4,7 +4,6 @@
 | gets one derived from what it is (derived_event_id.ts).
 */
 import { isPlainObject } from '#support/plain_object'
-import type { Timestamp } from '#validators/rules/timestamp'
 import { routeIds } from '#validators/rules/route_ids'
 import {
   ATTEMPT_NUMBER_RANGE,
@@ -15,13 +14,11 @@ import {
   REPLY_BODY_CAPTURE_STATUSES,
   SYNC_BODY_CAPTURE_STATUSES,
 } from '#models/collections_vocabulary'
-import type { OpenedSnapshot } from '#services/collections/history/projection'
-import {
-  isEvidenceKind,
-  KIND_DEFINITIONS,
-  type EvidenceKind,
-} from '#services/collections/history/evidence_kinds'
-import type { ImportedTransaction } from '#services/collections/import/import_line'
+import { isEvidenceKind, KIND_DEFINITIONS } from '#services/collections/history/evidence_kinds'
+import type {
+  ImportedEvent,
+  ImportedTransaction,
+} from '#services/collections/import/imported_records'
 import { derivedEventId } from '#services/collections/import/derived_event_id'
 import {
   describe,
@@ -55,30 +52,6 @@ const EVENT_KEYS = new Set([
 ])
 
 const CAPTURE_FORMAT = /^[a-z0-9_]{1,64}$/
-
-export interface ImportedEvent {
-  id: string
-  kind: EvidenceKind
-  source: string
-  direction: string
-  capturedAt: Timestamp
-  captureFormat: string
-  schemaVersion: number
-  /** The snapshot to seal (and project), or null when the event carries no body. */
-  snapshot: OpenedSnapshot | null
-  contentType: string | null
-  bodyCaptureStatus: string | null
-  eventId: string | null
-  attemptNumber: number | null
-  httpStatus: number | null
-  deliveryState: string | null
-  durationMs: number | null
-  isRepeatedRequest: boolean | null
-  /** null: captured_at + the retention period, computed when stored. */
-  retainUntil: Timestamp | null
-  legalHold: boolean
-  purgedAt: Timestamp | null
-}
 
 export function parseEvent(
   fail: Fail,

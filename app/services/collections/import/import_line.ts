@@ -24,7 +24,6 @@
 | messages for the file; each rule it applies is the shared definition (the vocabulary,
 | the timestamp grammar, character counts, route ids, the History item's tables).
 */
-import type { Timestamp } from '#validators/rules/timestamp'
 import { isPlainObject } from '#support/plain_object'
 import {
   AMOUNT_PATTERN,
@@ -33,7 +32,8 @@ import {
   type Environment,
 } from '#models/collections_vocabulary'
 import { eventBodyTextsOf } from '#services/collections/import/event_body_text'
-import { parseEvent, type ImportedEvent } from '#services/collections/import/import_event'
+import { parseEvent } from '#services/collections/import/import_event'
+import type { ImportedTransaction } from '#services/collections/import/imported_records'
 import {
   describe,
   optionalBoolean,
@@ -71,22 +71,6 @@ const TRANSACTION_KEYS = new Set([
   'events',
 ])
 const OPTIONAL_TRANSACTION_KEYS = new Set(['credited'])
-
-export interface ImportedTransaction {
-  merchantId: number
-  environment: Environment
-  merchantTransactionId: string
-  amount: string | null
-  currency: string
-  paymentStatus: string | null
-  legacyStatus: string | null
-  paymentBrand: string
-  archived: boolean
-  credited: boolean
-  createdAt: Timestamp | null
-  updatedAt: Timestamp | null
-  events: ImportedEvent[]
-}
 
 /** Parses and checks one line; throws ImportLineError naming the line. */
 export function parseImportLine(

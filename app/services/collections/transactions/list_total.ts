@@ -3,7 +3,7 @@
 | `meta.total`): the count statement of a list request, by the cheapest exact source
 | its filters allow. The page statement and the request are in list_transactions.ts.
 */
-import type { TransactionFilters } from '#services/collections/transactions/list_transactions'
+import type { TransactionFilters } from '#services/collections/transactions/transaction_filters'
 import { sqlInstant } from '#support/instants'
 import { planReads, type BucketRange } from '#services/collections/reporting/query_plan'
 

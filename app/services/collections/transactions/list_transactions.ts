@@ -16,24 +16,12 @@
 | - The count's statement, by the cheapest exact source: list_total.ts.
 */
 import type { UserActor } from '#auth/actor'
-import type { Timestamp } from '#validators/rules/timestamp'
-import type { Environment, TransactionStatus } from '#models/collections_vocabulary'
+import type { TransactionFilters } from '#services/collections/transactions/transaction_filters'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#platform/direct_query'
 import { TRANSACTION_COLUMNS } from '#services/collections/transactions/transaction_rows'
 import type { TransactionRow } from '#services/collections/transactions/transaction_rows'
 import { countQuery } from '#services/collections/transactions/list_total'
-
-export interface TransactionFilters {
-  environment: Environment
-  from?: Timestamp
-  to?: Timestamp
-  status?: TransactionStatus
-  merchant_transaction_id?: string
-  query?: string
-  currency?: string
-  payment_brand?: string
-}
 
 export interface TransactionPage {
   items: TransactionRow[]

@@ -1,0 +1,17 @@
+/*
+| A work lane's refusal (work_lane.ts): why a task was refused and when it would be
+| admitted. Apart from the lane so that the metrics that count refusals
+| (operator_metrics.ts) and the lane that records them import it one way.
+*/
+export type LaneRefusal = 'queue_full' | 'key_busy' | 'key_budget'
+
+export class LaneFullError extends Error {
+  constructor(
+    readonly lane: string,
+    readonly reason: LaneRefusal,
+    readonly retryAfterSeconds: number
+  ) {
+    super(`lane ${lane} refused a task: ${reason}`)
+    this.name = 'LaneFullError'
+  }
+}
