@@ -86,9 +86,10 @@ export abstract class OperatorCommand extends BaseCommand {
   /** Each boolean flag, from the text given to a boolean (or an error naming the flag). */
   private readBooleanFlags() {
     const Command = this.constructor as typeof OperatorCommand
-    const self = this as unknown as Record<string, unknown>
     for (const flag of Command.flags) {
-      if (flag.type === 'boolean') self[flag.name] = readBooleanFlag(flag.flagName, self[flag.name])
+      if (flag.type === 'boolean') {
+        Reflect.set(this, flag.name, readBooleanFlag(flag.flagName, Reflect.get(this, flag.name)))
+      }
     }
   }
 

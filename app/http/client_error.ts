@@ -12,6 +12,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse }
 import type { Duplex } from 'node:stream'
 import { errorCodeFor } from '#http/error_envelope_net'
 import { takeCallerRequestId } from '#http/request_id'
+import { responseStarted } from '#platform/socket_response'
 
 const MESSAGES: Record<number, string> = {
   400: 'The request is not a valid HTTP request.',
@@ -56,8 +57,7 @@ export function clientErrorResponse(status: number): string {
 export function onClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   // A response of an earlier request on this connection already started: another one
   // would corrupt it (Node's default checks the same).
-  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
-  if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
+  if (error.code !== 'ECONNRESET' && socket.writable && !responseStarted(socket)) {
     socket.write(clientErrorResponse(statusOf(error)))
   }
   socket.destroy()

@@ -10,10 +10,10 @@
 | reference lookup) go unnamed: parsed and planned each time, still without knex.
 */
 import { createHash } from 'node:crypto'
-import type { Knex } from 'knex'
 import pg, { type PoolClient, type QueryResult } from 'pg'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { acquirePgConnection, releasePgConnection } from '#platform/pg_connection'
 
 /** `text` uses `$1`-style placeholders; `name` prepares it (see above), undefined does not. */
 export async function directQuery<Row = Record<string, any>>(
@@ -22,15 +22,12 @@ export async function directQuery<Row = Record<string, any>>(
   values: unknown[],
   connection: QueryClientContract = db.connection()
 ): Promise<Row[]> {
-  // Knex's client hands out the pool's pg connections (a transaction's own inside one),
-  // with knex's acquire timeout and errors.
-  const knexClient: Knex.Client = connection.getWriteClient().client
-  const client: PoolClient = await knexClient.acquireConnection()
+  const client = await acquirePgConnection(connection)
   try {
     const result = await submit(client, name, text, values)
     return result.rows as Row[]
   } finally {
-    await knexClient.releaseConnection(client)
+    await releasePgConnection(client, connection)
   }
 }
 

@@ -32,8 +32,8 @@ const SECRETS = new Set(SECRET_KEYS)
 const DEEPEST = 2
 
 /** A copy to censor: same prototype; an error keeps its message and stack (not enumerable). */
-function copyOf(value: object): Record<string, unknown> {
-  if (Array.isArray(value)) return [...value] as unknown as Record<string, unknown>
+function copyOf(value: object): object {
+  if (Array.isArray(value)) return [...value]
   const copy = Object.assign(Object.create(Object.getPrototypeOf(value)), value)
   if (value instanceof Error) Object.assign(copy, { message: value.message, stack: value.stack })
   return copy
@@ -42,7 +42,7 @@ function copyOf(value: object): Record<string, unknown> {
 /** `value` with every credential censored down to two levels below the top; `value` itself when it holds none. */
 export function redactSecrets<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value
-  let copy: Record<string, unknown> | undefined
+  let copy: object | undefined
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue
     const current = (value as Record<string, unknown>)[key]
@@ -53,7 +53,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
         : current
     if (next === current) continue
     copy ??= copyOf(value)
-    copy[key] = next
+    Reflect.set(copy, key, next)
   }
   return (copy ?? value) as T
 }

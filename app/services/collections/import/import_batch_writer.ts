@@ -14,6 +14,9 @@
 |   for COPY as for INSERT, and a rolled-back savepoint undoes what they did.
 */
 import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { PoolClient } from 'pg'
+import { acquirePgConnection, releasePgConnection } from '#platform/pg_connection'
 import { ImportLineError } from '#services/collections/import/import_line'
 import { copyValue } from '#services/collections/import/import_preparation'
 import {
@@ -28,7 +31,7 @@ import {
   STAGE_EVENTS,
   STAGE_TRANSACTIONS,
 } from '#services/collections/import/staging_sql'
-import { copyRows, type PgClient } from '#services/collections/import/copy_stream'
+import { copyRows } from '#services/collections/import/copy_stream'
 import {
   copyCreatedEvents,
   insertNewTransactions,
@@ -53,8 +56,8 @@ export interface Counts {
 
 export class BatchWriter {
   private constructor(
-    private knex: any,
-    readonly client: PgClient,
+    private connection: QueryClientContract,
+    readonly client: PoolClient,
     private timings?: Record<string, number>
   ) {}
 
@@ -62,9 +65,9 @@ export class BatchWriter {
   private directTransactions = true
 
   static async open(timings?: Record<string, number>) {
-    const knex: any = db.connection().getWriteClient()
-    const client: PgClient = await knex.client.acquireConnection()
-    const session = new BatchWriter(knex, client, timings)
+    const connection = db.connection()
+    const client = await acquirePgConnection(connection)
+    const session = new BatchWriter(connection, client, timings)
     try {
       await client.query(CREATE_STAGING)
     } catch (error) {
@@ -91,7 +94,7 @@ export class BatchWriter {
       await this.client.query('ROLLBACK').catch(() => {})
       throw error
     } finally {
-      await this.knex.client.releaseConnection(this.client)
+      await releasePgConnection(this.client, this.connection)
     }
   }
 
