@@ -5,16 +5,16 @@
 | Portal PAT (`pat_`, auth_access_tokens) never verifies as a machine token and
 | the reverse. Scopes are the token's abilities.
 |
-| Verification and last_used_at: app/auth/clocked_access_tokens.ts.
+| Verification and last_used_at: app/platform/clocked_access_tokens.ts.
 */
 import { DateTime, Settings } from 'luxon'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import settings from '#config/settings'
-import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
+import { ClockedAccessTokensProvider } from '#platform/clocked_access_tokens'
 import { directQuery } from '#platform/direct_query'
-import { transientToken } from '#auth/token_value'
+import { transientToken } from '#platform/token_value'
 
 const DEFAULT_TTL_SECONDS = 3600
 

@@ -2,7 +2,7 @@
 | Portal PATs (portal-api.md › Authentication rules 1-3): tokens of the `portal`
 | type in the auth package's table, prefix `pat_`, recording the issuing Portal
 | application (portal_client_id) so that deactivating it stops its tokens.
-| Verification and last_used_at: app/auth/clocked_access_tokens.ts.
+| Verification and last_used_at: app/platform/clocked_access_tokens.ts.
 */
 import { DateTime } from 'luxon'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
@@ -10,10 +10,10 @@ import type { Secret } from '@adonisjs/core/helpers'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import { Settings } from 'luxon'
-import { ClockedAccessTokensProvider } from '#auth/clocked_access_tokens'
+import { ClockedAccessTokensProvider } from '#platform/clocked_access_tokens'
 import { directQuery } from '#platform/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
-import { decodeTokenValue, secretMatches, transientToken } from '#auth/token_value'
+import { decodeTokenValue, secretMatches, transientToken } from '#platform/token_value'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto'
 import PortalClient from '#models/portal_client'
 import { configuredAddress, ownOrigins } from '#support/service_url'
 import { generateSecret, hashSecret, verifySecret } from '#auth/high_entropy_secrets'
-import { hydrate } from '#auth/hydrate'
+import { hydrate } from '#platform/hydrate'
 import { directQuery } from '#platform/direct_query'
 
 export const SERVICE_APPLICATION = 'merchant_portal'

@@ -1,5 +1,5 @@
 /*
-| app/auth/token_value.ts reads token values and checks secrets by the auth package's
+| app/platform/token_value.ts reads token values and checks secrets by the auth package's
 | own rules (AccessToken.decode, AccessToken#verify), compared here on arbitrary input.
 */
 import { createHash } from 'node:crypto'
@@ -14,7 +14,7 @@ import {
   tokenSecretOf,
   tokenValueOf,
   transientToken,
-} from '#auth/token_value'
+} from '#platform/token_value'
 
 /** What the auth package decodes, in this module's shape. */
 function packageDecode(prefix: string, value: string) {

@@ -4,7 +4,7 @@
 import { normalizeIdentity } from '#support/identity'
 import { DateTime } from 'luxon'
 import { decoyPasswordHash, loginHashingPlace, verifyPassword } from '#auth/password_hashing'
-import { hydrate } from '#auth/hydrate'
+import { hydrate } from '#platform/hydrate'
 import settings from '#config/settings'
 import { directQuery } from '#platform/direct_query'
 import ApiError from '#exceptions/api_error'
