@@ -20,12 +20,16 @@ function typeScriptFiles(folder: string): string[] {
 
 function compilerOptions(projectRoot: string): ts.CompilerOptions {
   const configPath = join(projectRoot, 'tsconfig.json')
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
-    },
-  })
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+      },
+    }
+  )
   if (!parsed) throw new Error(`cannot read ${configPath}`)
   return parsed.options
 }

@@ -17,7 +17,12 @@ import type { LucidModel } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { directQuery } from '#platform/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
-import { decodeTokenValue, secretMatches, tokenValueOf, transientToken } from '#platform/token_value'
+import {
+  decodeTokenValue,
+  secretMatches,
+  tokenValueOf,
+  transientToken,
+} from '#platform/token_value'
 
 const LAST_USED_RESOLUTION_SECONDS = 60
 

@@ -48,7 +48,8 @@ const CONSUME = `INSERT INTO "rate_limits" VALUES ($1, 1, $2)
     expire = CASE WHEN "rate_limits".expire <= $3 THEN $2 ELSE "rate_limits".expire END
   RETURNING points, expire`
 
-async function consumeInDatabase(key: string, requests: number): Promise<number | null> {
+/** Seconds until the window of `key` ends when `requests` are used up, else null. */
+export async function consumeInDatabase(key: string, requests: number): Promise<number | null> {
   const now = Date.now()
   const [row] = await directQuery<{ points: number; expire: number }>(
     'rate_limits:consume',
@@ -75,7 +76,8 @@ function incrementResult(answer: unknown): [number, number] {
   throw new Error(`${REDIS_INCREMENT_COMMAND} answered an unexpected shape: the limiter changed`)
 }
 
-async function consumeInRedis(key: string, requests: number): Promise<number | null> {
+/** As consumeInDatabase, in the Redis store. */
+export async function consumeInRedis(key: string, requests: number): Promise<number | null> {
   const connection = redis.connection('main').ioConnection
   const increment: unknown = Reflect.get(connection, REDIS_INCREMENT_COMMAND)
   // While the connection is being replaced (after an outage) the script is not

@@ -32,7 +32,15 @@ test.group('Import cycles (app/, start/)', () => {
       ['e.ts', ['e.ts', 'd.ts']],
     ])
     assert.deepEqual(importCycles(graph), [['a.ts', 'b.ts', 'c.ts'], ['e.ts']])
-    assert.deepEqual(importCycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]])), [])
+    assert.deepEqual(
+      importCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ])
+      ),
+      []
+    )
   })
 
   test('the graph follows #alias, relative, type-only and lazy imports', ({ assert }) => {
