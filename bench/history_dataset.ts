@@ -53,15 +53,15 @@ function requestBody(options: RequestBodyOptions) {
  * text's length once escaped, so one correction lands it.
  */
 export async function bigRequestBodyText(reference: string, targetBytes = ISSUE_SNAPSHOT_BYTES) {
-  const { sealSnapshot, SNAPSHOT_READ_BOUND_BYTES } =
-    await import('#services/collections/history/evidence_snapshot')
+  const { sealSnapshot } = await import('#services/collections/history/evidence_snapshot')
+  const { READ_BOUND_BYTES } = await import('#services/collections/history/projection')
   const sealedSize = (text: string) =>
     sealSnapshot('01JBENCH0000000000000000000', { kind: 'json', text }).size
   const first = JSON.stringify(requestBody({ reference, keys: BIG_BODY_KEYS, memo: 1 }))
   const memo = Math.max(1, 1 + Math.floor(((targetBytes - sealedSize(first)) * 3) / 4))
   const text = JSON.stringify(requestBody({ reference, keys: BIG_BODY_KEYS, memo }))
   const size = sealedSize(text)
-  if (size > SNAPSHOT_READ_BOUND_BYTES) {
+  if (size > READ_BOUND_BYTES) {
     throw new Error(`sealed snapshot of ${size} bytes is over the read bound`)
   }
   return { text, jsonBytes: Buffer.byteLength(text), sealedBytes: size }

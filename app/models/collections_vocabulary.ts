@@ -27,6 +27,17 @@ export const TRANSACTION_STATUSES = ['PAID', 'PENDING', 'REJECTED'] as const
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number]
 
 /**
+ * portal-api.md › Metrics: the status each figure of a scope counts. A PAID
+ * transaction is a successful collection and its amount is collected; REJECTED and
+ * PENDING are counted apart.
+ */
+export const STATUS_COUNTED_AS = {
+  successful: 'PAID',
+  rejected: 'REJECTED',
+  pending: 'PENDING',
+} as const satisfies Record<string, TransactionStatus>
+
+/**
  * portal-api.md › Transaction, status normalization: a recognized payment_status wins,
  * case-insensitively; otherwise legacy `S` is PAID, `R` REJECTED, anything else
  * (absent included) PENDING. Defined only here, as the expression of the generated

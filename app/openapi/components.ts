@@ -7,6 +7,7 @@
 */
 import { INTEGRATION_KEY_TYPES, routeIds } from '#validators/rules/route_ids'
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '#validators/rules/pagination'
+import { NEW_PASSWORD_CHARACTERS, NEW_PASSWORD_LENGTH } from '#validators/rules/password_policy'
 import { schema, type JsonSchema, type Schema, type Static } from '#openapi/json_schema'
 import { envelopeSchemas } from '#shapes/envelope'
 import { profileSchemas } from '#shapes/profile'
@@ -60,8 +61,7 @@ export function page(item: JsonSchema, meta: JsonSchema = ref('PageMeta')) {
 
 /** The new-password field; its bounds and pattern come from app/validators/rules/password_policy.ts. */
 export const NEW_PASSWORD: JsonSchema = {
-  description:
-    '12-128 characters with an upper-case letter, a lower-case letter, a digit and a symbol; `password_confirmation` must be identical (not trimmed).',
+  description: `${NEW_PASSWORD_LENGTH.min}-${NEW_PASSWORD_LENGTH.max} characters with ${NEW_PASSWORD_CHARACTERS}; \`password_confirmation\` must be identical (not trimmed).`,
 }
 
 export const PAGINATION_DESCRIPTIONS = {

@@ -8,7 +8,7 @@
 | history route's id shape (app/validators/rules/route_ids.ts).
 */
 import { schema, type JsonSchema, type Static } from '#openapi/json_schema'
-import { MAX_PAGE, MAX_PER_PAGE } from '#validators/rules/pagination'
+import { PAGE_META_FIELDS } from '#shapes/envelope'
 import { routeIds } from '#validators/rules/route_ids'
 import {
   ATTEMPT_NUMBER_RANGE,
@@ -191,10 +191,7 @@ export const HistoryItem = schema.object({
 export type HistoryItem = Static<typeof HistoryItem>
 
 export const HistoryMeta = schema.object({
-  current_page: schema.integer({ minimum: 1, maximum: MAX_PAGE }),
-  per_page: schema.integer({ minimum: 1, maximum: MAX_PER_PAGE }),
-  total: schema.integer({ minimum: 0 }),
-  last_page: schema.integer({ minimum: 1 }),
+  ...PAGE_META_FIELDS,
   coverage: schema.object(
     Object.fromEntries(HISTORY_EVENT_TYPES.map((type) => [type, COVERAGE])) as Record<
       HistoryEventType,

@@ -5,12 +5,15 @@
 import { schema, type Static } from '#openapi/json_schema'
 import { MAX_PAGE, MAX_PER_PAGE } from '#validators/rules/pagination'
 
-export const PageMeta = schema.object({
+/** The fields of every list's `meta`; a list may add its own after them. */
+export const PAGE_META_FIELDS = {
   current_page: schema.integer({ minimum: 1, maximum: MAX_PAGE }),
   per_page: schema.integer({ minimum: 1, maximum: MAX_PER_PAGE }),
   total: schema.integer({ minimum: 0 }),
   last_page: schema.integer({ minimum: 1 }),
-})
+}
+
+export const PageMeta = schema.object(PAGE_META_FIELDS)
 export type PageMeta = Static<typeof PageMeta>
 
 export const FieldErrors = schema.typed<Record<string, string[]>>({

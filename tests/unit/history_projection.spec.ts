@@ -20,7 +20,6 @@ import {
 } from '#services/collections/history/project_evidence'
 import { snapshotReadable } from '#services/collections/history/snapshot_readability'
 import { decodeJson, nestingDepth } from '#services/collections/history/bounded_json'
-import { SNAPSHOT_READ_BOUND_BYTES } from '#services/collections/history/evidence_snapshot'
 import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 
 /*
@@ -398,7 +397,7 @@ test.group('History projection › item fields (portal-api.md › History item)'
   })
 
   test('the read bound is the snapshot module bound (2 MiB of ciphertext)', ({ assert }) => {
-    assert.equal(READ_BOUND_BYTES, SNAPSHOT_READ_BOUND_BYTES)
+    assert.equal(READ_BOUND_BYTES, 2 * 1024 * 1024)
     assert.isTrue(snapshotReadable(record(REQUEST, { snapshotSize: READ_BOUND_BYTES })))
     assert.isFalse(snapshotReadable(record(REQUEST, { snapshotSize: READ_BOUND_BYTES + 1 })))
   })

@@ -117,7 +117,7 @@ export function auditedReadStatement(
 }
 
 /** The columns of `event` by `actor` that every outcome's record shares. */
-function recordOf(actor: Actor, event: AuditEvent): ThrottledRecord {
+function recordOf(actor: Actor, event: AuditEvent): AuditColumns {
   return {
     actorType: actor.kind === 'anonymous' ? 'system' : actor.kind,
     actorUserId: actor.userId,
@@ -146,8 +146,8 @@ function withCallerRequestId(
   return { ...metadata, caller_request_id: callerRequestId }
 }
 
-/** The fields of a throttled refusal's record. */
-export interface ThrottledRecord {
+/** The columns of an audit record that every outcome shares (recordOf). */
+interface AuditColumns {
   actorType: string
   actorUserId: number | null
   merchantId: number | null
@@ -170,7 +170,7 @@ const THROTTLE_WINDOW = { minutes: 1 } as const
  * time), every further one only increments `refused_count`. A flood of refused
  * requests therefore cannot grow the table by more than one row per key a minute.
  */
-export async function recordThrottled(record: ThrottledRecord, client?: QueryClientContract) {
+export async function recordThrottled(record: AuditColumns, client?: QueryClientContract) {
   const now = DateTime.now()
   const windowStart = now.toUTC().startOf('minute')
   const throttleKey = createHash('sha256')

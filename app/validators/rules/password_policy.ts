@@ -8,12 +8,17 @@ import vine from '@vinejs/vine'
 import { lengthBetween, textOfLength } from '#validators/rules/text_length'
 import { matches } from '#validators/rules/pattern'
 
+/** A new password's length in characters, and what it must contain besides. */
+export const NEW_PASSWORD_LENGTH = { min: 12, max: 128 }
+export const NEW_PASSWORD_CHARACTERS =
+  'an upper-case letter, a lower-case letter, a digit and a symbol'
+
 export const newPassword = () =>
-  textOfLength(12, 128)
+  textOfLength(NEW_PASSWORD_LENGTH.min, NEW_PASSWORD_LENGTH.max)
     .use(
       matches({
         regex: /^(?=[\s\S]*[A-Z])(?=[\s\S]*[a-z])(?=[\s\S]*[0-9])(?=[\s\S]*[^A-Za-z0-9])/,
-        must: 'contain an upper-case letter, a lower-case letter, a digit and a symbol',
+        must: `contain ${NEW_PASSWORD_CHARACTERS}`,
       })
     )
     .confirmed({ confirmationField: 'password_confirmation' })

@@ -33,9 +33,6 @@ import {
 
 export type Snapshot = OpenedSnapshot
 
-/** Encrypted snapshots over this many bytes are never read. */
-export const SNAPSHOT_READ_BOUND_BYTES = 2 * 1024 * 1024
-
 let keys: EvidenceKeys | undefined
 let cipher: EvidenceCipher
 

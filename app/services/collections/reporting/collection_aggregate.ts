@@ -9,7 +9,7 @@
 | rollup's UTC months and days, raw rows the rest (app/services/collections/reporting/query_plan.ts).
 */
 import ApiError from '#exceptions/api_error'
-import type { Environment } from '#models/collections_vocabulary'
+import { STATUS_COUNTED_AS, type Environment } from '#models/collections_vocabulary'
 import { readConnection } from '#support/read_connection'
 import { statementQuery } from '#platform/direct_query'
 import {
@@ -142,11 +142,11 @@ async function addBrandRows(
     const bucket = totals[row.bucket]
     const count = BigInt(row.transaction_count)
     bucket.transactionCount += count
-    if (row.status === 'PAID') {
+    if (row.status === STATUS_COUNTED_AS.successful) {
       bucket.successfulCount += count
       bucket.collectionCents += parseCents(String(row.amount_total))
       paidWithoutAmount[row.bucket] += BigInt(row.null_amount_count)
-    } else if (row.status === 'REJECTED') {
+    } else if (row.status === STATUS_COUNTED_AS.rejected) {
       bucket.rejectedCount += count
     } else {
       bucket.pendingCount += count

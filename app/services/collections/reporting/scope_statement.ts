@@ -12,6 +12,7 @@
 | the year's hour rows rather than 367 probes. Slots far apart are a probe each.
 */
 import { sqlInstant, sqlInstantOfMs } from '#support/instants'
+import { STATUS_COUNTED_AS } from '#models/collections_vocabulary'
 import type { PartUse, PeriodPart, ScopePlan } from '#services/collections/reporting/scope_plan'
 import { SCOPE_GRAINS, type ScopeGrain } from '#services/collections/reporting/scope_reach'
 
@@ -109,13 +110,15 @@ const rollupSection = (grain: ScopeGrain) => `
    WHERE (?::boolean[])[s.slot]
    GROUP BY s.slot`
 
+const SUCCESSFUL = STATUS_COUNTED_AS.successful
+
 // Raw parts are short (under a quarter-hour each): one index range each, slot = part.
 const RAW_SECTION = `
-  SELECT 'raw' AS grain, r.slot::int, count(*) FILTER (WHERE t.status = 'PAID') AS paid_count,
-         count(*) FILTER (WHERE t.status = 'PENDING') AS pending_count,
-         count(*) FILTER (WHERE t.status = 'REJECTED') AS rejected_count,
-         coalesce(sum(t.amount) FILTER (WHERE t.status = 'PAID'), 0) AS paid_amount_total,
-         count(*) FILTER (WHERE t.status = 'PAID' AND t.amount IS NULL) AS paid_null_amount_count
+  SELECT 'raw' AS grain, r.slot::int, count(*) FILTER (WHERE t.status = '${SUCCESSFUL}') AS paid_count,
+         count(*) FILTER (WHERE t.status = '${STATUS_COUNTED_AS.pending}') AS pending_count,
+         count(*) FILTER (WHERE t.status = '${STATUS_COUNTED_AS.rejected}') AS rejected_count,
+         coalesce(sum(t.amount) FILTER (WHERE t.status = '${SUCCESSFUL}'), 0) AS paid_amount_total,
+         count(*) FILTER (WHERE t.status = '${SUCCESSFUL}' AND t.amount IS NULL) AS paid_null_amount_count
     FROM unnest(?::timestamptz[], ?::timestamptz[]) WITH ORDINALITY AS r (lo, hi, slot)
    CROSS JOIN LATERAL (
      SELECT t.status, t.amount
