@@ -14,35 +14,18 @@ import { ClockedAccessTokensProvider } from '#platform/clocked_access_tokens'
 import { directQuery } from '#platform/direct_query'
 import { DECIMAL_ID } from '#support/decimal_id'
 import { decodeTokenValue, secretMatches, transientToken } from '#platform/token_value'
+import {
+  merchantColumnsOf,
+  pick,
+  sessionMerchant,
+  sessionUser,
+  type SessionMerchant,
+  type SessionUser,
+} from '#auth/session_columns'
 
 export const PORTAL_ABILITY = 'merchant-portal'
 
 export type PortalAccessToken = AccessToken & { portalClientId: number | null }
-
-/** The signed-in user's session columns as plain values (named as on the model). */
-export interface SessionUser {
-  id: number
-  referenceId: string
-  firstName: string
-  lastName: string
-  username: string
-  email: string
-  pendingEmail: string | null
-  pendingEmailExpiresAt: Date | null
-  emailVerifiedAt: Date | null
-  role: number
-  isActive: boolean
-  merchantId: number | null
-}
-
-/** The user's merchant's session columns as plain values. */
-export interface SessionMerchant {
-  id: number
-  referenceId: string
-  name: string
-  isActive: boolean
-  logoPath: string | null
-}
 
 /** What one PAT resolves to, read in one statement; null when the token does not verify. */
 export interface ResolvedPortalToken {
@@ -53,73 +36,6 @@ export interface ResolvedPortalToken {
   merchant: SessionMerchant | null
   /** Whether the issuing Portal application exists and is active. */
   applicationActive: boolean
-}
-
-/**
- * The owner's and merchant's columns a Portal request reads, by property: the checks
- * of authentication, the Profile (GET /portal/me) and the logo path. Not every
- * column: each one more in the joined row is parsed (and a timestamp made a Date) by
- * the driver on every request, and the profile showed the wide row costing as much
- * as the route's own statement. They stay plain values, never model instances: a
- * model (a proxy whose every attribute passes its column definition) cost more than
- * the rest of `GET /portal/me`'s JavaScript.
- */
-const SESSION_USER_COLUMNS = {
-  id: 'id',
-  referenceId: 'reference_id',
-  firstName: 'first_name',
-  lastName: 'last_name',
-  username: 'username',
-  email: 'email',
-  pendingEmail: 'pending_email',
-  pendingEmailExpiresAt: 'pending_email_expires_at',
-  emailVerifiedAt: 'email_verified_at',
-  role: 'role',
-  isActive: 'is_active',
-  merchantId: 'merchant_id',
-} as const satisfies Record<keyof SessionUser, string>
-const SESSION_MERCHANT_COLUMNS = {
-  id: 'id',
-  referenceId: 'reference_id',
-  name: 'name',
-  isActive: 'is_active',
-  logoPath: 'logo_path',
-} as const satisfies Record<keyof SessionMerchant, string>
-
-type AliasedColumns = [alias: string, key: string][]
-
-/**
- * `columns` (by the key each gets in a picked row) aliased `<prefix><column>`, and
- * their select list from table alias `table`.
- */
-function aliased(table: string, prefix: string, columns: Record<string, string>) {
-  const entries = Object.entries(columns)
-  return {
-    pairs: entries.map(([key, column]): [string, string] => [`${prefix}${column}`, key]),
-    select: entries.map(([, column]) => `${table}."${column}" as "${prefix}${column}"`).join(', '),
-  }
-}
-
-const sessionUser = aliased('u', 'u_', SESSION_USER_COLUMNS)
-const sessionMerchant = aliased('m', 'm_', SESSION_MERCHANT_COLUMNS)
-
-let loginMerchantColumns: ReturnType<typeof aliased> | undefined
-/** Every column of the merchant model by its name (login hydrates its merchant), once. */
-function merchantColumnsOf(merchant: LucidModel) {
-  loginMerchantColumns ??= aliased(
-    'm',
-    'm_',
-    Object.fromEntries(
-      [...merchant.$columnsDefinitions.values()].map(({ columnName }) => [columnName, columnName])
-    )
-  )
-  return loginMerchantColumns
-}
-
-function pick<Row = Record<string, any>>(row: Record<string, any>, columns: AliasedColumns): Row {
-  const picked: Record<string, any> = {}
-  for (const [alias, key] of columns) picked[key] = row[alias]
-  return picked as Row
 }
 
 export class PortalAccessTokensProvider<

@@ -15,7 +15,8 @@ import { PhcFormatter } from '@adonisjs/hash/phc_formatter'
 import type { HashDriverContract, ScryptConfig } from '@adonisjs/hash/types'
 import ApiError from '#exceptions/api_error'
 import { HashingThreadFailed, type ScryptJob, type ScryptThreads } from '#platform/scrypt_threads'
-import { HashAbandoned, HashQueueFull, type HashQueue } from '#platform/hash_queue'
+import type { HashQueue } from '#platform/hash_queue'
+import { HashAbandoned, HashQueueFull } from '#platform/hash_refusal'
 import { currentHashingPlace } from '#auth/hashing_place'
 
 export class ThreadedScrypt implements HashDriverContract {

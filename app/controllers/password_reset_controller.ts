@@ -3,7 +3,8 @@ import ApiError from '#exceptions/api_error'
 import { actorOf } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
 import { isPortalPageUrl, requirePortalOrigin } from '#support/portal_url'
-import { requestPasswordResetInBackground, resetPassword } from '#services/profile/passwords'
+import { resetPassword } from '#services/profile/passwords'
+import { requestPasswordResetInBackground } from '#services/profile/password_reset_link'
 import type { passwordResetEndpoints as endpoints } from '#controllers/password_reset_endpoints'
 
 /** portal-api.md › POST /auth/reset-password/reset-link and /new-password (public). */

@@ -3,7 +3,8 @@
 */
 import type PortalClient from '#models/portal_client'
 import type { RoleName } from '#models/user'
-import type { PortalAccessToken, SessionMerchant, SessionUser } from '#auth/portal_access_tokens'
+import type { PortalAccessToken } from '#auth/portal_access_tokens'
+import type { SessionMerchant, SessionUser } from '#auth/session_columns'
 import type { UserActor } from '#auth/actor'
 
 export interface PortalSession {

@@ -16,27 +16,7 @@
 | - a hash whose signal aborts (its client has gone) while it waits is dropped before
 |   it reaches a thread (HashAbandoned). A hash already running is not interrupted.
 */
-
-export type HashRefusal = 'queue_full' | 'key_full' | 'wait_too_long' | 'waited_too_long'
-
-/** The hash was not admitted, or waited past the bound: come back in `retryAfterSeconds`. */
-export class HashQueueFull extends Error {
-  constructor(
-    readonly reason: HashRefusal,
-    readonly retryAfterSeconds: number
-  ) {
-    super(`password hashing refused a hash: ${reason}`)
-    this.name = 'HashQueueFull'
-  }
-}
-
-/** The hash's signal aborted while it waited: it was never computed. */
-export class HashAbandoned extends Error {
-  constructor() {
-    super('a password hash was dropped: its caller has gone')
-    this.name = 'HashAbandoned'
-  }
-}
+import { HashAbandoned, HashQueueFull, type HashRefusal } from '#platform/hash_refusal'
 
 export interface HashQueueBounds {
   /** Hashes waiting in all. */

@@ -1,6 +1,6 @@
 import { Settings, type DateTime } from 'luxon'
 import { PortalTransformer } from '#transformers/portal_transformer'
-import type { SessionMerchant, SessionUser } from '#auth/portal_access_tokens'
+import type { SessionMerchant, SessionUser } from '#auth/session_columns'
 import { roleName } from '#models/user'
 import type { Profile } from '#shapes/profile'
 import { utcIsoOrNull } from '#transformers/timestamps'

@@ -4,7 +4,8 @@
 | wait), refused when waiting past the bound, dropped when their signal aborts.
 */
 import { test } from '@japa/runner'
-import { HashAbandoned, HashQueue, HashQueueFull, type HashQueueBounds } from '#platform/hash_queue'
+import { HashQueue, type HashQueueBounds } from '#platform/hash_queue'
+import { HashAbandoned, HashQueueFull } from '#platform/hash_refusal'
 
 /** Hashes that finish when the test says, recording the order they started in. */
 function controlledHashes() {

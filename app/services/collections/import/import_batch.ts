@@ -51,6 +51,17 @@ export const stageTransactionRow = (batch: Batch, index: number) =>
 export const stageEventRow = (batch: Batch, event: StagedEvent) =>
   stagedEventRow(event, batch.references[event.transaction])
 
+/** What writing one batch changed (import_batch_writer.ts). */
+export interface Counts {
+  transactionsCreated: number
+  transactionsUpdated: number
+  transactionsUnchanged: number
+  eventsCreated: number
+  eventsUnchanged: number
+  transactions: number
+  events: number
+}
+
 /** The part of a batch before `line`. */
 export function keepBefore(batch: Batch, line: number): Batch {
   const kept = newBatch()

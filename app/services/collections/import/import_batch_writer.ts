@@ -41,18 +41,10 @@ import {
   stageEventRow,
   stageTransactionRow,
   type Batch,
+  type Counts,
   type StagedEvent,
 } from '#services/collections/import/import_batch'
-
-export interface Counts {
-  transactionsCreated: number
-  transactionsUpdated: number
-  transactionsUnchanged: number
-  eventsCreated: number
-  eventsUnchanged: number
-  transactions: number
-  events: number
-}
+import { stepTimer } from '#services/collections/import/step_timer'
 
 export class BatchWriter {
   private constructor(
@@ -112,14 +104,7 @@ export class BatchWriter {
    */
   async write(batch: Batch, months: number): Promise<Counts> {
     const { client } = this
-    const timings = this.timings
-    let since = performance.now()
-    const tick = (step: string) => {
-      if (!timings) return
-      const now = performance.now()
-      timings[step] = (timings[step] ?? 0) + now - since
-      since = now
-    }
+    const tick = stepTimer(this.timings)
     try {
       // A large batch on a busy database may outlast the per-statement bound of requests.
       // Commits of batches need not wait for the disk: an import stopped by a crash is

@@ -24,12 +24,12 @@
 | - retain_until defaults to captured_at + HISTORY_RETENTION_MONTHS (12).
 */
 import type { Readable } from 'node:stream'
-import db from '@adonisjs/lucid/services/db'
 import settings from '#config/settings'
 import { ImportLineError } from '#services/collections/import/import_line'
 import { preparedLines } from '#services/collections/import/prepared_lines'
-import { newBatch, stage, type Batch } from '#services/collections/import/import_batch'
-import { BatchWriter, type Counts } from '#services/collections/import/import_batch_writer'
+import { newBatch, stage, type Batch, type Counts } from '#services/collections/import/import_batch'
+import { loadCurrencies, MerchantCheck } from '#services/collections/import/import_references'
+import { BatchWriter } from '#services/collections/import/import_batch_writer'
 import { audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR } from '#auth/actor'
 
@@ -82,25 +82,6 @@ export function retentionMonths(): number {
     )
   }
   return months
-}
-
-/** Merchants named by the file, looked up once each. */
-class MerchantCheck {
-  private known = new Map<number, boolean>()
-
-  async exists(id: number) {
-    let found = this.known.get(id)
-    if (found === undefined) {
-      found = (await db.from('merchants').where('id', id).select('id').first()) !== null
-      this.known.set(id, found)
-    }
-    return found
-  }
-}
-
-async function loadCurrencies() {
-  const rows = await db.from('currencies').select('code')
-  return new Set(rows.map((row: { code: string }) => row.code))
 }
 
 export async function importJsonLines(
