@@ -82,11 +82,15 @@ test.group('A production build without NODE_ENV', (group) => {
       filter: (source) => !notCopied.has(relative(root, source).split(sep)[0]),
     })
     await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir')
-    await run(process.execPath, ['ace.js', 'build'], {
-      cwd: copy,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-      timeout: 300_000,
-    })
+    // As `npm run build` does: the generated files first (.adonisjs/server), so the copy
+    // never inherits a routes.d.ts that a development process killed mid-write emptied.
+    for (const step of ['codegen', 'build']) {
+      await run(process.execPath, ['ace.js', step], {
+        cwd: copy,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+        timeout: 300_000,
+      })
+    }
     build = join(copy, 'build')
     return () => rm(copy, { recursive: true, force: true })
   })
