@@ -4,10 +4,9 @@
 | another method, an unreachable database or limiter store — is in OAuth form.
 */
 import { test } from '@japa/runner'
-import pg from 'pg'
 import { setTimeout as sleep } from 'node:timers/promises'
-import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
+import { whileDatabaseUnreachable } from '#tests/helpers/outages'
 import { route } from '#tests/helpers/routes'
 import { machineClientWithSecret, tokenRequest } from '#tests/helpers/machine'
 import { READY_MS } from '#tests/helpers/server_process'
@@ -66,18 +65,7 @@ test.group('/oauth/token: order and form (issue 9 › 11)', (group) => {
     client,
     assert,
   }) => {
-    const url = new URL(env.get('DATABASE_URL')!)
-    const database = decodeURIComponent(url.pathname.replace(/^\//, ''))
-    url.pathname = '/postgres'
-    const admin = new pg.Client({ connectionString: url.toString() })
-    await admin.connect()
-    const quoted = `"${database.replaceAll('"', '""')}"`
-    try {
-      await admin.query(`ALTER DATABASE ${quoted} WITH ALLOW_CONNECTIONS false`)
-      await admin.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-        [database]
-      )
+    await whileDatabaseUnreachable(async () => {
       const response = await tokenRequest(client, {
         grant_type: 'client_credentials',
         client_id: '1',
@@ -86,10 +74,7 @@ test.group('/oauth/token: order and form (issue 9 › 11)', (group) => {
       response.assertStatus(503)
       assertOAuthForm(assert, response.body(), 'temporarily_unavailable')
       assert.notMatch(response.text(), /postgres|knex|connection|\.ts:\d+/i)
-    } finally {
-      await admin.query(`ALTER DATABASE ${quoted} WITH ALLOW_CONNECTIONS true`)
-      await admin.end()
-    }
+    })
     // The service recovers by itself, but a request right after the outage can still
     // meet a pooled connection it ended and answer 503 (seen once in CI, in the next
     // file): the next test starts once an ordinary request answers again.
