@@ -6,6 +6,8 @@
 */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { RoleName } from '#models/user'
+import type { PortalAccessToken } from '#auth/portal_access_tokens'
+import type { SessionMerchant, SessionUser } from '#auth/session_columns'
 import { callerRequestIdOf } from '#http/request_id'
 
 export type ActorKind = 'user' | 'system' | 'portal_application' | 'anonymous'
@@ -29,6 +31,24 @@ export interface UserActor extends Actor {
   userId: number
   merchantId: number
   role: RoleName
+}
+
+/** What a verified PAT opened (portal_auth_middleware.ts). */
+export interface PortalSession {
+  /**
+   * The columns the token's statement read (app/auth/portal_access_tokens.ts ›
+   * SESSION_USER_COLUMNS, SESSION_MERCHANT_COLUMNS), as plain values: read anything
+   * else from the database.
+   */
+  user: SessionUser
+  merchant: SessionMerchant
+  role: RoleName
+  token: PortalAccessToken
+}
+
+/** The actor of a PAT route: the signed-in user, with the session its token opened. */
+export interface PortalActor extends UserActor {
+  session: PortalSession
 }
 
 /** The Portal application acting without a user (invitation acceptance). */
@@ -68,17 +88,14 @@ export function anonymousActor(ctx: HttpContext, kind: ActorKind = 'anonymous'):
   }
 }
 
-export function userActor(
-  ctx: HttpContext,
-  user: { id: number; merchantId: number },
-  role: RoleName
-): UserActor {
+export function portalActor(ctx: HttpContext, session: PortalSession): PortalActor {
   return {
     kind: 'user',
-    userId: user.id,
-    merchantId: user.merchantId,
-    role,
+    userId: session.user.id,
+    merchantId: session.merchant.id,
+    role: session.role,
     ...requestOrigin(ctx),
+    session,
   }
 }
 

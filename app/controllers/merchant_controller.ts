@@ -1,5 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import type { UserActor } from '#auth/actor'
+import type { PortalActor, UserActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
 import { receiveSingleFile } from '#http/single_file_upload'
 import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
@@ -26,14 +26,15 @@ export default class MerchantController {
   }
 
   /** GET /portal/merchant/logo (Both) */
-  async showLogo(_input: undefined, _actor: UserActor, ctx: HttpContext) {
-    const { merchant } = ctx.portal!
+  async showLogo(_input: undefined, actor: PortalActor) {
+    const { merchant } = actor.session
     return { url: await currentLogoUrl(merchant.id, merchant.logoPath) }
   }
 
   /** POST /portal/merchant/logo (Admin; multipart `file` only, no query) */
-  async storeLogo(_input: object, actor: UserActor, ctx: HttpContext) {
-    refuseWhileLaneFull(ctx.portal!.merchant.id)
+  async storeLogo(_input: object, actor: PortalActor, ctx: HttpContext) {
+    const merchantId = actor.session.merchant.id
+    refuseWhileLaneFull(merchantId)
     const url = await receiveSingleFile(
       ctx,
       {
@@ -43,7 +44,7 @@ export default class MerchantController {
         // The multipart fields are known only now: a merchant selector among them is 403.
         beforeFieldChecks: () => new MerchantScopeMiddleware().handle(ctx, async () => {}),
       },
-      async (upload) => uploadLogo(actor, await normalizeLogo(ctx.portal!.merchant.id, upload))
+      async (upload) => uploadLogo(actor, await normalizeLogo(merchantId, upload))
     )
     return { url }
   }

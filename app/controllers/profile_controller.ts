@@ -1,5 +1,4 @@
-import type { HttpContext } from '@adonisjs/core/http'
-import type { UserActor } from '#auth/actor'
+import type { PortalActor, UserActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
 import { changePassword } from '#services/profile/passwords'
 import {
@@ -12,23 +11,19 @@ import type { profileEndpoints as endpoints } from '#controllers/profile_endpoin
 /** portal-api.md › Profile. */
 export default class ProfileController {
   /** GET /portal/me: the signed-in session's user and merchant. */
-  show(_input: undefined, _actor: UserActor, ctx: HttpContext) {
-    return ctx.portal!
+  show(_input: undefined, actor: PortalActor) {
+    return actor.session
   }
 
   /** PATCH /portal/me (strict) */
-  async update(input: InputValue<typeof endpoints.update>, actor: UserActor, ctx: HttpContext) {
+  async update(input: InputValue<typeof endpoints.update>, actor: PortalActor) {
     const { user, emailChangeStarted } = await updateProfile(actor, input)
-    return { user, merchant: ctx.portal!.merchant, emailChangeStarted }
+    return { user, merchant: actor.session.merchant, emailChangeStarted }
   }
 
   /** POST /portal/me/email/verify (strict) */
-  async verifyEmail(
-    input: InputValue<typeof endpoints.verifyEmail>,
-    actor: UserActor,
-    ctx: HttpContext
-  ) {
-    return { user: await verifyEmailOtp(actor, input), merchant: ctx.portal!.merchant }
+  async verifyEmail(input: InputValue<typeof endpoints.verifyEmail>, actor: PortalActor) {
+    return { user: await verifyEmailOtp(actor, input), merchant: actor.session.merchant }
   }
 
   /** POST /portal/me/email/resend (no body) */

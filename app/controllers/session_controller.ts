@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type PortalClient from '#models/portal_client'
-import type { UserActor } from '#auth/actor'
+import type { PortalActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
 import { clientGoneSignal } from '#http/client_gone'
 import { signIn } from '#services/sessions/sign_in'
@@ -19,7 +19,7 @@ export default class SessionController {
   }
 
   /** POST /auth/logout: revokes only the PAT that made the call. */
-  async logout(_input: undefined, _actor: UserActor, ctx: HttpContext) {
-    await User.accessTokens.revoke(String(ctx.portal!.token.identifier))
+  async logout(_input: undefined, actor: PortalActor) {
+    await User.accessTokens.revoke(String(actor.session.token.identifier))
   }
 }

@@ -14,7 +14,7 @@
 */
 import type { HttpContext } from '@adonisjs/core/http'
 import type { RouteMatcher } from '@adonisjs/core/types/http'
-import type { UserActor } from '#auth/actor'
+import type { PortalActor } from '#auth/actor'
 import type { MachineSession } from '#middleware/machine_auth_middleware'
 import type PortalClient from '#models/portal_client'
 import type { InputOf, InputSchema, Prechecks } from '#validators/rules/input'
@@ -134,7 +134,7 @@ export function endpointsOf<const Declarations extends Record<string, EndpointDe
 
 /** Who acts, as the stack authenticated it. */
 export type ActorOf<A> = A extends 'pat' | 'admin'
-  ? UserActor
+  ? PortalActor
   : A extends 'app'
     ? PortalClient
     : A extends 'machine'

@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import type { PortalActor } from '#auth/actor'
 import ApiError from '#exceptions/api_error'
 import { isPlainObject } from '#support/plain_object'
 
@@ -13,20 +14,23 @@ const SELECTOR_HEADERS = ['x-merchant-id', 'x-merchant-reference-id']
 
 export default class MerchantScopeMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
+    const actor = ctx.actor
+    // Its stacks authenticate first; without an actor the stack itself is wrong.
+    if (!actor) throw new Error('The merchant scope needs Portal authentication before it')
     // Headers, then the query string, then the body: the first bad selector answers.
-    for (const name of SELECTOR_HEADERS) checkSelector(ctx, name, ctx.request.header(name))
+    for (const name of SELECTOR_HEADERS) checkSelector(actor, name, ctx.request.header(name))
     const query = ctx.request.qs()
-    for (const name of SELECTOR_FIELDS) checkSelector(ctx, name, query[name])
+    for (const name of SELECTOR_FIELDS) checkSelector(actor, name, query[name])
     const body = ctx.request.body()
     if (isPlainObject(body)) {
-      for (const name of SELECTOR_FIELDS) checkSelector(ctx, name, body[name])
+      for (const name of SELECTOR_FIELDS) checkSelector(actor, name, body[name])
     }
     return next()
   }
 }
 
 /** A supplied selector must name the caller's own merchant, by id or reference. */
-function checkSelector(ctx: HttpContext, field: string, value: unknown) {
+function checkSelector(actor: PortalActor, field: string, value: unknown) {
   if (value === undefined) return
   const isObject = isPlainObject(value)
   const candidate = isObject ? value.id : value
@@ -36,7 +40,7 @@ function checkSelector(ctx: HttpContext, field: string, value: unknown) {
     throw ApiError.field(isObject ? `${field}.id` : field, 'The merchant selector is invalid.')
   }
   const named = String(candidate)
-  if (named !== String(ctx.actor!.merchantId) && named !== ctx.portal!.merchant.referenceId) {
+  if (named !== String(actor.merchantId) && named !== actor.session.merchant.referenceId) {
     throw new ApiError(
       'MERCHANT_SCOPE_MISMATCH',
       'The merchant does not match the authenticated merchant.'

@@ -4,7 +4,7 @@ import ApiError from '#exceptions/api_error'
 import User, { roleName } from '#models/user'
 import { PORTAL_ABILITY } from '#auth/portal_access_tokens'
 import { enforceLimit } from '#limits/enforce_limit'
-import { userActor } from '#auth/actor'
+import { portalActor } from '#auth/actor'
 import { bearerCredential, bearerRefusals } from '#auth/bearer'
 
 // Errors are built only when thrown: an Error captures its stack trace when
@@ -59,9 +59,7 @@ export default class PortalAuthMiddleware {
       )
     }
 
-    ctx.portal = { user, merchant, role, token }
-    const ids = { id: user.id, merchantId: merchant.id }
-    ctx.actor = userActor(ctx, ids, role)
+    ctx.actor = portalActor(ctx, { user, merchant, role, token })
     return next()
   }
 

@@ -6,7 +6,7 @@ import type { RoleName } from '#models/user'
 /** Admin routes: a developer gets 403 FORBIDDEN before any body or field validation. */
 export default class RoleMiddleware {
   async handle(ctx: HttpContext, next: NextFn, options: { role: RoleName }) {
-    if (ctx.portal?.role !== options.role) throw ApiError.forbidden()
+    if (ctx.actor?.role !== options.role) throw ApiError.forbidden()
     return next()
   }
 }
