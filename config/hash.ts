@@ -43,6 +43,9 @@ export function passwordHashBounds() {
 /** The line in front of the threads; its counters are what tests and operators watch. */
 export const passwordHashQueue = new HashQueue({
   slots: threads.size,
+  // One identity's hashes take half the threads at most: another user's login then
+  // finds a thread free instead of waiting for a flood's hash to end (issue 38 › goal 2).
+  slotsPerKey: Math.max(1, Math.floor(threads.size / 2)),
   bounds: passwordHashBounds,
   // An N=16384 scrypt takes tens of milliseconds (about 36 on bench/README.md's two
   // cores); the queue learns the real figure from the first hashes.

@@ -2,7 +2,9 @@
 | The line in front of the password hashing threads: bounded, and fair between keys.
 |
 | At most `slots` hashes run at once (one per thread, so that a thread never holds a
-| hash that could still be dropped or overtaken); the others wait here:
+| hash that could still be dropped or overtaken), and at most `slotsPerKey` of one key,
+| so that a slot is free for another key's hash the moment it arrives (a flood of one
+| identity then holds half the threads, not all of them); the others wait here:
 | - per key (the caller's choice: the login identity tried, the user), served round
 |   robin: the next hash is the oldest of the key whose turn it is, then that key goes
 |   to the back of the line. A burst of one key waits behind itself; another key's
@@ -17,38 +19,13 @@
 |   it reaches a thread (HashAbandoned). A hash already running is not interrupted.
 */
 import { HashAbandoned, HashQueueFull, type HashRefusal } from '#platform/hash_refusal'
+import type {
+  HashQueueBounds,
+  HashQueueOptions,
+  HashQueueStats,
+} from '#platform/hash_queue_options'
 
-export interface HashQueueBounds {
-  /** Hashes waiting in all. */
-  maxQueued: number
-  /** Hashes of one key waiting. */
-  maxPerKey: number
-  /** The longest a hash may be expected to wait, and may wait. */
-  maxWaitMs: number
-}
-
-export interface HashQueueOptions {
-  /** Hashes at once (the threads). */
-  slots: number
-  /** Read on every arrival, so that a changed setting applies at once. */
-  bounds: () => HashQueueBounds
-  /** The milliseconds of one hash until one has been measured (observe). */
-  expectedHashMs: number
-  /** Schedules `callback` in `ms`; returns its cancellation (tests pass a clock they control). */
-  setTimer?: (callback: () => void, ms: number) => () => void
-}
-
-/** What the queue did since it was made, and what it holds now. */
-export interface HashQueueStats {
-  running: number
-  queued: number
-  /** Hashes that started at once or were admitted to wait. */
-  admitted: number
-  /** Hashes handed to a thread. */
-  started: number
-  abandoned: number
-  refused: Record<HashRefusal, number>
-}
+export type { HashQueueBounds, HashQueueOptions, HashQueueStats }
 
 interface Waiting {
   key: string
@@ -71,10 +48,13 @@ const realTimer = (callback: () => void, ms: number) => {
 
 export class HashQueue {
   readonly slots: number
+  readonly slotsPerKey: number
   readonly #bounds: () => HashQueueBounds
   readonly #setTimer: (callback: () => void, ms: number) => () => void
   #expectedHashMs: number
   #running = 0
+  /** Hashes running per key (keys with none are absent). */
+  readonly #runningByKey = new Map<string, number>()
   /** The keys with hashes waiting, in round-robin order (a Map keeps insertion order). */
   readonly #lines = new Map<string, Waiting[]>()
   #queued = 0
@@ -87,6 +67,7 @@ export class HashQueue {
 
   constructor(options: HashQueueOptions) {
     this.slots = Math.max(1, options.slots)
+    this.slotsPerKey = Math.min(this.slots, Math.max(1, options.slotsPerKey ?? this.slots))
     this.#bounds = options.bounds
     this.#expectedHashMs = options.expectedHashMs
     this.#setTimer = options.setTimer ?? realTimer
@@ -121,9 +102,9 @@ export class HashQueue {
       this.#counts.abandoned++
       return Promise.reject(new HashAbandoned())
     }
-    if (this.#running < this.slots && this.#queued === 0) {
+    if (this.#canStartAtOnce(key)) {
       this.#counts.admitted++
-      return this.#start(hash)
+      return this.#start(key, hash)
     }
     const refusal = this.#refusalFor(key)
     if (refusal) {
@@ -134,7 +115,7 @@ export class HashQueue {
     return new Promise<T>((resolve, reject) => {
       const waiting: Waiting = {
         key,
-        start: () => this.#start(hash).then(resolve, reject),
+        start: () => this.#start(key, hash).then(resolve, reject),
         release: () => {},
       }
       const cancelDeadline = this.#setTimer(() => {
@@ -168,13 +149,25 @@ export class HashQueue {
   }
 
   /**
+   * A slot is free and `key` is under its share. No waiting hash can take that slot:
+   * hashes wait with a slot free only while their key is at its share (#next).
+   */
+  #canStartAtOnce(key: string) {
+    return this.#running < this.slots && (this.#runningByKey.get(key) ?? 0) < this.slotsPerKey
+  }
+
+  /**
    * How long a new hash of `key` is expected to wait: the hashes served before it in
    * the round robin, spread over the slots, plus the time for a slot to free (a slot
-   * frees every hash time / slots while all are busy).
+   * frees every hash time / slots while all are busy); and at least the time for the
+   * key's own hashes ahead of it to pass through its share of the slots.
    */
   #expectedWaitMs(key: string) {
-    if (this.#running < this.slots && this.#queued === 0) return 0
-    return ((this.#servedBefore(key) + 1) * this.#expectedHashMs) / this.slots
+    if (this.#canStartAtOnce(key)) return 0
+    const inTurn = ((this.#servedBefore(key) + 1) * this.#expectedHashMs) / this.slots
+    if ((this.#runningByKey.get(key) ?? 0) < this.slotsPerKey) return inTurn
+    const ownAhead = this.#lines.get(key)?.length ?? 0
+    return Math.max(inTurn, ((ownAhead + 1) * this.#expectedHashMs) / this.slotsPerKey)
   }
 
   /**
@@ -198,8 +191,9 @@ export class HashQueue {
     return Math.min(RETRY_AFTER_MAX, Math.max(RETRY_AFTER_MIN, seconds))
   }
 
-  #start<T>(hash: () => Promise<T>): Promise<T> {
+  #start<T>(key: string, hash: () => Promise<T>): Promise<T> {
     this.#running++
+    this.#runningByKey.set(key, (this.#runningByKey.get(key) ?? 0) + 1)
     this.#counts.started++
     let result: Promise<T>
     try {
@@ -209,14 +203,22 @@ export class HashQueue {
     }
     return result.finally(() => {
       this.#running--
+      const left = this.#runningByKey.get(key)! - 1
+      if (left === 0) this.#runningByKey.delete(key)
+      else this.#runningByKey.set(key, left)
       this.#next()
     })
   }
 
-  /** Starts waiting hashes while slots are free: the oldest of the key whose turn it is. */
+  /**
+   * Starts waiting hashes while slots are free: the oldest of the first key in turn
+   * that is under its share (a key at its share keeps its place).
+   */
   #next() {
     while (this.#running < this.slots && this.#queued > 0) {
-      const [key, line] = this.#lines.entries().next().value!
+      const turn = this.#nextInTurn()
+      if (!turn) return
+      const [key, line] = turn
       const waiting = line.shift()!
       this.#lines.delete(key)
       if (line.length > 0) this.#lines.set(key, line)
@@ -224,6 +226,13 @@ export class HashQueue {
       waiting.release()
       waiting.start()
     }
+  }
+
+  #nextInTurn() {
+    for (const entry of this.#lines) {
+      if ((this.#runningByKey.get(entry[0]) ?? 0) < this.slotsPerKey) return entry
+    }
+    return undefined
   }
 
   /** Takes a waiting hash out of its line; false when it is not waiting any more. */

@@ -47,10 +47,11 @@ function controlledTimers() {
 
 const turns = () => new Promise((resolve) => setImmediate(resolve))
 
-function queueOf(slots: number, bounds: Partial<HashQueueBounds> = {}) {
+function queueOf(slots: number, bounds: Partial<HashQueueBounds> = {}, slotsPerKey?: number) {
   const timers = controlledTimers()
   const queue = new HashQueue({
     slots,
+    slotsPerKey,
     bounds: () => ({ maxQueued: 100, maxPerKey: 100, maxWaitMs: 60_000, ...bounds }),
     expectedHashMs: 100,
     setTimer: timers.setTimer,
@@ -92,6 +93,43 @@ test.group('Hash queue', () => {
     for (const name of ['a1', 'a2', 'b1', 'c1', 'a3', 'a4']) await hashes.finish(name)
     await Promise.all([...flood, other, third])
     assert.deepEqual(hashes.started, ['a1', 'a2', 'b1', 'c1', 'a3', 'a4'])
+  })
+
+  test('one key runs at most slotsPerKey hashes at once: another key finds a slot free and starts at once', async ({
+    assert,
+  }) => {
+    const { queue } = queueOf(2, {}, 1)
+    const hashes = controlledHashes()
+    const flood = ['a1', 'a2', 'a3'].map((name) => queue.run('a', hashes.hash(name)))
+    assert.deepEqual(hashes.started, ['a1'])
+    assert.include(queue.stats, { running: 1, queued: 2 })
+
+    const other = queue.run('b', hashes.hash('b1'))
+    assert.deepEqual(hashes.started, ['a1', 'b1'])
+    // The key at its share keeps its place: its next hash starts when its own ends.
+    await hashes.finish('b1')
+    assert.deepEqual(hashes.started, ['a1', 'b1'])
+    await hashes.finish('a1')
+    assert.deepEqual(hashes.started, ['a1', 'b1', 'a2'])
+    await hashes.finish('a2')
+    await hashes.finish('a3')
+    assert.deepEqual(await Promise.all([...flood, other]), ['a1', 'a2', 'a3', 'b1'])
+  })
+
+  test('a key at its share is expected to wait for its own hashes ahead, through its share of the slots', async ({
+    assert,
+  }) => {
+    // Two slots, one per key, 100 ms a hash: a's third hash waits for a1 and a2 in turn.
+    const { queue } = queueOf(2, { maxWaitMs: 150 }, 1)
+    const hashes = controlledHashes()
+    void queue.run('a', hashes.hash('a1'))
+    void queue.run('a', hashes.hash('a2'))
+    const refused = await refusalOf(queue.run('a', hashes.hash('a3')))
+    assert.equal((refused as HashQueueFull).reason, 'wait_too_long')
+    assert.notInclude(hashes.started, 'a3')
+    // Another key still starts at once.
+    void queue.run('b', hashes.hash('b1'))
+    assert.deepEqual(hashes.started, ['a1', 'b1'])
   })
 
   test('beyond maxQueued waiting, or maxPerKey of one key, a hash is refused at once with Retry-After', async ({

@@ -9,7 +9,7 @@
 | lets them go.
 */
 import { test } from '@japa/runner'
-import net from 'node:net'
+import type { Assert } from '@japa/assert'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { passwordHashQueue } from '#config/hash'
 import { resetState } from '#tests/helpers/database'
@@ -19,17 +19,22 @@ import { overrideEnv } from '#tests/helpers/env'
 import { route } from '#tests/helpers/routes'
 import { eventually, REQUEST_MS } from '#tests/helpers/server_process'
 import type PortalClient from '#models/portal_client'
+import { portalLogin } from '#tests/helpers/requests'
+import { connectToServer } from '#tests/helpers/test_server'
 
 const WRONG_PASSWORD = 'Wrong-Horse-1-Battery'
 /** A guesser's flood: every attempt a different password (the same one shares a hash). */
 const wrongPassword = (attempt: number) => `${WRONG_PASSWORD}-${attempt}`
 
-/** Occupies every hashing slot until the returned function lets them go. */
+/**
+ * Occupies every hashing slot until the returned function lets them go (a key of its
+ * own per slot: one key holds at most its share of the slots).
+ */
 function holdTheHashingSlots() {
   let release!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
-  const holders = Array.from({ length: passwordHashQueue.slots }, () =>
-    passwordHashQueue.run('test:holder', () => released)
+  const holders = Array.from({ length: passwordHashQueue.slots }, (_, slot) =>
+    passwordHashQueue.run(`test:holder:${slot}`, () => released)
   )
   return async () => {
     release()
@@ -47,12 +52,10 @@ function untilQueued(count: number) {
 
 /** Sends a login now (an api-client request is sent when awaited). */
 function login(client: ApiClient, app: PortalClient, username: string, password: string) {
-  return Promise.resolve<ApiResponse>(
-    client.post(route('auth.login')).headers(appHeaders(app)).json({ username, password })
-  )
+  return Promise.resolve<ApiResponse>(portalLogin(client, app, { username, password }))
 }
 
-function assertShed(assert: any, response: ApiResponse) {
+function assertShed(assert: Assert, response: ApiResponse) {
   response.assertStatus(503)
   assert.equal(response.body().error_code, 'SERVICE_UNAVAILABLE')
   assert.match(response.header('retry-after') ?? '', /^[1-9][0-9]*$/)
@@ -215,12 +218,8 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     cleanup(letGo)
     const before = passwordHashQueue.stats
 
-    const socket = net.connect({ host: process.env.HOST, port: Number(process.env.PORT) })
+    const socket = await connectToServer()
     cleanup(() => void socket.destroy())
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve)
-      socket.once('error', reject)
-    })
     const body = JSON.stringify({ username: user.email, password: WRONG_PASSWORD })
     const headers = {
       ...appHeaders(app),
