@@ -67,6 +67,9 @@ const QUEUED = 'merchant_notification.queued'
 const REPLY = 'merchant_notification.response'
 const ATTEMPT = 'merchant_notification.delivery_attempt'
 
+/** JSON text of objects nested `depth` deep. */
+const nest = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1)
+
 const FULL_REQUEST = {
   merchant_transaction_id: 'ORD-1001_a',
   payment_brand: 'gcash',
@@ -404,46 +407,34 @@ test.group('History projection › item fields (portal-api.md › History item)'
 })
 
 test.group('History projection › every body_capture_status', () => {
-  const syncCases: Record<
-    string,
-    { snapshot: OpenedSnapshot | null; overrides?: object; status: string }
-  > = {
-    no_response: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'no_response', hasSnapshot: false },
-      status: 'unavailable',
-    },
-    empty: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'empty', hasSnapshot: false },
-      status: 'omitted',
-    },
+  type StateCase = { snapshot: OpenedSnapshot | null; overrides?: object; status: string }
+
+  /** A state the capture recorded on a row without bytes: the record's word is shown. */
+  const recorded = (state: string, status: string): StateCase => ({
+    snapshot: null,
+    overrides: { bodyCaptureStatus: state, hasSnapshot: false },
+    status,
+  })
+
+  /** Recorded the same way on synchronous responses and merchant replies. */
+  const recordedOnBoth: Record<string, StateCase> = {
+    no_response: recorded('no_response', 'unavailable'),
+    empty: recorded('empty', 'omitted'),
+    omitted_unsupported_content_type: recorded('omitted_unsupported_content_type', 'omitted'),
+    omitted_binary: recorded('omitted_binary', 'omitted'),
+    omitted_sensitive: recorded('omitted_sensitive', 'omitted'),
+  }
+
+  const syncCases: Record<string, StateCase> = {
+    ...recordedOnBoth,
     omitted_oversize: {
       snapshot: json({ success: true, pad: 'x'.repeat(256 * 1024) }),
       status: 'omitted',
     },
-    omitted_unsupported_content_type: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'omitted_unsupported_content_type', hasSnapshot: false },
-      status: 'omitted',
-    },
-    omitted_binary: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'omitted_binary', hasSnapshot: false },
-      status: 'omitted',
-    },
-    omitted_sensitive: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'omitted_sensitive', hasSnapshot: false },
-      status: 'omitted',
-    },
     captured: { snapshot: json({ success: true }), status: 'available' },
     captured_sanitized: { snapshot: json({ success: true, message: 'x' }), status: 'available' },
-    captured_invalid_json_text: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'captured_invalid_json_text', hasSnapshot: false },
-      status: 'unavailable',
-    },
+    // A recorded captured_invalid_json_text on a response without bytes keeps the record's word.
+    captured_invalid_json_text: recorded('captured_invalid_json_text', 'unavailable'),
     omitted_non_json: {
       snapshot: text('<html>'),
       overrides: { contentType: 'text/html' },
@@ -457,49 +448,11 @@ test.group('History projection › every body_capture_status', () => {
     omitted_no_permitted_fields: { snapshot: json({ message: 'x' }), status: 'omitted' },
   }
 
-  test('synchronous responses: all thirteen states', ({ assert }) => {
-    assert.sameMembers(Object.keys(syncCases), [...SYNC_BODY_CAPTURE_STATUSES])
-    for (const [state, { snapshot, overrides, status }] of Object.entries(syncCases)) {
-      const item = project(SYNC, snapshot, overrides)
-      // A recorded captured_invalid_json_text on a response without bytes keeps the record's word.
-      assert.equal(item.response!.body_capture_status, state, state)
-      assert.equal(item.capture_status, status, state)
-      if (status !== 'available') assert.isNull(item.payload, state)
-    }
-  })
-
-  const replyCases: Record<
-    string,
-    { snapshot: OpenedSnapshot | null; overrides?: object; status: string }
-  > = {
-    no_response: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'no_response', hasSnapshot: false },
-      status: 'unavailable',
-    },
-    empty: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'empty', hasSnapshot: false },
-      status: 'omitted',
-    },
+  const replyCases: Record<string, StateCase> = {
+    ...recordedOnBoth,
     omitted_oversize: {
       snapshot: text('ok'.repeat(140 * 1024)),
       overrides: { contentType: 'text/plain' },
-      status: 'omitted',
-    },
-    omitted_unsupported_content_type: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'omitted_unsupported_content_type', hasSnapshot: false },
-      status: 'omitted',
-    },
-    omitted_binary: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'omitted_binary', hasSnapshot: false },
-      status: 'omitted',
-    },
-    omitted_sensitive: {
-      snapshot: null,
-      overrides: { bodyCaptureStatus: 'omitted_sensitive', hasSnapshot: false },
       status: 'omitted',
     },
     captured: { snapshot: json({ received: true }), status: 'available' },
@@ -511,14 +464,35 @@ test.group('History projection › every body_capture_status', () => {
     },
   }
 
-  test('merchant replies: all nine states', ({ assert }) => {
-    assert.sameMembers(Object.keys(replyCases), [...REPLY_BODY_CAPTURE_STATUSES])
-    for (const [state, { snapshot, overrides, status }] of Object.entries(replyCases)) {
-      const item = project(REPLY, snapshot, overrides)
-      assert.equal(item.delivery!.body_capture_status, state, state)
-      assert.equal(item.capture_status, status, state)
-    }
-  })
+  const kinds = [
+    {
+      title: 'synchronous responses: all thirteen states',
+      kind: SYNC,
+      states: SYNC_BODY_CAPTURE_STATUSES,
+      cases: syncCases,
+      bodyStateOf: (item: HistoryItem) => item.response!.body_capture_status,
+      payloadNullUnlessAvailable: true,
+    },
+    {
+      title: 'merchant replies: all nine states',
+      kind: REPLY,
+      states: REPLY_BODY_CAPTURE_STATUSES,
+      cases: replyCases,
+      bodyStateOf: (item: HistoryItem) => item.delivery!.body_capture_status,
+      payloadNullUnlessAvailable: false,
+    },
+  ] as const
+  for (const { title, kind, states, cases, bodyStateOf, payloadNullUnlessAvailable } of kinds) {
+    test(title, ({ assert }) => {
+      assert.sameMembers(Object.keys(cases), [...states])
+      for (const [state, { snapshot, overrides, status }] of Object.entries(cases)) {
+        const item = project(kind, snapshot, overrides)
+        assert.equal(bodyStateOf(item), state, state)
+        assert.equal(item.capture_status, status, state)
+        if (payloadNullUnlessAvailable && status !== 'available') assert.isNull(item.payload, state)
+      }
+    })
+  }
 
   test('a recorded state the kind cannot carry is ignored', ({ assert }) => {
     const item = project(REPLY, json({ ok: true }), { bodyCaptureStatus: 'omitted_non_json' })
@@ -571,14 +545,19 @@ test.group('History projection › every reason code', () => {
   })
 
   test('withheld bodies give their capture status', ({ assert }) => {
-    assert.equal(cases.snapshot_limit_exceeded().capture_status, 'unavailable')
-    assert.equal(cases.snapshot_schema_unsupported().capture_status, 'unavailable')
-    assert.equal(cases.snapshot_unreadable().capture_status, 'unavailable')
-    assert.equal(cases.snapshot_unavailable().capture_status, 'unavailable')
-    assert.equal(cases.body_not_captured().capture_status, 'unavailable')
-    assert.equal(cases.no_response().capture_status, 'unavailable')
-    assert.equal(cases.empty().capture_status, 'omitted')
-    assert.equal(cases.legacy_body_unverified().capture_status, 'omitted')
+    const withheld: Array<[keyof typeof cases, string]> = [
+      ['snapshot_limit_exceeded', 'unavailable'],
+      ['snapshot_schema_unsupported', 'unavailable'],
+      ['snapshot_unreadable', 'unavailable'],
+      ['snapshot_unavailable', 'unavailable'],
+      ['body_not_captured', 'unavailable'],
+      ['no_response', 'unavailable'],
+      ['empty', 'omitted'],
+      ['legacy_body_unverified', 'omitted'],
+    ]
+    for (const [reason, status] of withheld) {
+      assert.equal(cases[reason]().capture_status, status, reason)
+    }
   })
 })
 
@@ -604,7 +583,6 @@ test.group('History projection › hostile bodies', () => {
   test('deep: depth 64 is decoded, 65 is not, and a very deep body is never parsed', ({
     assert,
   }) => {
-    const nest = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1)
     assert.equal(nestingDepth(nest(64)), 64)
     assert.isTrue(decodeJson(nest(64), null).ok)
     assert.deepEqual(decodeJson(nest(65), null), { ok: false, why: 'deep' })
@@ -780,7 +758,6 @@ test.group('History projection › stored at write time, served at read time', (
   test('a body the import already parsed projects as its text does, bounds included', ({
     assert,
   }) => {
-    const nest = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1)
     const cases: Array<[EvidenceKind, string]> = [
       [REQUEST, JSON.stringify({ ...FULL_REQUEST, customer: {} })],
       [REQUEST, `{"x":${nest(70)}}`],
