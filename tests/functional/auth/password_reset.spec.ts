@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import { realLimits } from '#tests/helpers/limits'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
@@ -32,12 +33,12 @@ const MINUTE = 60 * 1000
 let fake: FakeMailer
 let restore: () => Promise<void>
 
-async function requestLink(client: any, email: string, resetUrl = RESET_URL) {
+async function requestLink(client: ApiClient, email: string, resetUrl = RESET_URL) {
   return client.post(route('auth.reset_link')).json({ email, reset_url: resetUrl })
 }
 
 /** Requests a link for `email` and returns the token and email of the mailed link. */
-async function mailedProof(client: any, email: string) {
+async function mailedProof(client: ApiClient, email: string) {
   const response = await requestLink(client, email)
   response.assertStatus(200)
   const mails = await sentResetMails(fake)
@@ -45,16 +46,44 @@ async function mailedProof(client: any, email: string) {
   return { token: link.searchParams.get('token')!, email: link.searchParams.get('email')! }
 }
 
-function newPassword(client: any, body: Record<string, unknown>) {
+function newPassword(client: ApiClient, body: Record<string, unknown>) {
   return client.post(route('auth.new_password')).json(body)
 }
 
+/** Sets `password`, confirmed as typed, with a proof (its email and token). */
+function resetWith(client: ApiClient, proof: object, password = NEW_PASSWORD) {
+  return newPassword(client, { ...proof, password, password_confirmation: password })
+}
+
+/** Each test: empty tables and a fake mailer, restored after. */
+async function freshStateAndMailer() {
+  await resetState()
+  ;({ fake, restore } = profileTestSetup())
+  return () => restore()
+}
+
+/**
+ * Locks `table` in `mode` in a transaction of the test's own, so that no request's work
+ * gets past it until released (at the latest when the test ends).
+ */
+async function holdTable(
+  table: string,
+  mode: 'EXCLUSIVE' | 'ACCESS EXCLUSIVE',
+  cleanup: (release: () => Promise<void>) => void
+) {
+  const lock = await db.transaction()
+  let released = false
+  const release = async () => {
+    if (!released) await lock.rollback()
+    released = true
+  }
+  cleanup(release)
+  await lock.rawQuery(`LOCK TABLE ${table} IN ${mode} MODE`)
+  return release
+}
+
 test.group('POST /auth/reset-password/reset-link', (group) => {
-  group.each.setup(async () => {
-    await resetState()
-    ;({ fake, restore } = profileTestSetup())
-    return () => restore()
-  })
+  group.each.setup(freshStateAndMailer)
 
   test('answers the same generic 200 for known and unknown emails; mails only the known one', async ({
     client,
@@ -86,14 +115,7 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
     const { user } = await createMerchantWithUser()
     // Holds back any write of a proof: an answer that waited for it would never come
     // (this test would then fail by its timeout).
-    const lock = await db.transaction()
-    let released = false
-    const release = async () => {
-      if (!released) await lock.rollback()
-      released = true
-    }
-    cleanup(release)
-    await lock.rawQuery('LOCK TABLE password_reset_tokens IN EXCLUSIVE MODE')
+    const release = await holdTable('password_reset_tokens', 'EXCLUSIVE', cleanup)
     const response = await requestLink(client, user.email)
     response.assertStatus(200)
     assert.lengthOf(fake.mails.sent(), 0)
@@ -169,12 +191,14 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
     const restorePortal = setEnv('PORTAL_URL', 'http://localhost:5173')
     try {
       const { user } = await createMerchantWithUser()
-      const same = await requestLink(client, user.email, 'http://localhost:5173/reset')
-      same.assertStatus(200)
-      const defaultPort = await requestLink(client, user.email, 'http://localhost/reset')
-      defaultPort.assertStatus(422)
-      const otherScheme = await requestLink(client, user.email, 'https://localhost:5173/reset')
-      otherScheme.assertStatus(422)
+      for (const [resetUrl, status] of [
+        ['http://localhost:5173/reset', 200], // the same origin
+        ['http://localhost/reset', 422], // the default port
+        ['https://localhost:5173/reset', 422], // another scheme
+      ] as const) {
+        const response = await requestLink(client, user.email, resetUrl)
+        response.assertStatus(status)
+      }
     } finally {
       restorePortal()
     }
@@ -251,27 +275,13 @@ test.group('POST /auth/reset-password/reset-link', (group) => {
 
 test.group('POST /auth/reset-password/reset-link › cooldown per account', (group) => {
   group.each.setup(async () => {
-    await resetState()
-    ;({ fake, restore } = profileTestSetup())
+    const teardown = await freshStateAndMailer()
     setNow('2030-01-01T00:00:00Z')
-    return () => restore()
+    return teardown
   })
 
-  /** Holds `table` so that no background reset-link work gets past it until released. */
-  async function holdTable(table: string, cleanup: (release: () => Promise<void>) => void) {
-    const lock = await db.transaction()
-    let released = false
-    const release = async () => {
-      if (!released) await lock.rollback()
-      released = true
-    }
-    cleanup(release)
-    await lock.rawQuery(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`)
-    return release
-  }
-
   /** Requests a link for `email` `elapsed` ms after the group's start; resolves once its work is done. */
-  async function requestLinkAt(client: any, email: string, elapsed: number) {
+  async function requestLinkAt(client: ApiClient, email: string, elapsed: number) {
     setNow(new Date(Date.parse('2030-01-01T00:00:00Z') + elapsed))
     const response = await requestLink(client, email)
     response.assertStatus(200)
@@ -293,11 +303,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     // A suppressed request leaves no trace: no audit record, no mail counted.
     assert.lengthOf(await db.from('audit_logs'), 0)
     assert.lengthOf(await db.from('password_reset_mailings'), 1)
-    const reset = await newPassword(client, {
-      ...first,
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-    })
+    const reset = await resetWith(client, first)
     reset.assertStatus(200)
   })
 
@@ -313,11 +319,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     assert.notEqual(second.token, first.token)
     assert.lengthOf(await db.from('password_reset_tokens'), 2)
     // Someone else asking for a mail to the owner's address never kills the owner's link.
-    const owners = await newPassword(client, {
-      ...first,
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-    })
+    const owners = await resetWith(client, first)
     owners.assertStatus(200)
   })
 
@@ -326,18 +328,10 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     const first = await mailedProof(client, user.email)
     advanceClock(5 * MINUTE)
     const second = await mailedProof(client, user.email)
-    const used = await newPassword(client, {
-      ...second,
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-    })
+    const used = await resetWith(client, second)
     used.assertStatus(200)
     const other = 'Another-Passw0rd!'
-    const revoked = await newPassword(client, {
-      ...first,
-      password: other,
-      password_confirmation: other,
-    })
+    const revoked = await resetWith(client, first, other)
     revoked.assertStatus(400)
     revoked.assertBodyContains({ error_code: 'RESET_TOKEN_INVALID' })
     assert.lengthOf(await db.from('password_reset_tokens'), 0)
@@ -354,23 +348,10 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     const second = await mailedProof(client, user.email)
     // Both requests are held at their first lock on the account, then let go at once:
     // they must take turns, not deadlock on each other's proof.
-    const lock = await db.transaction()
-    let released = false
-    const release = async () => {
-      if (!released) await lock.rollback()
-      released = true
-    }
-    cleanup(release)
-    await lock.rawQuery('LOCK TABLE users IN EXCLUSIVE MODE')
+    const release = await holdTable('users', 'EXCLUSIVE', cleanup)
     const passwords = ['First-Passw0rd!!', 'Second-Passw0rd!']
     const answers = Promise.all(
-      [first, second].map((proof, index) =>
-        newPassword(client, {
-          ...proof,
-          password: passwords[index],
-          password_confirmation: passwords[index],
-        })
-      )
+      [first, second].map((proof, index) => resetWith(client, proof, passwords[index]))
     )
     await untilSomeBackendWaitsForALock({ query: '%users%', backends: 2 })
     await release()
@@ -425,11 +406,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
 
     const proof = await mailedProof(client, user.email)
     assert.lengthOf(await sentResetMails(fake), 1)
-    const reset = await newPassword(client, {
-      ...proof,
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-    })
+    const reset = await resetWith(client, proof)
     reset.assertStatus(200)
   })
 
@@ -456,7 +433,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     const { user: fresh } = await createMerchantWithUser()
     await mailedProof(client, cooling.email)
     // No request below gets as far as reading the mails sent until release().
-    const release = await holdTable('password_reset_mailings', cleanup)
+    const release = await holdTable('password_reset_mailings', 'ACCESS EXCLUSIVE', cleanup)
     const answers = [
       await requestLink(client, cooling.email),
       await requestLink(client, fresh.email),
@@ -488,7 +465,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
     const { user } = await createMerchantWithUser()
     const racers = 4
     // Every request's lookup is held at the merchants join, then all are let go at once.
-    const release = await holdTable('merchants', cleanup)
+    const release = await holdTable('merchants', 'ACCESS EXCLUSIVE', cleanup)
     const answers = await Promise.all(
       Array.from({ length: racers }, () => requestLink(client, user.email))
     )
@@ -525,11 +502,7 @@ test.group('POST /auth/reset-password/reset-link › cooldown per account', (gro
 })
 
 test.group('POST /auth/reset-password/new-password', (group) => {
-  group.each.setup(async () => {
-    await resetState()
-    ;({ fake, restore } = profileTestSetup())
-    return () => restore()
-  })
+  group.each.setup(freshStateAndMailer)
 
   test('sets the new password, consumes the token and revokes every PAT of the user', async ({
     client,
@@ -540,11 +513,7 @@ test.group('POST /auth/reset-password/new-password', (group) => {
     const patA = await issuePat(user, app)
     const patB = await issuePat(user, app)
     const proof = await mailedProof(client, user.email)
-    const response = await newPassword(client, {
-      ...proof,
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-    })
+    const response = await resetWith(client, proof)
     response.assertStatus(200)
     assert.deepEqual(response.body(), {
       success: true,
@@ -562,11 +531,7 @@ test.group('POST /auth/reset-password/new-password', (group) => {
       .headers(appHeaders(app))
       .json({ username: user.email, password: NEW_PASSWORD })
     login.assertStatus(200)
-    const reused = await newPassword(client, {
-      ...proof,
-      password: 'Another-Passw0rd!!',
-      password_confirmation: 'Another-Passw0rd!!',
-    })
+    const reused = await resetWith(client, proof, 'Another-Passw0rd!!')
     reused.assertStatus(400)
     reused.assertBodyContains({ error_code: 'RESET_TOKEN_INVALID' })
   })
@@ -576,19 +541,11 @@ test.group('POST /auth/reset-password/new-password', (group) => {
     const { user } = await createMerchantWithUser()
     const proof = await mailedProof(client, user.email)
     advanceClock(60 * 60 * 1000)
-    const expired = await newPassword(client, {
-      ...proof,
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-    })
+    const expired = await resetWith(client, proof)
     expired.assertStatus(400)
     expired.assertBodyContains({ error_code: 'RESET_TOKEN_INVALID' })
     setNow('2030-01-01T00:59:59Z')
-    const inTime = await newPassword(client, {
-      ...proof,
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-    })
+    const inTime = await resetWith(client, proof)
     inTime.assertStatus(200)
   })
 
@@ -605,11 +562,7 @@ test.group('POST /auth/reset-password/new-password', (group) => {
       { email: other.email, token: proof.token },
       { email: 'nobody@example.test', token: proof.token },
     ]) {
-      const response = await newPassword(client, {
-        ...body,
-        password: NEW_PASSWORD,
-        password_confirmation: NEW_PASSWORD,
-      })
+      const response = await resetWith(client, body)
       assert.equal(response.status(), 400)
       assert.equal(response.body().error_code, 'RESET_TOKEN_INVALID')
     }
@@ -632,11 +585,7 @@ test.group('POST /auth/reset-password/new-password', (group) => {
       `Aa1!${'x'.repeat(125)}`,
     ]
     for (const password of weak) {
-      const response = await newPassword(client, {
-        ...proof,
-        password,
-        password_confirmation: password,
-      })
+      const response = await resetWith(client, proof, password)
       assert.equal(response.status(), 422, password)
       assert.property(response.body().errors, 'password', password)
     }
@@ -693,7 +642,7 @@ test.group('POST /auth/reset-password/new-password', (group) => {
     const proof = await mailedProof(client, user.email)
     const responses = await Promise.all(
       ['First-Passw0rd!!', 'Second-Passw0rd!', 'Third-Passw0rd!!'].map((password) =>
-        newPassword(client, { ...proof, password, password_confirmation: password })
+        resetWith(client, proof, password)
       )
     )
     const statuses = responses.map((response) => response.status()).sort()
@@ -702,11 +651,7 @@ test.group('POST /auth/reset-password/new-password', (group) => {
 })
 
 test.group('Reset endpoints › public limit', (group) => {
-  group.each.setup(async () => {
-    await resetState()
-    ;({ fake, restore } = profileTestSetup())
-    return () => restore()
-  })
+  group.each.setup(freshStateAndMailer)
 
   test('30 public requests per minute per IP, reset-link and new-password together; refusals are audited', async ({
     client,
@@ -720,13 +665,8 @@ test.group('Reset endpoints › public limit', (group) => {
     const limited = await requestLink(client, 'nobody@example.test')
     limited.assertStatus(429)
     limited.assertBodyContains({ error_code: 'RATE_LIMITED' })
-    assert.match(limited.header('retry-after'), /^[1-9][0-9]*$/)
-    const reset = await newPassword(client, {
-      email: 'nobody@example.test',
-      token: 'f'.repeat(64),
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-    })
+    assert.match(limited.header('retry-after')!, /^[1-9][0-9]*$/)
+    const reset = await resetWith(client, { email: 'nobody@example.test', token: 'f'.repeat(64) })
     reset.assertStatus(429)
     const audits = await AuditLog.query().where('outcome', 'throttled').orderBy('id')
     assert.deepEqual(
