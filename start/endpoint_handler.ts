@@ -3,7 +3,8 @@
 | order the contract answers in: the query (422), the resource the route names
 | (`resolve`: 404/410 before 422), the body (422), then the controller's action with
 | the validated value and the actor its stack authenticated, and the success answer
-| the declaration names (its transformer, message and status). A query whose currency
+| the declaration names (its transformer, message and status) with its stack's cache
+| policy of success answers (app/http/cache_policy.ts). A query whose currency
 | the catalogue must accept is checked beside the action and joined to its outcome
 | (app/validators/rules/currency.ts).
 |
@@ -15,6 +16,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { Constructor, LazyImport } from '@adonisjs/core/types/common'
 import type { Access } from '#openapi/operation_spec'
 import type { BodyDeclaration, Endpoint, PageRequest, ResponseDeclaration } from '#http/endpoint'
+import { headersOf } from '#http/cache_policy'
 import { noContent, pageMeta, respond } from '#http/responses'
 import {
   validateBody,
@@ -85,6 +87,9 @@ export function handlerOf(endpoint: Endpoint, load: LazyImport<Constructor<any>>
         }
       : undefined
   const answer = endpoint.response ? responder(endpoint.response) : undefined
+  const cache = endpoint.stack.cache
+  // A policy of the whole request is its stack's first step (start/register_endpoint.ts).
+  const successHeaders = cache?.on === 'success' ? headersOf(cache) : undefined
   const paged = endpoint.response?.list !== undefined
 
   let action: ActionFn | undefined
@@ -118,6 +123,7 @@ export function handlerOf(endpoint: Endpoint, load: LazyImport<Constructor<any>>
     const result = catalogue
       ? await afterCatalogue(catalogue, work as Promise<unknown>)
       : await work
+    if (successHeaders) for (const [name, value] of successHeaders) ctx.response.header(name, value)
     if (answer) answer(ctx, result, prepared as PageRequest)
   }
   // What `node ace list:routes` shows as the route's handler.

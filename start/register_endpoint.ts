@@ -16,6 +16,7 @@ import type { Constructor, LazyImport } from '@adonisjs/core/types/common'
 import type { NextFn, ParsedNamedMiddleware } from '@adonisjs/core/types/http'
 import type { ActionsOf, Endpoint } from '#http/endpoint'
 import type { StackStep } from '#http/stacks'
+import { headersOf } from '#http/cache_policy'
 import { handlerOf } from '#start/endpoint_handler'
 import AppClientAuthMiddleware from '#middleware/app_client_auth_middleware'
 import BodyMiddleware from '#middleware/body_middleware'
@@ -79,7 +80,7 @@ function middlewareOf(step: StackStep): ParsedNamedMiddleware {
     case 'body':
       return named('body', MIDDLEWARE.body, step.options)
     case 'privateCache':
-      return named('privateCache', MIDDLEWARE.privateCache, step.options)
+      return named('privateCache', MIDDLEWARE.privateCache, headersOf(step.policy))
     case 'portalAuth':
     case 'appClient':
     case 'merchantScope':

@@ -16,7 +16,7 @@ import { findConsumableDelivery } from '#services/machine_clients/consume_delive
 import type { UserActor } from '#auth/actor'
 import type { HttpContext } from '@adonisjs/core/http'
 import { endpointsOf } from '#http/endpoint'
-import { adminStack, CACHE_CONTROL, portalStack, type EndpointLimit } from '#http/stacks'
+import { adminStack, portalStack, type EndpointLimit } from '#http/stacks'
 import { AuditActions, type AuditAction } from '#services/audit/actions'
 
 /** Issue, rotate and revoke: one bucket per actor, merchant and operation. */
@@ -159,23 +159,6 @@ export const machineClientsEndpoints = endpointsOf({
       data: ref('Credential'),
       transformer: CredentialTransformer,
       message: 'Credential delivered. Store the secret now; it cannot be shown again.',
-      headers: {
-        'Cache-Control': {
-          description: 'Never stored.',
-          schema: { const: CACHE_CONTROL.credential },
-          required: true,
-        },
-        'Pragma': {
-          description: 'HTTP/1.0 caches.',
-          schema: { const: 'no-cache' },
-          required: true,
-        },
-        'X-Content-Type-Options': {
-          description: 'No sniffing.',
-          schema: { const: 'nosniff' },
-          required: true,
-        },
-      },
     },
     errors: ['GONE'],
   },

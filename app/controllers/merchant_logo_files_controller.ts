@@ -1,13 +1,14 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import drive from '@adonisjs/drive/services/main'
 import ApiError from '#exceptions/api_error'
-import { contentTypeOfKey, LOGO_CACHE_CONTROL } from '#services/merchants/logo_storage'
+import { contentTypeOfKey } from '#services/merchants/logo_storage'
 
 /**
  * Serves logos of the `fs` disk at APP_URL/media/logos/<merchant>/<name> (the
  * `logo_url` of portal-api.md › Merchant resource). Only logo-shaped keys; the content
  * type comes from the server-chosen extension, never sniffed (nosniff), and the
- * response is cacheable for a year because a new logo always gets a new name.
+ * response is cacheable for a year because a new logo always gets a new name (its
+ * cache policy: merchant_logo_files_endpoints.ts).
  */
 export default class MerchantLogoFilesController {
   async show(_input: undefined, _actor: undefined, ctx: HttpContext) {
@@ -27,7 +28,6 @@ export default class MerchantLogoFilesController {
     ctx.response.header('Content-Type', contentType)
     ctx.response.header('Content-Length', String(size))
     ctx.response.header('X-Content-Type-Options', 'nosniff')
-    ctx.response.header('Cache-Control', LOGO_CACHE_CONTROL)
     ctx.response.header('Content-Security-Policy', "default-src 'none'; sandbox")
     ctx.response.header('Cross-Origin-Resource-Policy', 'cross-origin')
     ctx.response.stream(stream)

@@ -6,16 +6,28 @@
 import { schema } from '#openapi/json_schema'
 import { endpointsOf } from '#http/endpoint'
 import { publicReadStack } from '#http/stacks'
+import type { CachePolicy } from '#http/cache_policy'
 import { routeIds } from '#validators/rules/route_ids'
 import { LOGO_CACHE_CONTROL } from '#services/merchants/logo_storage'
 import { MEDIA_ROUTE_PREFIX } from '#config/drive'
+
+/** A file never changes: a new logo always gets a new name. */
+const IMMUTABLE: CachePolicy = {
+  on: 'success',
+  headers: {
+    'Cache-Control': {
+      value: LOGO_CACHE_CONTROL,
+      description: 'Immutable: a new logo always gets a new name.',
+    },
+  },
+}
 
 export const merchantLogoFilesEndpoints = endpointsOf({
   show: {
     method: 'get',
     path: `${MEDIA_ROUTE_PREFIX}/logos/:merchant/:file`,
     name: 'media.logo',
-    stack: publicReadStack(),
+    stack: publicReadStack(IMMUTABLE),
     where: {
       merchant: routeIds.numeric,
       file: { match: /^[0-9a-z]{26}\.(?:png|jpg|webp)$/ },
@@ -34,11 +46,6 @@ export const merchantLogoFilesEndpoints = endpointsOf({
           'image/webp': { schema: schema.string({ contentMediaType: 'image/webp' }) },
         },
         headers: {
-          'Cache-Control': {
-            description: 'Immutable: a new logo always gets a new name.',
-            schema: { const: LOGO_CACHE_CONTROL },
-            required: true,
-          },
           'X-Content-Type-Options': {
             description: 'The declared type is final.',
             schema: { const: 'nosniff' },

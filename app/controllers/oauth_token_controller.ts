@@ -9,8 +9,6 @@ import type { MachineToken } from '#shapes/machine_access'
  */
 export default class OAuthTokenController {
   async issue(_input: undefined, _actor: undefined, ctx: HttpContext) {
-    // With `Cache-Control: no-store`, every response's default (request_context_middleware).
-    ctx.response.header('Pragma', 'no-cache')
     const token = await grantMachineToken({
       authorization: ctx.request.header('authorization'),
       contentType: ctx.request.header('content-type'),

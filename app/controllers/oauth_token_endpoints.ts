@@ -7,6 +7,7 @@ import { schema } from '#openapi/json_schema'
 import { MachineToken } from '#shapes/machine_access'
 import { endpointsOf } from '#http/endpoint'
 import { oauthClientStack } from '#http/stacks'
+import { documentedHeaders, type CachePolicy } from '#http/cache_policy'
 
 const oauthError = (codes: string[]) => ({
   type: 'object',
@@ -15,19 +16,26 @@ const oauthError = (codes: string[]) => ({
   properties: { error: { type: 'string', enum: codes }, error_description: schema.string() },
 })
 
-const NO_STORE = { description: 'Never cached.', schema: { const: 'no-store' }, required: true }
-const PRAGMA = { description: 'HTTP/1.0 caches.', schema: { const: 'no-cache' }, required: true }
+/** The issued token is never cached, by HTTP/1.0 caches either (RFC 6749 §5.1). */
+const TOKEN_CACHE: CachePolicy = {
+  on: 'success',
+  headers: {
+    'Cache-Control': { value: 'no-store', description: 'Never cached.' },
+    'Pragma': { value: 'no-cache', description: 'HTTP/1.0 caches.' },
+  },
+}
+// The exception handler answers errors in OAuth form with the same two (described here).
+const { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA } = documentedHeaders(TOKEN_CACHE)
 
 export const oauthTokenEndpoints = endpointsOf({
   issue: {
     method: 'post',
     path: '/oauth/token',
     name: 'oauth.token',
-    stack: oauthClientStack({
-      name: 'oauthToken',
-      key: ['ip'],
-      per: 'client IP (the contract leaves the number open)',
-    }),
+    stack: oauthClientStack(
+      { name: 'oauthToken', key: ['ip'], per: 'client IP (the contract leaves the number open)' },
+      TOKEN_CACHE
+    ),
     operationId: 'issueMachineToken',
     tag: 'Machine token',
     summary: 'Machine access token (OAuth 2 client credentials)',
@@ -51,7 +59,6 @@ export const oauthTokenEndpoints = endpointsOf({
       200: {
         description: 'Issued.',
         schema: MachineToken,
-        headers: { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA },
       },
       400: {
         description: 'Invalid request, grant type or scope.',

@@ -10,13 +10,12 @@ import { openApiDocument } from '#openapi/document'
 /*
 | decisions.md §6: GET /openapi.json and the reference page GET /docs, rendered by
 | Swagger UI (swagger-ui-dist, bundled: no CDN, works offline). Everything served
-| here is static for a given build, so it is cacheable and revalidated by ETag.
+| here is static for a given build, so it is cacheable (its cache policy:
+| openapi_endpoints.ts)
+| and revalidated by ETag.
 | The page's Content-Security-Policy allows only its own scripts, styles and
 | images and fetching the document: no inline script, no other origin.
 */
-
-/** Static documentation: browsers and proxies may keep it for ten minutes, then revalidate. */
-const CACHE_CONTROL = 'public, max-age=600, must-revalidate'
 
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -121,7 +120,6 @@ function send(ctx: HttpContext, item: Served, headers: Record<string, string> = 
   const gzip = item.gzip && acceptsGzip(request.header('accept-encoding')) ? item.gzip : undefined
   // Each representation has its own validator (RFC 9110 §8.8.3).
   const etag = `"${item.etag}${gzip ? '-gz' : ''}"`
-  response.header('Cache-Control', CACHE_CONTROL)
   response.header('ETag', etag)
   response.header('X-Content-Type-Options', 'nosniff')
   if (item.gzip) response.header('Vary', 'Accept-Encoding')

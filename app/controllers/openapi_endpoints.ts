@@ -2,14 +2,21 @@
 import { schema } from '#openapi/json_schema'
 import { endpointsOf } from '#http/endpoint'
 import { openStack } from '#http/stacks'
+import type { CachePolicy } from '#http/cache_policy'
 
-const STATIC_CACHE = {
-  'Cache-Control': {
-    description: 'Static documentation: cacheable, revalidated with the ETag.',
-    schema: schema.string({ pattern: '^public, max-age=[0-9]+' }),
-    required: true,
+/** Static for a given build: browsers and proxies may keep it for ten minutes, then revalidate. */
+const STATIC_CACHE: CachePolicy = {
+  on: 'success',
+  headers: {
+    'Cache-Control': {
+      value: 'public, max-age=600, must-revalidate',
+      description: 'Static documentation: cacheable, revalidated with the ETag.',
+      schema: schema.string({ pattern: '^public, max-age=[0-9]+' }),
+    },
   },
-  'ETag': { description: 'Content hash.', schema: schema.string(), required: true },
+}
+const VALIDATOR = {
+  ETag: { description: 'Content hash.', schema: schema.string(), required: true },
 }
 
 export const openapiEndpoints = endpointsOf({
@@ -17,7 +24,7 @@ export const openapiEndpoints = endpointsOf({
     method: 'get',
     path: '/openapi.json',
     name: 'openapi.document',
-    stack: openStack(),
+    stack: openStack(STATIC_CACHE),
     operationId: 'getOpenApiDocument',
     tag: 'Service',
     summary: 'This OpenAPI 3.1 document',
@@ -39,16 +46,16 @@ export const openapiEndpoints = endpointsOf({
             },
           },
         },
-        headers: STATIC_CACHE,
+        headers: VALIDATOR,
       },
-      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+      304: { description: 'Unchanged since the ETag given.', headers: VALIDATOR },
     },
   },
   page: {
     method: 'get',
     path: '/docs',
     name: 'openapi.page',
-    stack: openStack(),
+    stack: openStack(STATIC_CACHE),
     operationId: 'getReferencePage',
     tag: 'Service',
     summary: 'API reference page',
@@ -60,7 +67,7 @@ export const openapiEndpoints = endpointsOf({
         description: 'The page.',
         content: { 'text/html': { schema: schema.string() } },
         headers: {
-          ...STATIC_CACHE,
+          ...VALIDATOR,
           'Content-Security-Policy': {
             description: 'Same-origin resources only.',
             schema: schema.string({ pattern: "^default-src 'none'" }),
@@ -68,14 +75,14 @@ export const openapiEndpoints = endpointsOf({
           },
         },
       },
-      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+      304: { description: 'Unchanged since the ETag given.', headers: VALIDATOR },
     },
   },
   asset: {
     method: 'get',
     path: '/docs/assets/:asset',
     name: 'openapi.asset',
-    stack: openStack(),
+    stack: openStack(STATIC_CACHE),
     where: { asset: { match: /^[a-z0-9-]+\.(?:js|css|png)$/ } },
     operationId: 'getReferencePageAsset',
     tag: 'Service',
@@ -90,9 +97,9 @@ export const openapiEndpoints = endpointsOf({
           'text/css': { schema: schema.string() },
           'image/png': { schema: schema.string({ contentMediaType: 'image/png' }) },
         },
-        headers: STATIC_CACHE,
+        headers: VALIDATOR,
       },
-      304: { description: 'Unchanged since the ETag given.', headers: STATIC_CACHE },
+      304: { description: 'Unchanged since the ETag given.', headers: VALIDATOR },
     },
     errors: ['NOT_FOUND'],
   },

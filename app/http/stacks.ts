@@ -15,6 +15,7 @@ import type { LimitOptions, ThrottledAudit } from '#middleware/limit_middleware'
 import type { AuditAction } from '#services/audit/actions'
 import type { RoleName } from '#models/user'
 import type { Access, LimitRef } from '#openapi/operation_spec'
+import { PORTAL_CACHE, type CachePolicy } from '#http/cache_policy'
 
 /** A limit the route consumes: its key (the limiter's) and its key in words (the document's). */
 export interface EndpointLimit extends Omit<LimitOptions, 'audit'> {
@@ -31,7 +32,8 @@ export type StackStep =
   | { use: 'role'; role: RoleName }
   | { use: 'body'; options?: { types?: string[]; ignoreInvalid?: boolean } }
   | { use: 'merchantScope' }
-  | { use: 'privateCache'; options?: { credential: true } }
+  /** A cache policy of the whole request (`on: 'request'`): its headers come first. */
+  | { use: 'privateCache'; policy: CachePolicy }
   /** Machine authentication takes the API-wide limit itself, once the client is known. */
   | { use: 'machineAuth'; scope: string; limit: LimitRef }
   | { use: 'rawBody' }
@@ -40,37 +42,29 @@ export type StackStep =
 export interface Stack<A extends Access = Access> {
   access: A
   steps: StackStep[]
-  /** Every response `Cache-Control: no-store` (the request middleware's default), or this. */
+  /** Every response `Cache-Control: no-store` (DEFAULT_CACHE), or this. */
   cache?: CachePolicy
-}
-
-/** `private`: member, team-list and key data; `credential`: the one-time secret. */
-export type CachePolicy = 'private' | 'credential'
-
-/** The Cache-Control each policy sends (app/middleware/private_cache_middleware.ts). */
-export const CACHE_CONTROL: Record<CachePolicy | 'default', string> = {
-  default: 'no-store',
-  private: 'no-store, private',
-  credential: 'no-store, private, max-age=0',
 }
 
 interface PortalOptions {
   /** The route's own limits, after authentication and role. */
   limits?: EndpointLimit[]
-  cache?: CachePolicy
+  cache?: keyof typeof PORTAL_CACHE
   body?: { types?: string[]; ignoreInvalid?: boolean }
 }
 
 const limitStep = (limit: EndpointLimit): StackStep => ({ use: 'limit', limit })
 const bodyStep = (options?: PortalOptions['body']): StackStep =>
   options ? { use: 'body', options } : { use: 'body' }
-const cacheSteps = (cache: PortalOptions['cache']): StackStep[] =>
-  cache === 'credential'
-    ? [{ use: 'privateCache', options: { credential: true } }]
-    : cache === 'private'
-      ? [{ use: 'privateCache' }]
-      : []
-const cacheOf = (cache: PortalOptions['cache']) => (cache ? { cache } : {})
+/** A stack's cache policy, and its first step when the policy is the whole request's. */
+function cached(policy: CachePolicy | undefined, steps: StackStep[]) {
+  if (!policy) return { steps }
+  return {
+    cache: policy,
+    steps: policy.on === 'request' ? [{ use: 'privateCache', policy } as const, ...steps] : steps,
+  }
+}
+const portalCache = (name: PortalOptions['cache']) => (name ? PORTAL_CACHE[name] : undefined)
 
 /** The API-wide limit of a signed-in user (per client IP while the PAT is missing or invalid). */
 const API_PER_USER: EndpointLimit = { name: 'api', key: ['user'], per: 'user' }
@@ -79,15 +73,13 @@ const API_PER_USER: EndpointLimit = { name: 'api', key: ['user'], per: 'user' }
 export function portalStack(options: PortalOptions = {}): Stack<'pat'> {
   return {
     access: 'pat',
-    ...cacheOf(options.cache),
-    steps: [
-      ...cacheSteps(options.cache),
+    ...cached(portalCache(options.cache), [
       { use: 'portalAuth' },
       limitStep(API_PER_USER),
       ...(options.limits ?? []).map(limitStep),
       bodyStep(options.body),
       { use: 'merchantScope' },
-    ],
+    ]),
   }
 }
 
@@ -95,16 +87,14 @@ export function portalStack(options: PortalOptions = {}): Stack<'pat'> {
 export function adminStack(options: PortalOptions = {}): Stack<'admin'> {
   return {
     access: 'admin',
-    ...cacheOf(options.cache),
-    steps: [
-      ...cacheSteps(options.cache),
+    ...cached(portalCache(options.cache), [
       { use: 'portalAuth' },
       limitStep(API_PER_USER),
       { use: 'role', role: 'administrator' },
       ...(options.limits ?? []).map(limitStep),
       bodyStep(options.body),
       { use: 'merchantScope' },
-    ],
+    ]),
   }
 }
 
@@ -118,15 +108,13 @@ export function appClientStack(
 ): Stack<'app'> {
   return {
     access: 'app',
-    ...cacheOf(options.cache),
-    steps: [
-      ...cacheSteps(options.cache),
+    ...cached(portalCache(options.cache), [
       limitStep({ name: 'api', key: ['ip'], per: 'client IP' }),
       { use: 'appClient' },
       ...(options.limits ?? []).map(limitStep),
       bodyStep(),
       ...(options.afterBody ?? []).map(limitStep),
-    ],
+    ]),
   }
 }
 
@@ -143,9 +131,9 @@ export function publicStack(audit?: AuditAction): Stack<'public'> {
   return { access: 'public', steps: [limitStep(publicLimit(audit)), bodyStep()] }
 }
 
-/** No credentials and no body (public files): the public limit per IP. */
-export function publicReadStack(): Stack<'public'> {
-  return { access: 'public', steps: [limitStep(publicLimit())] }
+/** No credentials and no body (public files): the public limit per IP; the files' cache policy. */
+export function publicReadStack(cache?: CachePolicy): Stack<'public'> {
+  return { access: 'public', ...cached(cache, [limitStep(publicLimit())]) }
 }
 
 /** The mailed, signed link: its signature is checked by the controller; the public limit. */
@@ -161,14 +149,14 @@ export function machineStack(scope: string): Stack<'machine'> {
   }
 }
 
-/** The token endpoint: its own limit per IP, then the raw form body. */
-export function oauthClientStack(limit: EndpointLimit): Stack<'oauth_client'> {
-  return { access: 'oauth_client', steps: [limitStep(limit), { use: 'rawBody' }] }
+/** The token endpoint: its own limit per IP, then the raw form body; the token's cache policy. */
+export function oauthClientStack(limit: EndpointLimit, cache?: CachePolicy): Stack<'oauth_client'> {
+  return { access: 'oauth_client', ...cached(cache, [limitStep(limit), { use: 'rawBody' }]) }
 }
 
-/** Open service routes (health, the document): no credentials, no limit. */
-export function openStack(): Stack<'none'> {
-  return { access: 'none', steps: [] }
+/** Open service routes (health, the document): no credentials, no limit; a cache policy. */
+export function openStack(cache?: CachePolicy): Stack<'none'> {
+  return { access: 'none', ...cached(cache, []) }
 }
 
 /** The limits a stack consumes, in order, as the document names them. */

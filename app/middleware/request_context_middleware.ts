@@ -4,6 +4,9 @@ import { callerRequestIdOf } from '#http/request_id'
 import { envelopeBareErrorBody } from '#http/error_envelope_net'
 import { nameRequestSpan } from '#support/trace_context'
 import { recordHttpRequest } from '#support/operator_metrics'
+import { DEFAULT_CACHE, headersOf } from '#http/cache_policy'
+
+const [[CACHE_HEADER, NO_STORE]] = headersOf(DEFAULT_CACHE)
 
 /**
  * Every response is JSON and uncacheable unless a route narrows it further
@@ -27,7 +30,7 @@ export default class RequestContextMiddleware {
       )
     )
     ctx.request.request.headers.accept = 'application/json'
-    ctx.response.header('Cache-Control', 'no-store')
+    ctx.response.header(CACHE_HEADER, NO_STORE)
     // The caller's X-Request-Id was taken off at the server (app/http/client_error.ts),
     // so the request id the framework named the logger after is the service's own.
     const callerRequestId = callerRequestIdOf(ctx.request.request)

@@ -6,7 +6,8 @@
 | the document's Operation Object.
 */
 import type { BodyDeclaration, Endpoint, ResponseDeclaration } from '#http/endpoint'
-import { CACHE_CONTROL, limitsOf } from '#http/stacks'
+import { limitsOf } from '#http/stacks'
+import { DEFAULT_CACHE, documentedHeaders } from '#http/cache_policy'
 import { inputJsonSchema, queryParameters } from '#openapi/json_schema'
 import { messageOnly, ok, page } from '#openapi/components'
 import type { OperationSpec, ResponseSpec } from '#openapi/operation_spec'
@@ -72,8 +73,7 @@ export function operationOf(endpoint: Endpoint): OperationSpec {
     ...(endpoint.errors ? { errors: endpoint.errors } : {}),
     ...(endpoint.envelope !== undefined ? { envelope: endpoint.envelope } : {}),
     ...(endpoint.parsesBody !== undefined ? { parsesBody: endpoint.parsesBody } : {}),
-    // Responses that state their own Cache-Control (the docs, the token, a file) keep it.
-    cacheControl: CACHE_CONTROL[stack.cache ?? 'default'],
+    cacheHeaders: documentedHeaders(stack.cache ?? DEFAULT_CACHE),
     ...(endpoint.methodNotAllowed ? { methodNotAllowed: endpoint.methodNotAllowed } : {}),
   }
 }

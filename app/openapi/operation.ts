@@ -4,15 +4,10 @@
 | and responses, the declared ones and the errors it answers
 | (app/openapi/operation_errors.ts).
 */
-import type { JsonSchema } from '#openapi/json_schema'
 import { ACCESS_TEXT, SECURITY } from '#openapi/access'
 import { errorResponses } from '#openapi/operation_errors'
 import { limitsExtension, limitsParagraph } from '#openapi/operation_limits'
 import type { HeaderSpec, OperationSpec, ResponseSpec } from '#openapi/operation_spec'
-
-const cacheHeader = (description: string, value: JsonSchema): Record<string, HeaderSpec> => ({
-  'Cache-Control': { description, schema: value, required: true },
-})
 
 export function toOperationObject(spec: OperationSpec) {
   const envelope = spec.envelope ?? true
@@ -20,7 +15,7 @@ export function toOperationObject(spec: OperationSpec) {
 
   const responses: Record<string, object> = {}
   for (const [status, response] of Object.entries(spec.responses)) {
-    responses[status] = responseObject(response, spec.cacheControl)
+    responses[status] = responseObject(response, spec.cacheHeaders)
   }
   for (const [status, response] of Object.entries(errorResponses(spec, envelope, parsesBody))) {
     responses[status] = responseObject(response)
@@ -64,11 +59,11 @@ export function toOperationObject(spec: OperationSpec) {
   }
 }
 
-function responseObject(response: ResponseSpec, cacheControl?: string) {
-  const headers: Record<string, HeaderSpec> = { ...(response.headers ?? {}) }
-  if (cacheControl && !headers['Cache-Control']) {
-    Object.assign(headers, cacheHeader('Cache policy of this response.', { const: cacheControl }))
-  }
+/** A response that states its own Cache-Control (the mailed link's redirect) keeps it. */
+function responseObject(response: ResponseSpec, cacheHeaders?: Record<string, HeaderSpec>) {
+  const declared = response.headers ?? {}
+  const headers: Record<string, HeaderSpec> =
+    cacheHeaders && !declared['Cache-Control'] ? { ...cacheHeaders, ...declared } : { ...declared }
   const content =
     response.content ??
     (response.schema ? { 'application/json': { schema: response.schema } } : undefined)

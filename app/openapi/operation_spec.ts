@@ -75,8 +75,8 @@ export interface OperationSpec {
   envelope?: boolean
   /** Body parsed by the Portal body middleware (413/415 apply); default true on /api/v1 routes. */
   parsesBody?: boolean
-  /** Cache-Control of success responses. */
-  cacheControl?: string
+  /** The cache policy's headers of success responses (app/http/cache_policy.ts). */
+  cacheHeaders?: Record<string, HeaderSpec>
   /**
    * The body another method gets on this path (405 with `Allow`), when it is not the
    * Portal envelope's METHOD_NOT_ALLOWED: the token endpoint answers in OAuth form.
