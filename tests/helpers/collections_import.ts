@@ -1,12 +1,13 @@
 /*
 | Helpers of the collections operator tests: import lines in the §5 format built from
-| a few overrides, and a stream of them.
+| a few overrides, a stream of them, and the line error an import fails with.
 */
 import { Readable } from 'node:stream'
 import {
   importJsonLines,
   type ImportOptions,
 } from '#services/collections/import/import_transactions'
+import { ImportLineError } from '#services/collections/import/import_line'
 
 export type Line = Record<string, any>
 
@@ -63,4 +64,15 @@ export function streamOf(lines: Array<Line | string>) {
 
 export function importLines(lines: Array<Line | string>, options?: ImportOptions) {
   return importJsonLines(streamOf(lines), options)
+}
+
+/** The ImportLineError `promise` (an import) fails with; any other outcome fails the test. */
+export async function failureOf(promise: Promise<unknown>): Promise<ImportLineError> {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof ImportLineError) return error
+    throw error
+  }
+  throw new Error('the import did not fail')
 }

@@ -3,6 +3,7 @@
 | the table (the import has its own tests), and the two reporting requests.
 */
 import db from '@adonisjs/lucid/services/db'
+import type { Assert } from '@japa/assert'
 import type { ApiClient } from '@japa/api-client'
 import { route } from '#tests/helpers/routes'
 import type { Environment } from '#models/collections_vocabulary'
@@ -52,7 +53,7 @@ export function getChart(client: ApiClient, bearer: string, query: Record<string
 }
 
 /** transaction_counts, transaction_totals and transaction_scope_totals as the triggers keep them, and recomputed. */
-export async function assertRollupsExact(assert: any, merchantId: number) {
+export async function assertRollupsExact(assert: Assert, merchantId: number) {
   const counts = await db.rawQuery(
     `SELECT environment, status, currency, payment_brand, total::text FROM transaction_counts
       WHERE merchant_id = ? AND total <> 0 ORDER BY 1, 2, 3, 4`,

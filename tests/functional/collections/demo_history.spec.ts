@@ -52,6 +52,21 @@ const TRANSACTION_KEYS = [
 ]
 const UTC_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 
+/** The fields of a listed transaction and of a history item that these tests read. */
+interface ListedTransaction {
+  id: number
+  status: string
+  amount: string | null
+  payment_method: null
+  created_at: string | null
+  history_available: boolean
+}
+interface HistoryItem {
+  id: string
+  capture_status: string
+  omissions: Array<{ field_path: string; reason_code: string }>
+}
+
 test.group('Collections › the demo year through the read routes', (group) => {
   group.each.setup(() => resetState())
   group.each.setup(() => liftLimit('api'))
@@ -69,7 +84,7 @@ test.group('Collections › the demo year through the read routes', (group) => {
         .where({ merchant_id: admin.merchant.id, environment })
         .count('* as total')
         .first()
-      const listed: any[] = []
+      const listed: ListedTransaction[] = []
       for (let page = 1; ; page++) {
         const response = await client
           .get(route('collections.transactions.index'))
@@ -169,16 +184,14 @@ test.group('Collections › the demo year through the read routes', (group) => {
       .header('Authorization', admin.bearer)
       .qs({ environment: corrupt[0].environment, per_page: 100 })
     history.assertStatus(200)
-    const items = history.body().data as any[]
-    const item = items.find((candidate) => candidate.id === corrupt[0].id)
+    const items = history.body().data as HistoryItem[]
+    const item = items.find((candidate) => candidate.id === corrupt[0].id)!
     assert.equal(item.capture_status, 'unavailable')
     assert.deepEqual(item.omissions, [{ field_path: 'body', reason_code: 'snapshot_unreadable' }])
     // Only its own item is affected.
     assert.deepEqual(
       items
-        .filter((other) =>
-          other.omissions.some((o: any) => o.reason_code === 'snapshot_unreadable')
-        )
+        .filter((other) => other.omissions.some((o) => o.reason_code === 'snapshot_unreadable'))
         .map((other) => other.id),
       [corrupt[0].id]
     )

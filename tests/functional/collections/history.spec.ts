@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { ulid } from 'ulid'
 import { resetState } from '#tests/helpers/database'
@@ -13,13 +14,18 @@ import {
 import { route } from '#tests/helpers/routes'
 import { reprojectHistory } from '#services/collections/history/reproject_history'
 
-const readHistory = (client: any, session: Session, id: number, qs: Record<string, unknown> = {}) =>
+const readHistory = (
+  client: ApiClient,
+  session: Session,
+  id: number,
+  qs: Record<string, unknown> = {}
+) =>
   client
     .get(route('collections.history.index', { transaction: id }))
     .header('Authorization', session.bearer)
     .qs({ environment: 'live', ...qs })
 
-const readItem = (client: any, session: Session, id: number, historyId: string, qs = {}) =>
+const readItem = (client: ApiClient, session: Session, id: number, historyId: string, qs = {}) =>
   client
     .get(route('collections.history.show', { transaction: id, history: historyId }))
     .header('Authorization', session.bearer)
@@ -115,7 +121,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
       const body = response.body()
       assert.equal(body.message, 'Success')
       assert.deepEqual(
-        body.data.map((item: any) => item.id),
+        body.data.map((item: { id: string }) => item.id),
         [request, synchronous, queued, reply]
       )
       assert.deepEqual(body.data[0], {
@@ -248,12 +254,12 @@ test.group('GET /portal/collections/transactions/{transaction}/history', (group)
     ])
     const first = await readHistory(client, admin, stored.id, { per_page: 2 })
     assert.deepEqual(
-      first.body().data.map((item: any) => item.id),
+      first.body().data.map((item: { id: string }) => item.id),
       [stored.events[3], ids[0]]
     )
     const second = await readHistory(client, admin, stored.id, { per_page: 2, page: 2 })
     assert.deepEqual(
-      second.body().data.map((item: any) => item.id),
+      second.body().data.map((item: { id: string }) => item.id),
       [ids[1], ids[2]]
     )
     const beyond = await readHistory(client, admin, stored.id, { per_page: 2, page: 3 })
@@ -601,7 +607,7 @@ test.group('GET /portal/collections/transactions/{transaction}/history/{history}
     }
     const rows = await historyAuditRows()
     assert.deepEqual(
-      rows.map((row: any) => [row.action, row.target_type, row.target_id]),
+      rows.map((row) => [row.action, row.target_type, row.target_id]),
       [
         ['collections.history.list', 'transaction', String(stored.id)],
         ['collections.history.show', 'exchange_evidence', stored.events[2]],

@@ -7,6 +7,7 @@
 | triggers keep equals one computed afresh, also under concurrent writers.
 */
 import { test } from '@japa/runner'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import fc from 'fast-check'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
@@ -347,9 +348,9 @@ test.group('Metrics and charts: the scope rollup in every kind of zone', (group)
     // against a sequential scan) can deadlock on those rows whatever the triggers do,
     // which is not what this test is about.
     const writers = [
-      (trx: any) => trx.table('transactions').multiInsert(rowsOf('A', false)),
-      (trx: any) => trx.table('transactions').multiInsert(rowsOf('B', true)),
-      (trx: any) =>
+      (trx: TransactionClientContract) => trx.table('transactions').multiInsert(rowsOf('A', false)),
+      (trx: TransactionClientContract) => trx.table('transactions').multiInsert(rowsOf('B', true)),
+      (trx: TransactionClientContract) =>
         trx
           .from('transactions')
           .where('merchant_id', member.merchant.id)
@@ -358,7 +359,7 @@ test.group('Metrics and charts: the scope rollup in every kind of zone', (group)
             payment_status: 'REJECTED',
             created_at: db.raw(`created_at + interval '11 minutes'`),
           }),
-      (trx: any) =>
+      (trx: TransactionClientContract) =>
         trx
           .from('transactions')
           .where('merchant_id', member.merchant.id)

@@ -5,6 +5,7 @@
 | queue on the rollup rows rather than deadlock, and leave the rollups exact.
 */
 import { test } from '@japa/runner'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { assertRollupsExact } from '#tests/helpers/reporting'
@@ -45,7 +46,7 @@ test.group('Rollup triggers under concurrent writers', (group) => {
     await db.table('transactions').multiInsert(rowsOf('A', 'PENDING'))
     await db.table('transactions').multiInsert(rowsOf('B', 'PAID'))
 
-    const setOf = (trx: any, set: string) =>
+    const setOf = (trx: TransactionClientContract, set: string) =>
       trx
         .from('transactions')
         .where('merchant_id', merchant.id)

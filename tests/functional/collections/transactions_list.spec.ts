@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import type { ApiClient, ApiResponse } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember, teammate, type Session } from '#tests/helpers/portal'
@@ -6,13 +7,13 @@ import { liftLimit, setLimit } from '#tests/helpers/limits'
 import { importTransactions, merchantRequest, type ImportLine } from '#tests/helpers/collections'
 import { route } from '#tests/helpers/routes'
 
-const list = (client: any, session: Session, qs: Record<string, unknown> = {}) =>
+const list = (client: ApiClient, session: Session, qs: Record<string, unknown> = {}) =>
   client
     .get(route('collections.transactions.index'))
     .header('Authorization', session.bearer)
     .qs({ environment: 'live', ...qs })
 
-const references = (response: any) =>
+const references = (response: ApiResponse) =>
   response
     .body()
     .data.map((item: { merchant_transaction_id: string }) => item.merchant_transaction_id)
@@ -88,7 +89,12 @@ test.group('GET /portal/collections/transactions', (group) => {
     ])
     const response = await list(client, admin)
     const byRef = Object.fromEntries(
-      response.body().data.map((item: any) => [item.merchant_transaction_id, item])
+      response
+        .body()
+        .data.map((item: { merchant_transaction_id: string }) => [
+          item.merchant_transaction_id,
+          item,
+        ])
     )
     assert.equal(byRef.A.amount, '0.10')
     assert.isNull(byRef.B.amount)
@@ -125,7 +131,7 @@ test.group('GET /portal/collections/transactions', (group) => {
     ])
     const response = await list(client, admin)
     assert.deepEqual(
-      response.body().data.map((item: any) => item.status),
+      response.body().data.map((item: { status: string }) => item.status),
       ['REJECTED', 'PAID', 'REJECTED', 'PENDING']
     )
     const paid = await list(client, admin, { status: 'PAID' })
@@ -503,7 +509,10 @@ test.group('GET /portal/collections/transactions', (group) => {
     assert.deepEqual(
       response
         .body()
-        .data.map((item: any) => [item.merchant_transaction_id, item.history_available]),
+        .data.map((item: { merchant_transaction_id: string; history_available: boolean }) => [
+          item.merchant_transaction_id,
+          item.history_available,
+        ]),
       [
         ['NONE', false],
         ['PROVIDER-ONLY', false],

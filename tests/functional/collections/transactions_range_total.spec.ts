@@ -6,6 +6,7 @@
 | many years, for every filter the rollup can answer, and stay so through writes.
 */
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember, type Session } from '#tests/helpers/portal'
@@ -75,7 +76,7 @@ function spread(session: Session): ImportLine[] {
   }))
 }
 
-async function listedTotals(client: any, session: Session) {
+async function listedTotals(client: ApiClient, session: Session) {
   const totals: number[] = []
   for (const [from, to] of RANGES) {
     for (const filter of FILTERS) {

@@ -99,14 +99,16 @@ test.group('demo:seed › collections', (group) => {
 
     const daily = await getChart(client, member.bearer, { ...year, interval: 'day' })
     daily.assertStatus(200)
-    const days = daily.body().data.buckets.map((bucket: any) => ({
-      day: DateTime.fromISO(bucket.period, { zone: 'Asia/Manila' }),
-      count: bucket.transaction_count,
-    }))
+    const days: Array<{ day: DateTime; count: number }> = daily
+      .body()
+      .data.buckets.map((bucket: { period: string; transaction_count: number }) => ({
+        day: DateTime.fromISO(bucket.period, { zone: 'Asia/Manila' }),
+        count: bucket.transaction_count,
+      }))
     assert.lengthOf(days, 364)
     const isPayday = (day: DateTime) => day.day === 15 || day.day === day.daysInMonth
     const countsOn = (which: (day: DateTime) => boolean) =>
-      average(days.filter(({ day }: any) => which(day)).map(({ count }: any) => count))
+      average(days.filter(({ day }) => which(day)).map(({ count }) => count))
     const plainWeekdays = countsOn((day) => day.weekday <= 5 && !isPayday(day))
     assert.isAbove(countsOn(isPayday), 1.4 * plainWeekdays)
     assert.isAbove(
@@ -118,8 +120,8 @@ test.group('demo:seed › collections', (group) => {
     monthly.assertStatus(200)
     const wholeMonths = monthly
       .body()
-      .data.buckets.filter((bucket: any) => !bucket.partial)
-      .map((bucket: any) => Number(bucket.success_rate_percent))
+      .data.buckets.filter((bucket: { partial: boolean }) => !bucket.partial)
+      .map((bucket: { success_rate_percent: string }) => Number(bucket.success_rate_percent))
     assert.isAtLeast(wholeMonths.length, 10)
     assert.isAtLeast(spread(wholeMonths), 5)
 

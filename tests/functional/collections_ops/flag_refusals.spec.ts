@@ -8,6 +8,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from '@japa/runner'
+import type { Assert } from '@japa/assert'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
@@ -50,7 +51,7 @@ async function auditRecords(action: string) {
 
 /** A refusal: non-zero, one line on standard error naming the flag, nothing on stdout. */
 function assertRefused(
-  assert: any,
+  assert: Assert,
   result: { code: number | null; stdout: string; stderr: string },
   flag: string
 ) {

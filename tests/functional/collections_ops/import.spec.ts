@@ -18,13 +18,13 @@ import {
   eventOf,
   importLines,
   jsonLinesOf,
+  failureOf,
   transactionLine,
   type Line,
 } from '#tests/helpers/collections_import'
 import { MerchantFactory } from '#database/factories/merchant_factory'
 import { openSnapshot } from '#services/collections/history/evidence_snapshot'
 import { importJsonLines } from '#services/collections/import/import_transactions'
-import { ImportLineError } from '#services/collections/import/import_line'
 import CollectionsImport from '../../../commands/collections_import.js'
 
 const EVENT_ID = '01KJKHZEBRZRA2A3QBT3R6CWDN'
@@ -45,16 +45,6 @@ async function referencesOf(merchantId: number) {
 async function evidenceCount() {
   const row = await db.from('exchange_evidence').count('* as total').first()
   return Number(row?.total ?? 0)
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ImportLineError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof ImportLineError) return error
-    throw error
-  }
-  throw new Error('the import did not fail')
 }
 
 test.group('collections:import › what a line becomes', (group) => {

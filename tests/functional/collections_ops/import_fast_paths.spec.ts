@@ -12,28 +12,17 @@ import db from '@adonisjs/lucid/services/db'
 import encryption from '@adonisjs/core/services/encryption'
 import { resetState } from '#tests/helpers/database'
 import { assertRollupsExact } from '#tests/helpers/reporting'
-import { eventOf, importLines, transactionLine } from '#tests/helpers/collections_import'
+import { eventOf, failureOf, importLines, transactionLine } from '#tests/helpers/collections_import'
 import { MerchantFactory } from '#database/factories/merchant_factory'
 import { openSnapshot, sealSnapshot } from '#services/collections/history/evidence_snapshot'
 import {
   COMPACT_SEAL_MARKER,
   COMPACT_SEAL_OVERHEAD,
 } from '#services/collections/history/evidence_cipher'
-import { ImportLineError } from '#services/collections/import/import_line'
 import { retainUntilDefault } from '#services/collections/import/import_retention'
 import { parseTimestamp } from '#validators/rules/timestamp'
 
 const EVENT_ID = '01KJKHZEBRZRA2A3QBT3R6CWDN'
-
-async function failureOf(promise: Promise<unknown>): Promise<ImportLineError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof ImportLineError) return error
-    throw error
-  }
-  throw new Error('the import did not fail')
-}
 
 test.group('collections:import › direct paths', (group) => {
   group.each.setup(() => resetState())

@@ -6,6 +6,7 @@
 | changes during the conversion (a purge) is converted as it is at the end.
 */
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import encryption from '@adonisjs/core/services/encryption'
 import { DateTime } from 'luxon'
@@ -38,7 +39,7 @@ async function newConnections() {
 }
 
 /** Every history page of the imported transactions, as the Portal reads them. */
-async function everyHistory(client: any, session: Session, ids: number[]) {
+async function everyHistory(client: ApiClient, session: Session, ids: number[]) {
   const pages = []
   for (const id of ids) {
     const response = await client
