@@ -2,8 +2,9 @@
 | Upgrade checks of the framework and library internals app/platform relies on
 | (app/platform/README.md lists each one, why, and what breaks if it changes). Each
 | test fails when its internal is gone or has changed shape, so an upgrade of
-| AdonisJS, Lucid, knex, pg, the auth package, the limiter or Node that breaks one
-| is found here, by name, rather than by a slower request or a wrong count.
+| AdonisJS (its encrypter too), Lucid, knex, pg, the auth package, the limiter or
+| Node that breaks one is found here, by name, rather than by a slower request or a
+| wrong count.
 | Covered elsewhere, against the library's own code on arbitrary input: the token
 | value format (token_value.spec.ts), the timestamptz parser (pg_timestamptz.spec.ts),
 | the request path histogram's exposition (request_path_histogram.spec.ts), the
@@ -17,6 +18,7 @@ import db from '@adonisjs/lucid/services/db'
 import server from '@adonisjs/core/services/server'
 import router from '@adonisjs/core/services/router'
 import limiter from '@adonisjs/limiter/services/main'
+import encryption from '@adonisjs/core/services/encryption'
 import { defineConfig as defineHttpConfig } from '@adonisjs/core/http'
 import BodyParserMiddleware from '@adonisjs/core/bodyparser_middleware'
 import { DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
@@ -35,6 +37,8 @@ import { directQuery } from '#platform/direct_query'
 import { acquirePgConnection, releasePgConnection } from '#platform/pg_connection'
 import { responseStarted } from '#platform/socket_response'
 import { hydrate } from '#platform/hydrate'
+import settings from '#config/settings'
+import { openTextFormat, textFormatKey } from '#platform/encrypter_text_format'
 
 const uniqueKey = (name: string) => `upgrade_check:${name}:${process.pid}:${Date.now()}`
 
@@ -209,5 +213,27 @@ test.group('Platform internals: pg, knex and Lucid', () => {
     assert.equal(Reflect.get(provider, 'type'), 'upgrade_check')
     assert.equal(Reflect.get(provider, 'table'), 'upgrade_check_tokens')
     assert.equal(Reflect.get(provider, 'tokenSecretLength'), 48)
+  })
+})
+
+test.group('Platform internals: the encrypter text format', () => {
+  test("the application encrypter's seals open with the key derived as it derives it", ({
+    assert,
+  }) => {
+    const key = textFormatKey(settings.appKeyText(), encryption)
+    assert.isNotNull(key, "the encrypter's text format or key derivation changed")
+    const purpose = uniqueKey('text_format')
+    const text = 'j{"field": "é \u2028 \\"}'
+    const sealed = encryption.encrypt(text, undefined, purpose)
+    assert.equal(sealed.split('.')[0], key!.id)
+    assert.strictEqual(openTextFormat(key!, sealed, purpose), text)
+    const value = { capture_status: 'captured', omissions: [] }
+    assert.deepEqual(
+      openTextFormat(key!, encryption.encrypt(value, undefined, purpose), purpose),
+      value
+    )
+    // The purpose is the additional data; a seal with an expiry is refused.
+    assert.throws(() => openTextFormat(key!, sealed, `${purpose}:other`))
+    assert.isUndefined(openTextFormat(key!, encryption.encrypt(text, '1h', purpose), purpose))
   })
 })

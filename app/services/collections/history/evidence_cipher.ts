@@ -22,7 +22,8 @@
 |   its keys.
 | - Seals in the application encrypter's text format (every row written before
 |   migration 1100) are still opened: their first byte is the key id's, never the
-|   marker; with the encrypter's key when it is proven, else by the encrypter.
+|   marker; with the encrypter's key when it is proven
+|   (app/platform/encrypter_text_format.ts), else by the encrypter.
 | - Key objects are made once: turning the raw key into a key object on every call was
 |   most of a seal's cost (bench/README.md).
 */
@@ -42,6 +43,7 @@ import {
 } from '#services/collections/history/projection'
 import { projectSnapshot } from '#services/collections/history/project_evidence'
 import { withTokens, withoutTokens } from '#services/collections/history/seal_tokens'
+import { openTextFormat, type TextFormatKey } from '#platform/encrypter_text_format'
 
 export type Sealable = string | StoredProjection
 /** Seals a value under a purpose: the stored bytes. */
@@ -73,7 +75,7 @@ export const COMPACT_SEAL_OVERHEAD = HEADER_BYTES + IV_BYTES + TAG_BYTES
  */
 export interface EvidenceKeys {
   seal: KeyObject
-  textFormat: { id: string; key: KeyObject } | null
+  textFormat: TextFormatKey | null
 }
 
 /** The compact seals' key: HKDF-SHA256 of APP_KEY under a name of its own. */
@@ -127,24 +129,7 @@ const additionalData = (header: Uint8Array, purpose: string) =>
 export function evidenceCipher(keys: EvidenceKeys): EvidenceCipher {
   /** A seal in the encrypter's text format (rows written before migration 1100). */
   function openText(sealed: string, purpose: string): unknown {
-    if (keys.textFormat === null) return null
-    const { id, key } = keys.textFormat
-    const parts = sealed.split('.')
-    if (parts.length !== 4 || parts[0] !== id || !parts[1].startsWith('v1:')) return undefined
-    const iv = Buffer.from(parts[2], 'base64url')
-    const tag = Buffer.from(parts[3], 'base64url')
-    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return undefined
-    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
-    decipher.setAAD(Buffer.from(purpose), { plaintextLength: Buffer.byteLength(purpose) })
-    decipher.setAuthTag(tag)
-    const plain = Buffer.concat([
-      decipher.update(Buffer.from(parts[1].slice(3), 'base64url')),
-      decipher.final(),
-    ])
-    const payload = JSON.parse(plain.toString('utf8'))
-    return payload !== null && typeof payload === 'object' && !('expiryDate' in payload)
-      ? payload.message
-      : undefined
+    return keys.textFormat === null ? null : openTextFormat(keys.textFormat, sealed, purpose)
   }
 
   function openCompact(sealed: Buffer, purpose: string): unknown {

@@ -9,8 +9,8 @@
 | are made on first use (never when this module loads: a command module importing
 | config while ace loads it would freeze an empty key, tests/functional/foundation).
 */
-import { createHash, createSecretKey, hkdfSync } from 'node:crypto'
 import encryption from '@adonisjs/core/services/encryption'
+import { textFormatKey } from '#platform/encrypter_text_format'
 import settings from '#config/settings'
 import type {
   EvidenceFacts,
@@ -42,32 +42,8 @@ let cipher: EvidenceCipher
  */
 export function evidenceKeys(): EvidenceKeys {
   if (keys !== undefined) return keys
-  keys = { seal: evidenceSealKey(settings.appKeyText()), textFormat: null }
-  try {
-    const id = encryption.encrypt('probe', undefined, 'probe').split('.')[0]
-    const textFormat = {
-      id,
-      key: createSecretKey(
-        Buffer.from(
-          hkdfSync(
-            'sha256',
-            createHash('sha256').update(settings.appKeyText()).digest(),
-            Buffer.alloc(0),
-            Buffer.from(`aes-256-gcm:v1:${id}`),
-            32
-          )
-        )
-      ),
-    }
-    const probe = 'tprobe \u2028 "quoted" \\ é'
-    const purpose = snapshotPurpose('probe')
-    const sealedByEncrypter = encryption.encrypt(probe, undefined, purpose)
-    if (evidenceCipher({ ...keys, textFormat }).open(sealedByEncrypter, purpose) === probe) {
-      keys = { ...keys, textFormat }
-    }
-  } catch {
-    // Text-format seals are then opened by the encrypter itself.
-  }
+  const appKey = settings.appKeyText()
+  keys = { seal: evidenceSealKey(appKey), textFormat: textFormatKey(appKey, encryption) }
   cipher = evidenceCipher(keys)
   return keys
 }
