@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import { route } from '#tests/helpers/routes'
+import { serverOrigin } from '#tests/helpers/test_server'
 
 export const MERCHANT = () => route('merchant.show')
 export const LOGO = () => route('merchant.logo.show')
@@ -28,6 +29,25 @@ export function uploadLogo(
     })
   for (const [name, value] of Object.entries(options.fields ?? {})) request.field(name, value)
   return request
+}
+
+/**
+ * POSTs `body`, a multipart body the caller built byte for byte (fetch sends it as
+ * given; the api client would encode its own), to the logo upload.
+ */
+export async function postLogoMultipart(bearer: string, boundary: string, body: Buffer) {
+  const response = await fetch(`${serverOrigin()}${LOGO()}`, {
+    method: 'POST',
+    headers: {
+      'Authorization': bearer,
+      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+    },
+    body,
+  })
+  return {
+    status: response.status,
+    body: (await response.json()) as { errors?: Record<string, string[]> },
+  }
 }
 
 /** Empties the fs disk's logos (storage/logos) between tests. */

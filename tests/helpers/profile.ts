@@ -3,6 +3,7 @@
 | (PORTAL_URL, mail transport), the mail fake, and reading the mails sent.
 */
 import mail from '@adonisjs/mail/services/main'
+import type { ApiClient } from '@japa/api-client'
 import type { FakeMailer } from '@adonisjs/mail'
 import EmailVerificationMail from '#mails/email_verification_mail'
 import PasswordResetMail from '#mails/password_reset_mail'
@@ -54,7 +55,7 @@ export function pathOf(link: string) {
 
 /** PATCHes the email of the signed-in member and returns the mailed OTP and link. */
 export async function startEmailChange(
-  client: any,
+  client: ApiClient,
   fake: FakeMailer,
   bearer: string,
   email: string

@@ -81,14 +81,15 @@ export async function invitationMailSetup() {
  */
 export async function whileTeamLocked<T>(
   merchantId: number,
-  request: () => Promise<T>,
+  request: () => PromiseLike<T>,
   meanwhile: (trx: TransactionClientContract) => Promise<void>
 ): Promise<T> {
   const trx = await db.transaction()
   let pending: Promise<T> | undefined
   try {
     await trx.from('merchants').where('id', merchantId).forUpdate().first()
-    pending = request()
+    // An api-client request is sent once its `then` is called, as here.
+    pending = Promise.resolve(request())
     // Swallowed here and awaited below: an early rejection must not go unhandled.
     pending.catch(() => undefined)
     await untilSomeBackendWaitsForALock({ query: '%from "merchants"%for update%' })

@@ -167,7 +167,9 @@ test.group('demo:seed gives the demo merchant two services and a logo', (group) 
     merchant.assertStatus(200)
     assert.equal(merchant.body().data.id, demo.merchant.id)
     assert.lengthOf(merchant.body().data.services, 2)
-    assert.isTrue(merchant.body().data.services.every((item: any) => item.is_active))
+    assert.isTrue(
+      merchant.body().data.services.every((item: { is_active: boolean }) => item.is_active)
+    )
     const url = merchant.body().data.logo_url as string
     assert.isString(url)
     const served = await client.get(new URL(url).pathname)

@@ -29,7 +29,7 @@ test.group('Merchant mutations re-check the administrator under the merchant loc
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const response: any = await whileTeamLocked(
+    const response = await whileTeamLocked(
       admin.merchant.id,
       () => client.patch(MERCHANT()).header('Authorization', admin.bearer).json({ name: 'Late' }),
       demote(admin.user.id)
@@ -46,7 +46,7 @@ test.group('Merchant mutations re-check the administrator under the merchant loc
   }) => {
     const admin = await signedInMember('administrator')
     const png = await tinyPng()
-    const response: any = await whileTeamLocked(
+    const response = await whileTeamLocked(
       admin.merchant.id,
       () => uploadLogo(client, admin, png),
       demote(admin.user.id)
@@ -66,7 +66,7 @@ test.group('Merchant mutations re-check the administrator under the merchant loc
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const response: any = await whileTeamLocked(
+    const response = await whileTeamLocked(
       admin.merchant.id,
       () =>
         client.put(integrationKey('secret_key')).header('Authorization', admin.bearer).json({

@@ -3,14 +3,15 @@
 | every part name is an ordinary name, Object.prototype members included; the part
 | limit, the merchant selector and a client that goes away mid-upload.
 */
-import net from 'node:net'
 import { test } from '@japa/runner'
+import type { ApiResponse } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
 import { captureLogs } from '#tests/helpers/logs'
-import { clearLogoStorage, LOGO, uploadLogo } from '#tests/helpers/merchant'
+import { clearLogoStorage, LOGO, postLogoMultipart, uploadLogo } from '#tests/helpers/merchant'
 import { tinyPng } from '#tests/helpers/images'
+import { connectToServer, writeHeadUntilContinued } from '#tests/helpers/test_server'
 import { eventually, REQUEST_MS } from '#tests/helpers/server_process'
 
 /** Part names that are members of Object.prototype, bare or with brackets. */
@@ -45,19 +46,11 @@ async function postParts(
     ]),
     Buffer.from(`--${boundary}--\r\n`),
   ])
-  const response = await fetch(`http://${process.env.HOST}:${process.env.PORT}${LOGO()}`, {
-    method: 'POST',
-    headers: {
-      'Authorization': bearer,
-      'Content-Type': `multipart/form-data; boundary=${boundary}`,
-    },
-    body,
-  })
-  return { status: response.status, body: (await response.json()) as any }
+  return postLogoMultipart(bearer, boundary, body)
 }
 
 /** The sorted names of a 422 VALIDATION_ERROR's field errors. */
-function refusedFields(response: { status(): number; body(): any }) {
+function refusedFields(response: ApiResponse) {
   if (response.status() !== 422 || response.body().error_code !== 'VALIDATION_ERROR') {
     throw new Error(`expected 422 VALIDATION_ERROR, got ${response.status()}`)
   }
@@ -182,17 +175,9 @@ test.group('POST /portal/merchant/logo › part names', (group) => {
     const admin = await signedInMember('administrator')
     const logs = captureLogs()
     try {
-      const socket = net.connect({ host: process.env.HOST, port: Number(process.env.PORT) })
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve)
-        socket.once('error', reject)
-      })
-      const continued = new Promise<void>((resolve) =>
-        socket.once('data', (chunk) => {
-          if (chunk.toString().startsWith('HTTP/1.1 100')) resolve()
-        })
-      )
-      socket.write(
+      const socket = await connectToServer()
+      await writeHeadUntilContinued(
+        socket,
         `POST ${LOGO()} HTTP/1.1\r\n` +
           `Host: ${process.env.HOST}\r\n` +
           `Authorization: ${admin.bearer}\r\n` +
@@ -200,7 +185,6 @@ test.group('POST /portal/merchant/logo › part names', (group) => {
           'Expect: 100-continue\r\n' +
           'Content-Length: 100000\r\n\r\n'
       )
-      await continued
       // Part of the file is sent (handed to the connection) before the client goes away.
       await new Promise((resolve) =>
         socket.write(

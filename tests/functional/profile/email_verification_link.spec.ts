@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import { realLimits } from '#tests/helpers/limits'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState, setNow, advanceClock } from '#tests/helpers/database'
@@ -8,6 +9,7 @@ import { setEnv } from '#tests/helpers/env'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import { route } from '#tests/helpers/routes'
+import { getProfile } from '#tests/helpers/requests'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
@@ -15,12 +17,12 @@ let restore: () => Promise<void>
 const VERIFIED = 'https://portal.example.test/?email_verification=verified'
 const INVALID = 'https://portal.example.test/?email_verification=invalid'
 
-function open(client: any, link: string) {
+function open(client: ApiClient, link: string) {
   return client.get(pathOf(link)).redirects(0)
 }
 
 /** Opens the link and returns where it redirects to. */
-async function locationOf(client: any, link: string): Promise<string | undefined> {
+async function locationOf(client: ApiClient, link: string): Promise<string | undefined> {
   const response = await open(client, link)
   return response.header('location')
 }
@@ -60,7 +62,7 @@ test.group('GET {web_url}/portal/profile/email/verify/{verification}', (group) =
     assert.equal(stored.email, 'next@example.test')
     assert.equal(stored.emailVerifiedAt!.toUTC().toISO(), '2030-05-01T10:00:00.000Z')
     assert.isNull(stored.pendingEmail)
-    const profile = await client.get(route('profile.show')).header('Authorization', bearer)
+    const profile = await getProfile(client, bearer)
     profile.assertStatus(200)
   })
 

@@ -1,21 +1,23 @@
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import { realLimits } from '#tests/helpers/limits'
 import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState } from '#tests/helpers/database'
-import { appHeaders, issuePat, signedInMember } from '#tests/helpers/portal'
+import { issuePat, signedInMember } from '#tests/helpers/portal'
 import { profileTestSetup } from '#tests/helpers/profile'
 import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { route } from '#tests/helpers/routes'
+import { getProfile, portalLogin } from '#tests/helpers/requests'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
 const NEW_PASSWORD = 'Brand-New-Passw0rd!'
 
-function change(client: any, bearer: string, body: unknown) {
+function change(client: ApiClient, bearer: string, body: unknown) {
   return client.put(route('profile.password')).header('Authorization', bearer).json(body)
 }
 
@@ -45,19 +47,16 @@ test.group('PUT /portal/me/password', (group) => {
     assert.isTrue(await hash.verify(stored.password, NEW_PASSWORD))
     assert.equal(stored.role, 10)
     for (const token of [bearer, `Bearer ${otherPat}`]) {
-      const me = await client.get(route('profile.show')).header('Authorization', token)
+      const me = await getProfile(client, token)
       me.assertStatus(401)
       me.assertBodyContains({ error_code: 'ACCESS_TOKEN_INVALID' })
     }
-    const oldLogin = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: user.email, password })
+    const oldLogin = await portalLogin(client, app, { username: user.email, password })
     oldLogin.assertStatus(401)
-    const newLogin = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: user.email, password: NEW_PASSWORD })
+    const newLogin = await portalLogin(client, app, {
+      username: user.email,
+      password: NEW_PASSWORD,
+    })
     newLogin.assertStatus(200)
     const audits = await AuditLog.query().where('action', 'user.password.change')
     assert.lengthOf(audits, 1)
@@ -79,7 +78,7 @@ test.group('PUT /portal/me/password', (group) => {
     assert.deepEqual(Object.keys(response.body().errors), ['current_password'])
     const stored = await User.findOrFail(user.id)
     assert.isTrue(await hash.verify(stored.password, password))
-    const me = await client.get(route('profile.show')).header('Authorization', bearer)
+    const me = await getProfile(client, bearer)
     me.assertStatus(200)
   })
 

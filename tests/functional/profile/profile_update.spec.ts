@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import { realLimits } from '#tests/helpers/limits'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState, setNow, advanceClock } from '#tests/helpers/database'
@@ -9,11 +10,12 @@ import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import EmailVerificationMail from '#mails/email_verification_mail'
 import { route } from '#tests/helpers/routes'
+import { getProfile } from '#tests/helpers/requests'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
 
-function patch(client: any, bearer: string, body: unknown) {
+function patch(client: ApiClient, bearer: string, body: unknown) {
   return client.patch(route('profile.update')).header('Authorization', bearer).json(body)
 }
 
@@ -242,9 +244,7 @@ test.group('PATCH /portal/me', (group) => {
     const response = await patch(client, second.bearer, { email: 'wanted@example.test' })
     response.assertStatus(200)
     assert.equal(response.body().data.pending_email, 'wanted@example.test')
-    const firstProfile = await client
-      .get(route('profile.show'))
-      .header('Authorization', first.bearer)
+    const firstProfile = await getProfile(client, first.bearer)
     assert.isNull(firstProfile.body().data.pending_email)
   })
 
@@ -308,7 +308,7 @@ test.group('PATCH /portal/me', (group) => {
     const limited = await patch(client, bearer, { first_name: 'Late' })
     limited.assertStatus(429)
     limited.assertBodyContains({ error_code: 'RATE_LIMITED' })
-    assert.match(limited.header('retry-after'), /^[1-9][0-9]*$/)
+    assert.match(limited.header('retry-after') ?? '', /^[1-9][0-9]*$/)
     const otherUser = await patch(client, other.bearer, { first_name: 'Fine' })
     otherUser.assertStatus(200)
     const throttled = await AuditLog.query()

@@ -29,6 +29,7 @@ import type InvitationMail from '#mails/invitation_mail'
 import type PortalClient from '#models/portal_client'
 import type { ApiClient } from '@japa/api-client'
 import { route } from '#tests/helpers/routes'
+import { portalLogin } from '#tests/helpers/requests'
 
 const ACCEPTED_MESSAGE = 'Invitation accepted. Log in to continue.'
 
@@ -150,10 +151,12 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.lengthOf(audit, 1)
     assert.notInclude(JSON.stringify(audit[0].serialize()), proof)
 
-    const login = await client
-      .post(route('auth.login'))
-      .headers({ ...appHeaders(team.client), Origin: PORTAL_ORIGIN })
-      .json({ username: 'fresh.person@example.test', password: NEW_PASSWORD })
+    const login = await portalLogin(
+      client,
+      team.client,
+      { username: 'fresh.person@example.test', password: NEW_PASSWORD },
+      { Origin: PORTAL_ORIGIN }
+    )
     login.assertStatus(200)
     assert.equal(login.body().data.user.id, user.id)
     assert.equal(login.body().data.user.role, 1)
@@ -223,10 +226,10 @@ test.group('POST /portal/team/invitations/accept › end to end', (group) => {
     assert.isNotNull(user.emailVerifiedAt)
     assert.equal(await tokensOf(user.id), 0)
 
-    const login = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(team.client))
-      .json({ username: user.email, password: DEFAULT_TEST_PASSWORD })
+    const login = await portalLogin(client, team.client, {
+      username: user.email,
+      password: DEFAULT_TEST_PASSWORD,
+    })
     login.assertStatus(200)
     assert.equal(login.body().data.user.role, 1)
   })

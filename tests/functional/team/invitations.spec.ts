@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { ApiClient } from '@japa/api-client'
 import { clearLimits } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import { createHash } from 'node:crypto'
@@ -39,21 +41,21 @@ const INVITATION_FIELDS = [
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
-function invite(client: any, bearer: string, body: unknown) {
+function invite(client: ApiClient, bearer: string, body: unknown) {
   return client.post(route('team.invitations.store')).header('Authorization', bearer).json(body)
 }
 
-function listInvitations(client: any, bearer: string) {
+function listInvitations(client: ApiClient, bearer: string) {
   return client.get(route('team.invitations.index')).header('Authorization', bearer)
 }
 
-function resend(client: any, bearer: string, id: string) {
+function resend(client: ApiClient, bearer: string, id: string) {
   return client
     .post(route('team.invitations.resend', { invitation: id }))
     .header('Authorization', bearer)
 }
 
-function revoke(client: any, bearer: string, id: string) {
+function revoke(client: ApiClient, bearer: string, id: string) {
   return client
     .delete(route('team.invitations.destroy', { invitation: id }))
     .header('Authorization', bearer)
@@ -386,11 +388,11 @@ test.group('GET /portal/team/invitations', (group) => {
     response.assertHeader('cache-control', 'no-store, private')
     const body = response.body()
     assert.deepEqual(
-      body.data.map((item: any) => item.id),
+      body.data.map((item: { id: string }) => item.id),
       [newest.id, sameTimeB.invitation.id, sameTimeA.invitation.id, oldest.id]
     )
     assert.deepEqual(
-      body.data.map((item: any) => item.status),
+      body.data.map((item: { status: string }) => item.status),
       ['pending', 'revoked', 'accepted', 'expired']
     )
     for (const item of body.data) assert.deepEqual(Object.keys(item).sort(), INVITATION_FIELDS)
@@ -429,7 +431,7 @@ test.group('GET /portal/team/invitations', (group) => {
         .header('Authorization', team.bearer)
       response.assertStatus(200)
       assert.deepEqual(
-        response.body().data.map((item: any) => [item.id, item.status]),
+        response.body().data.map((item: { id: string; status: string }) => [item.id, item.status]),
         [[invitation.id, status]]
       )
       assert.equal(response.body().meta.total, 1)
@@ -721,7 +723,7 @@ test.group('Invitation mutations under concurrency', (group) => {
       const other = await teammate(team, 'administrator')
       const { invitation } = await createInvitation(team.merchant, team.user)
       const before = await TeamInvitation.findOrFail(invitation.id)
-      const demote = async (trx: any) => {
+      const demote = async (trx: TransactionClientContract) => {
         await trx.from('users').where('id', other.user.id).update(change)
       }
       const calls = [
@@ -735,7 +737,7 @@ test.group('Invitation mutations under concurrency', (group) => {
           merchant_id: team.merchant.id,
           is_active: true,
         })
-        const response: any = await whileTeamLocked(team.merchant.id, call, demote)
+        const response = await whileTeamLocked(team.merchant.id, call, demote)
         assert.equal(response.status(), 403, JSON.stringify(change))
         assert.equal(response.body().error_code, 'FORBIDDEN')
       }

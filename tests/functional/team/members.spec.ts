@@ -8,6 +8,7 @@ import { UserFactory, DEFAULT_TEST_PASSWORD } from '#database/factories/user_fac
 import AuditLog from '#models/audit_log'
 import User, { ROLES } from '#models/user'
 import { route } from '#tests/helpers/routes'
+import { getProfile } from '#tests/helpers/requests'
 
 async function tokensOf(user: User) {
   const row = await db
@@ -42,7 +43,7 @@ test.group('GET /portal/team/members', (group) => {
     const body = response.body()
     assert.equal(body.message, 'Success')
     assert.deepEqual(
-      body.data.map((member: any) => member.id),
+      body.data.map((member: { id: number }) => member.id),
       [team.user.id, developer.user.id, inactive.user.id]
     )
     assert.deepEqual(body.meta, { current_page: 1, per_page: 25, total: 3, last_page: 1 })
@@ -84,7 +85,7 @@ test.group('GET /portal/team/members', (group) => {
     page2.assertStatus(200)
     assert.deepEqual(page2.body().meta, { current_page: 2, per_page: 1, total: 3, last_page: 3 })
     assert.deepEqual(
-      page2.body().data.map((member: any) => member.id),
+      page2.body().data.map((member: { id: number }) => member.id),
       [developer.user.id]
     )
 
@@ -159,9 +160,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     await developer.user.refresh()
     assert.equal(developer.user.role, ROLES.administrator)
     assert.equal(await tokensOf(developer.user), 0)
-    const revoked = await client
-      .get(route('profile.show'))
-      .header('Authorization', developer.bearer)
+    const revoked = await getProfile(client, developer.bearer)
     revoked.assertStatus(401)
 
     const audit = await AuditLog.query().where('action', 'team.member.role_change')
@@ -186,7 +185,7 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
     assert.equal(response.body().data.role, 'developer')
     assert.equal(await tokensOf(developer.user), 1)
     assert.lengthOf(await AuditLog.query().where('action', 'team.member.role_change'), 0)
-    const still = await client.get(route('profile.show')).header('Authorization', developer.bearer)
+    const still = await getProfile(client, developer.bearer)
     still.assertStatus(200)
   })
 
@@ -304,9 +303,9 @@ test.group('PATCH /portal/team/members/{member}/role', (group) => {
       .json({ role: 'developer' })
     response.assertStatus(200)
     assert.equal(response.body().data.role, 'developer')
-    const after = await client.get(route('profile.show')).header('Authorization', team.bearer)
+    const after = await getProfile(client, team.bearer)
     after.assertStatus(401)
-    const otherStill = await client.get(route('profile.show')).header('Authorization', other.bearer)
+    const otherStill = await getProfile(client, other.bearer)
     otherStill.assertStatus(200)
   })
 })
@@ -349,9 +348,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     assert.equal(user.password, passwordHash)
     assert.isTrue(await hash.verify(user.password, DEFAULT_TEST_PASSWORD))
     assert.equal(await tokensOf(user), 0)
-    const revoked = await client
-      .get(route('profile.show'))
-      .header('Authorization', developer.bearer)
+    const revoked = await getProfile(client, developer.bearer)
     revoked.assertStatus(401)
 
     const audit = await AuditLog.query().where('action', 'team.member.remove')
@@ -364,7 +361,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     again.assertStatus(404)
     const list = await client.get(route('team.members.index')).header('Authorization', team.bearer)
     assert.deepEqual(
-      list.body().data.map((member: any) => member.id),
+      list.body().data.map((member: { id: number }) => member.id),
       [team.user.id]
     )
   })
@@ -420,7 +417,7 @@ test.group('DELETE /portal/team/members/{member}', (group) => {
     response.assertStatus(204)
     await team.user.refresh()
     assert.isNull(team.user.merchantId)
-    const after = await client.get(route('profile.show')).header('Authorization', team.bearer)
+    const after = await getProfile(client, team.bearer)
     after.assertStatus(401)
   })
 

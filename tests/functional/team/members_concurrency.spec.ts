@@ -1,4 +1,7 @@
 import { test } from '@japa/runner'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { Assert } from '@japa/assert'
+import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { signedInMember, teammate } from '#tests/helpers/portal'
 import { resetState } from '#tests/helpers/database'
 import { whileTeamLocked } from '#tests/helpers/team'
@@ -21,12 +24,7 @@ const LOSER_CODES: Record<number, string> = {
   403: 'FORBIDDEN',
 }
 
-function assertOneWinner(
-  assert: any,
-  responses: Array<{ status(): number; body(): any }>,
-  success: number,
-  round: number
-) {
+function assertOneWinner(assert: Assert, responses: ApiResponse[], success: number, round: number) {
   const winners = responses.filter((response) => response.status() === success)
   assert.lengthOf(winners, 1, `round ${round}: exactly one succeeds`)
   const loser = responses.find((response) => response.status() !== success)!
@@ -138,14 +136,14 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
    * while its request waits for the team lock: both must be 403 FORBIDDEN.
    */
   async function assertRefusedOnceDemoted(
-    client: any,
-    assert: any,
+    client: ApiClient,
+    assert: Assert,
     merchantId: number,
     caller: { user: User; bearer: string },
     targetId: number,
     role: 'administrator' | 'developer'
   ) {
-    const demoteCaller = async (trx: any) => {
+    const demoteCaller = async (trx: TransactionClientContract) => {
       await trx.from('users').where('id', caller.user.id).update({ role: ROLES.developer })
     }
     const calls = [
@@ -161,7 +159,7 @@ test.group('LAST_ADMINISTRATOR under concurrency', (group) => {
     ]
     for (const call of calls) {
       await User.query().where('id', caller.user.id).update({ role: ROLES.administrator })
-      const response: any = await whileTeamLocked(merchantId, call, demoteCaller)
+      const response = await whileTeamLocked(merchantId, call, demoteCaller)
       assert.equal(response.status(), 403)
       assert.equal(response.body().error_code, 'FORBIDDEN')
     }
