@@ -10,6 +10,7 @@ import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
 import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
+import { portalLogin } from '#tests/helpers/requests'
 
 const PORT = Number(process.env.PORT)
 
@@ -33,10 +34,7 @@ test.group("Outside production, the service's own origins pass the origin check"
       `http://[::1]:${PORT}`,
     ]) {
       const { app, body } = await loginSetup()
-      const response = await client
-        .post(route('auth.login'))
-        .headers({ ...appHeaders(app), Origin: origin })
-        .json(body)
+      const response = await portalLogin(client, app, body, { Origin: origin })
       response.assertStatus(200)
     }
   })
@@ -49,10 +47,7 @@ test.group("Outside production, the service's own origins pass the origin check"
       'null',
     ]) {
       const { app, body } = await loginSetup()
-      const response = await client
-        .post(route('auth.login'))
-        .headers({ ...appHeaders(app), Origin: origin })
-        .json(body)
+      const response = await portalLogin(client, app, body, { Origin: origin })
       response.assertStatus(401)
       assert.equal(response.body().error_code, 'ECOSYSTEM_CLIENT_UNAUTHENTICATED', origin)
     }

@@ -8,7 +8,6 @@ import { test } from '@japa/runner'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState } from '#tests/helpers/database'
 import {
-  appHeaders,
   createMerchantWithUser,
   createPortalClient,
   PORTAL_ORIGIN,
@@ -18,6 +17,7 @@ import { profileTestSetup, sentResetMails } from '#tests/helpers/profile'
 import { route } from '#tests/helpers/routes'
 import User from '#models/user'
 import { createUser } from '#services/users/create_user'
+import { portalLogin } from '#tests/helpers/requests'
 
 let fake: FakeMailer
 let restore: () => Promise<void>
@@ -38,10 +38,12 @@ test.group('Identity comparison', (group) => {
     user.username = 'ΟΔΟΣ.İnci'
     await user.save()
     for (const typed of ['ΟΔΟΣ.İnci', 'οδοσ.i̇nci', 'ΟΔΟΣ.İNCI']) {
-      const response = await client
-        .post(route('auth.login'))
-        .headers({ ...appHeaders(app), Origin: PORTAL_ORIGIN })
-        .json({ username: typed, password })
+      const response = await portalLogin(
+        client,
+        app,
+        { username: typed, password },
+        { Origin: PORTAL_ORIGIN }
+      )
       assert.equal(response.status(), 200, typed)
     }
   })

@@ -1,12 +1,7 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
-import {
-  appHeaders,
-  createMerchantWithUser,
-  createPortalClient,
-  PORTAL_ORIGIN,
-} from '#tests/helpers/portal'
-import { route } from '#tests/helpers/routes'
+import { createMerchantWithUser, createPortalClient, PORTAL_ORIGIN } from '#tests/helpers/portal'
+import { portalLogin } from '#tests/helpers/requests'
 
 test.group('POST /auth/login', (group) => {
   group.each.setup(() => resetState())
@@ -17,10 +12,12 @@ test.group('POST /auth/login', (group) => {
   }) => {
     const app = await createPortalClient()
     const { user, merchant, password } = await createMerchantWithUser()
-    const response = await client
-      .post(route('auth.login'))
-      .headers({ ...appHeaders(app), Origin: PORTAL_ORIGIN })
-      .json({ username: user.email, password })
+    const response = await portalLogin(
+      client,
+      app,
+      { username: user.email, password },
+      { Origin: PORTAL_ORIGIN }
+    )
     response.assertStatus(200)
     const body = response.body()
     assert.isTrue(body.success)

@@ -18,6 +18,7 @@ import { countRows, ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 import { withEnv } from '#tests/helpers/env'
 import { route } from '#tests/helpers/routes'
 import { withRaisedLimits } from '#tests/helpers/limits'
+import { getProfile } from '#tests/helpers/requests'
 
 async function setup() {
   const app = await createPortalClient()
@@ -285,10 +286,10 @@ test.group('POST /auth/login › issued token', (group) => {
     const bearer = `Bearer ${response.body().data.access_token}`
 
     advanceClock(14 * 60_000)
-    const before = await client.get(route('profile.show')).header('Authorization', bearer)
+    const before = await getProfile(client, bearer)
     before.assertStatus(200)
     setNow('2031-05-06T07:23:09.000Z')
-    const after = await client.get(route('profile.show')).header('Authorization', bearer)
+    const after = await getProfile(client, bearer)
     after.assertStatus(401)
     after.assertBodyContains({ error_code: 'ACCESS_TOKEN_INVALID' })
   })
@@ -355,9 +356,7 @@ test.group('POST /auth/login › who may sign in', (group) => {
       .json({ username: user.email, password })
     response.assertStatus(200)
     assert.equal(response.body().data.user.role, 10)
-    const me = await client
-      .get(route('profile.show'))
-      .header('Authorization', `Bearer ${response.body().data.access_token}`)
+    const me = await getProfile(client, `Bearer ${response.body().data.access_token}`)
     me.assertStatus(200)
     assert.equal(me.body().data.role, 'developer')
   })

@@ -21,6 +21,7 @@ import Merchant from '#models/merchant'
 import PortalClient from '#models/portal_client'
 import User from '#models/user'
 import { route } from '#tests/helpers/routes'
+import { getProfile, portalLogin } from '#tests/helpers/requests'
 
 test.group('Portal application authentication on login', (group) => {
   group.each.setup(() => resetState())
@@ -104,10 +105,7 @@ test.group('Portal application authentication on login', (group) => {
 
   test('an allowed Origin passes', async ({ client }) => {
     const { app, body } = await loginSetup()
-    const response = await client
-      .post(route('auth.login'))
-      .headers({ ...appHeaders(app), Origin: PORTAL_ORIGIN })
-      .json(body)
+    const response = await portalLogin(client, app, body, { Origin: PORTAL_ORIGIN })
     response.assertStatus(200)
   })
 
@@ -127,7 +125,7 @@ test.group('Portal application authentication on login', (group) => {
 
   test('an absent Origin passes', async ({ client }) => {
     const { app, body } = await loginSetup()
-    const response = await client.post(route('auth.login')).headers(appHeaders(app)).json(body)
+    const response = await portalLogin(client, app, body)
     response.assertStatus(200)
   })
 
@@ -221,16 +219,14 @@ test.group('Portal PAT middleware › token checks', (group) => {
       }
     }
     // The real token still works: nothing above revoked it.
-    const ok = await client.get(route('profile.show')).header('Authorization', `Bearer ${pat}`)
+    const ok = await getProfile(client, `Bearer ${pat}`)
     ok.assertStatus(200)
   })
 
   test('the Bearer scheme name is case-insensitive (RFC 7235)', async ({ client }) => {
     const { pat } = await signedInMember()
     for (const scheme of ['bearer', 'BEARER']) {
-      const response = await client
-        .get(route('profile.show'))
-        .header('Authorization', `${scheme} ${pat}`)
+      const response = await getProfile(client, `${scheme} ${pat}`)
       response.assertStatus(200)
     }
   })
@@ -239,10 +235,10 @@ test.group('Portal PAT middleware › token checks', (group) => {
     setNow('2031-01-01T00:00:00.000Z')
     const { bearer } = await signedInMember()
     advanceClock(59 * 60_000)
-    const stillValid = await client.get(route('profile.show')).header('Authorization', bearer)
+    const stillValid = await getProfile(client, bearer)
     stillValid.assertStatus(200)
     setNow('2031-01-01T01:00:00.000Z')
-    const response = await client.get(route('profile.show')).header('Authorization', bearer)
+    const response = await getProfile(client, bearer)
     response.assertStatus(401)
     response.assertBodyContains({ error_code: 'ACCESS_TOKEN_INVALID' })
   })
@@ -270,13 +266,11 @@ test.group('Portal PAT middleware › token checks', (group) => {
       .json({ extra: 1 })
     logout.assertStatus(200)
 
-    const again = await client.get(route('profile.show')).header('Authorization', bearer)
+    const again = await getProfile(client, bearer)
     again.assertStatus(401)
-    const sameUser = await client
-      .get(route('profile.show'))
-      .header('Authorization', `Bearer ${second}`)
+    const sameUser = await getProfile(client, `Bearer ${second}`)
     sameUser.assertStatus(200)
-    const otherUser = await client.get(route('profile.show')).header('Authorization', other.bearer)
+    const otherUser = await getProfile(client, other.bearer)
     otherUser.assertStatus(200)
     assert.equal(await countRows('auth_access_tokens'), 2)
   })
@@ -286,9 +280,7 @@ test.group('Portal PAT middleware › token checks', (group) => {
   }) => {
     const { user, client: app } = await signedInMember()
     const pat = await issuePat(user, app, { abilities: ['reports:read'] })
-    const response = await client
-      .get(route('profile.show'))
-      .header('Authorization', `Bearer ${pat}`)
+    const response = await getProfile(client, `Bearer ${pat}`)
     response.assertStatus(403)
     response.assertBodyContains({ success: false, error_code: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT' })
   })
@@ -298,7 +290,7 @@ test.group('Portal PAT middleware › token checks', (group) => {
   }) => {
     const { bearer, client: app } = await signedInMember()
     await PortalClient.query().where('id', app.id).update({ is_active: false })
-    const response = await client.get(route('profile.show')).header('Authorization', bearer)
+    const response = await getProfile(client, bearer)
     response.assertStatus(403)
     response.assertBodyContains({ error_code: 'ECOSYSTEM_APPLICATION_NOT_AUTHORIZED' })
   })
@@ -320,7 +312,7 @@ test.group('Portal PAT middleware › account eligibility', (group) => {
   for (const [name, spoil] of INELIGIBLE) {
     test(`${name} is 403 MERCHANT_USER_NOT_AUTHORIZED`, async ({ client }) => {
       const { bearer, user, merchant } = await signedInMember()
-      const before = await client.get(route('profile.show')).header('Authorization', bearer)
+      const before = await getProfile(client, bearer)
       before.assertStatus(200)
       await spoil(user, merchant)
       for (const request of [
@@ -340,7 +332,7 @@ test.group('GET /portal/me', (group) => {
 
   test('returns the exact Profile shape', async ({ client, assert }) => {
     const { bearer, user, merchant } = await signedInMember('developer')
-    const response = await client.get(route('profile.show')).header('Authorization', bearer)
+    const response = await getProfile(client, bearer)
     response.assertStatus(200)
     assert.deepEqual(response.body(), {
       success: true,
@@ -367,13 +359,10 @@ test.group('GET /portal/me', (group) => {
   test('Portal responses carry Cache-Control: no-store, errors included', async ({ client }) => {
     const { bearer } = await signedInMember()
     const responses = [
-      await client.get(route('profile.show')).header('Authorization', bearer),
+      await getProfile(client, bearer),
       await client.get(route('profile.show')),
-      await client.get(route('profile.show')).header('Authorization', 'Bearer nope'),
-      await client
-        .get(route('profile.show'))
-        .header('Authorization', bearer)
-        .qs({ merchant_id: '999999' }),
+      await getProfile(client, 'Bearer nope'),
+      await getProfile(client, bearer).qs({ merchant_id: '999999' }),
       await client.post(route('auth.login')).json({}),
       await client.get('/api/v1/unknown'),
     ]
@@ -393,7 +382,7 @@ test.group('PAT last_used_at', (group) => {
     setNow('2031-02-03T04:05:06.000Z')
     const { bearer } = await signedInMember()
     assert.isNull(await lastUsedAt())
-    const response = await client.get(route('profile.show')).header('Authorization', bearer)
+    const response = await getProfile(client, bearer)
     response.assertStatus(200)
     assert.equal(await lastUsedAt(), '2031-02-03T04:05:06.000Z')
   })
@@ -401,9 +390,9 @@ test.group('PAT last_used_at', (group) => {
   test('is not rewritten by another request within the same minute', async ({ client, assert }) => {
     setNow('2031-02-03T04:05:06.000Z')
     const { bearer } = await signedInMember()
-    await client.get(route('profile.show')).header('Authorization', bearer)
+    await getProfile(client, bearer)
     advanceClock(59_000)
-    const response = await client.get(route('profile.show')).header('Authorization', bearer)
+    const response = await getProfile(client, bearer)
     response.assertStatus(200)
     assert.equal(await lastUsedAt(), '2031-02-03T04:05:06.000Z')
   })
@@ -411,9 +400,9 @@ test.group('PAT last_used_at', (group) => {
   test('is rewritten once the clock has moved more than 60 seconds', async ({ client, assert }) => {
     setNow('2031-02-03T04:05:06.000Z')
     const { bearer } = await signedInMember()
-    await client.get(route('profile.show')).header('Authorization', bearer)
+    await getProfile(client, bearer)
     setNow('2031-02-03T04:06:07.000Z')
-    const response = await client.get(route('profile.show')).header('Authorization', bearer)
+    const response = await getProfile(client, bearer)
     response.assertStatus(200)
     assert.equal(await lastUsedAt(), '2031-02-03T04:06:07.000Z')
   })
@@ -425,7 +414,7 @@ test.group('PAT last_used_at', (group) => {
     const { pat } = await signedInMember()
     const { encodedId } = patParts(pat)
     const forged = `Bearer pat_${encodedId}.${randomBytes(40).toString('base64url')}`
-    const response = await client.get(route('profile.show')).header('Authorization', forged)
+    const response = await getProfile(client, forged)
     response.assertStatus(401)
     assert.isNull(await lastUsedAt())
   })
@@ -441,18 +430,9 @@ test.group('Merchant selector on Portal routes', (group) => {
     const { bearer } = await signedInMember()
     const other = await signedInMember()
     const attempts = [
-      client
-        .get(route('profile.show'))
-        .header('Authorization', bearer)
-        .qs({ merchant_id: String(other.merchant.id) }),
-      client
-        .get(route('profile.show'))
-        .header('Authorization', bearer)
-        .header('X-Merchant-Id', String(other.merchant.id)),
-      client
-        .get(route('profile.show'))
-        .header('Authorization', bearer)
-        .qs({ merchant_reference_id: other.merchant.referenceId }),
+      getProfile(client, bearer).qs({ merchant_id: String(other.merchant.id) }),
+      getProfile(client, bearer).header('X-Merchant-Id', String(other.merchant.id)),
+      getProfile(client, bearer).qs({ merchant_reference_id: other.merchant.referenceId }),
       client
         .post(route('auth.logout'))
         .header('Authorization', bearer)
@@ -468,21 +448,15 @@ test.group('Merchant selector on Portal routes', (group) => {
       })
     }
     // The logout attempt was refused: the token still works.
-    const me = await client.get(route('profile.show')).header('Authorization', bearer)
+    const me = await getProfile(client, bearer)
     me.assertStatus(200)
   })
 
   test("the caller's own merchant id passes", async ({ client }) => {
     const { bearer, merchant } = await signedInMember()
-    const viaQuery = await client
-      .get(route('profile.show'))
-      .header('Authorization', bearer)
-      .qs({ merchant_id: String(merchant.id) })
+    const viaQuery = await getProfile(client, bearer).qs({ merchant_id: String(merchant.id) })
     viaQuery.assertStatus(200)
-    const viaHeader = await client
-      .get(route('profile.show'))
-      .header('Authorization', bearer)
-      .header('X-Merchant-Id', String(merchant.id))
+    const viaHeader = await getProfile(client, bearer).header('X-Merchant-Id', String(merchant.id))
     viaHeader.assertStatus(200)
   })
 })
@@ -493,9 +467,7 @@ test.group('Error bodies of the PAT middleware', (group) => {
   test('carry only the envelope keys', async ({ client, assert }) => {
     const { user, client: app } = await signedInMember()
     const pat = await issuePat(user, app, { abilities: [] })
-    const response = await client
-      .get(route('profile.show'))
-      .header('Authorization', `Bearer ${pat}`)
+    const response = await getProfile(client, `Bearer ${pat}`)
     response.assertStatus(403)
     assert.includeMembers(ERROR_ENVELOPE_KEYS, Object.keys(response.body()))
   })

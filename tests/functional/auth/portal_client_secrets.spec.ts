@@ -18,6 +18,7 @@ import {
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
 import { createPortalClient as issuePortalClient } from '#auth/portal_clients'
 import { hashSecret, KEYED_HASH_PREFIX } from '#auth/high_entropy_secrets'
+import { portalLogin } from '#tests/helpers/requests'
 
 async function storedHash(id: number): Promise<string> {
   const row = await db.from('portal_clients').where('id', id).select('secret_hash').firstOrFail()
@@ -55,19 +56,13 @@ test.group('Portal client secrets: the keyed high-entropy rule', (group) => {
     const { app, legacyHash } = await legacyClient()
     const { user, password } = await createMerchantWithUser()
 
-    const first = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: user.email, password })
+    const first = await portalLogin(client, app, { username: user.email, password })
     first.assertStatus(200)
     const upgraded = await storedHash(app.id)
     assert.notEqual(upgraded, legacyHash)
     assert.equal(upgraded, hashSecret(TEST_PORTAL_CLIENT_SECRET))
 
-    const second = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: user.email, password })
+    const second = await portalLogin(client, app, { username: user.email, password })
     second.assertStatus(200)
     assert.equal(await storedHash(app.id), upgraded)
   })
@@ -94,10 +89,7 @@ test.group('Portal client secrets: the keyed high-entropy rule', (group) => {
     const { app, legacyHash } = await legacyClient()
     await db.from('portal_clients').where('id', app.id).update({ is_active: false })
     const { user, password } = await createMerchantWithUser()
-    const response = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: user.email, password })
+    const response = await portalLogin(client, app, { username: user.email, password })
     response.assertStatus(401)
     response.assertBodyContains({ error_code: 'ECOSYSTEM_CLIENT_UNAUTHENTICATED' })
     assert.equal(await storedHash(app.id), legacyHash)
