@@ -8,9 +8,9 @@ const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const
  */
 export function captureLogs() {
   const lines: string[] = []
-  const originals = LEVELS.map((level) => [level, (Logger.prototype as any)[level]] as const)
+  const originals = LEVELS.map((level) => [level, Logger.prototype[level]] as const)
   for (const [level, original] of originals) {
-    ;(Logger.prototype as any)[level] = function (this: any, ...args: unknown[]) {
+    Logger.prototype[level] = function (this: Logger, ...args: unknown[]) {
       // Child loggers (e.g. the request's, with request_id) carry bindings of their own.
       const bindings = this?.pino?.bindings?.() ?? {}
       lines.push(
@@ -18,13 +18,13 @@ export function captureLogs() {
           value instanceof Error ? { message: value.message, stack: value.stack } : value
         )
       )
-      return original.apply(this, args)
+      return Reflect.apply(original, this, args)
     }
   }
   return {
     lines,
     restore: () => {
-      for (const [level, original] of originals) (Logger.prototype as any)[level] = original
+      for (const [level, original] of originals) Logger.prototype[level] = original
     },
   }
 }

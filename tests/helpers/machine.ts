@@ -121,16 +121,6 @@ export async function auditRows(action?: string) {
   return query
 }
 
-/** Awaits a request and asserts its status. */
-export async function expectStatus<R extends { assertStatus(status: number): void }>(
-  request: PromiseLike<R>,
-  status: number
-): Promise<R> {
-  const response = await request
-  response.assertStatus(status)
-  return response
-}
-
 export async function firstRow(table: string) {
   const row = await db.from(table).orderBy('id', 'asc').first()
   return row as Record<string, any>

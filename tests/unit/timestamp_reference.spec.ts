@@ -5,6 +5,7 @@
 | former implementation) on every field's edges and on seeded random values.
 */
 import { test } from '@japa/runner'
+import type { Assert } from '@japa/assert'
 import { DateTime } from 'luxon'
 import { parseTimestamp } from '#validators/rules/timestamp'
 
@@ -41,7 +42,7 @@ function reference(value: unknown): { epochMicros: bigint; millis: number } | nu
 }
 
 /** Both null, or the same instant to the microsecond, the same text and DateTime. */
-function assertSame(assert: any, value: unknown) {
+function assertSame(assert: Assert, value: unknown) {
   const expected = reference(value)
   const parsed = parseTimestamp(value)
   if (expected === null || parsed === null) {

@@ -3,11 +3,11 @@
 | upload, a load generator stopping mid-request) is not a failure of the service: it
 | is logged as an abort, never as an "unexpected failure" (which operators alert on).
 */
-import net from 'node:net'
 import { test } from '@japa/runner'
 import { captureLogs } from '#tests/helpers/logs'
 import { resetState } from '#tests/helpers/database'
 import { route } from '#tests/helpers/routes'
+import { connectToServer, writeHeadUntilContinued } from '#tests/helpers/test_server'
 import { pause, REQUEST_MS } from '#tests/helpers/server_process'
 
 /** Polls `lines` every 20 ms until one contains any of `needles`; null after REQUEST_MS. */
@@ -29,25 +29,16 @@ test.group('Hardening › client aborts', (group) => {
   }) => {
     const logs = captureLogs()
     try {
-      const socket = net.connect({ host: process.env.HOST, port: Number(process.env.PORT) })
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve)
-        socket.once('error', reject)
-      })
+      const socket = await connectToServer()
       // Expect: 100-continue, so the server has taken the request before the body is cut.
-      const continued = new Promise<void>((resolve) =>
-        socket.once('data', (chunk) => {
-          if (chunk.toString().startsWith('HTTP/1.1 100')) resolve()
-        })
-      )
-      socket.write(
+      await writeHeadUntilContinued(
+        socket,
         `POST ${route('auth.reset_link')} HTTP/1.1\r\n` +
           `Host: ${process.env.HOST}\r\n` +
           'Content-Type: application/json\r\n' +
           'Expect: 100-continue\r\n' +
           'Content-Length: 4096\r\n\r\n'
       )
-      await continued
       socket.write('{"email":"someone@')
       socket.destroy()
 

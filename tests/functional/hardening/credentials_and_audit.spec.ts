@@ -19,25 +19,25 @@ import {
   teammate,
 } from '#tests/helpers/portal'
 import { setEnv } from '#tests/helpers/env'
-import { expectStatus } from '#tests/helpers/machine'
 import { sha256Hex } from '#support/one_time_proof'
 import { createInvitation, NEW_PASSWORD } from '#tests/helpers/team'
 import { route } from '#tests/helpers/routes'
 import { raiseLimits, setLimit } from '#tests/helpers/limits'
+import { expectStatus, getProfile, portalLogin } from '#tests/helpers/requests'
 
 /** Counts scrypt operations and the database connections in use while each runs. */
 function watchHashing() {
   const pool = () => (db.connection().getWriteClient().client as any).pool
   const seen: number[] = []
   const originals = { make: Hash.prototype.make, verify: Hash.prototype.verify }
-  Hash.prototype.make = function (this: Hash, ...args: any[]) {
+  Hash.prototype.make = function (this: Hash, ...args: Parameters<Hash['make']>) {
     seen.push(pool()?.numUsed() ?? 0)
-    return (originals.make as any).apply(this, args)
-  } as any
-  Hash.prototype.verify = function (this: Hash, ...args: any[]) {
+    return originals.make.apply(this, args)
+  }
+  Hash.prototype.verify = function (this: Hash, ...args: Parameters<Hash['verify']>) {
     seen.push(pool()?.numUsed() ?? 0)
-    return (originals.verify as any).apply(this, args)
-  } as any
+    return originals.verify.apply(this, args)
+  }
   return {
     seen,
     restore: () => {
@@ -114,10 +114,7 @@ test.group('Failed application authentication (issue 9 › 4)', (group) => {
     const watch = watchHashing()
     try {
       const login = (pass: string) =>
-        client
-          .post(route('auth.login'))
-          .headers(appHeaders(app))
-          .json({ username: user.email, password: pass })
+        portalLogin(client, app, { username: user.email, password: pass })
       await expectStatus(login(password), 200)
       await expectStatus(login('Wrong-pass-1'), 401)
       await expectStatus(
@@ -224,10 +221,7 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
         .where('id', user.id)
         .update({ password: await hash.make(NEW_PASSWORD) })
       await change.from('auth_access_tokens').where('tokenable_id', user.id).delete()
-      login = client
-        .post(route('auth.login'))
-        .headers(appHeaders(app))
-        .json({ username: user.email, password })
+      login = portalLogin(client, app, { username: user.email, password })
       // The login verifies the old password (it reads the committed row), then must
       // wait for the change before issuing.
       const finished = login.then(() => 'finished' as const)
@@ -256,10 +250,7 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
       const app = await createPortalClient()
       const session = await signedInMember()
       const logins = Array.from({ length: 6 }, () =>
-        client
-          .post(route('auth.login'))
-          .headers(appHeaders(app))
-          .json({ username: session.user.email, password: session.password })
+        portalLogin(client, app, { username: session.user.email, password: session.password })
       )
       const change = client
         .put(route('profile.password'))
@@ -273,9 +264,7 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
       changed.assertStatus(200)
       for (const response of responses) {
         if (response.status() !== 200) continue
-        const me = await client
-          .get(route('profile.show'))
-          .header('Authorization', `Bearer ${response.body().data.access_token}`)
+        const me = await getProfile(client, `Bearer ${response.body().data.access_token}`)
         // Issued before the change committed: revoked by it.
         me.assertStatus(401)
       }

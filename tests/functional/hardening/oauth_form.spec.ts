@@ -4,6 +4,7 @@
 | another method, an unreachable database or limiter store — is in OAuth form.
 */
 import { test } from '@japa/runner'
+import type { Assert } from '@japa/assert'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { resetState } from '#tests/helpers/database'
 import { whileDatabaseUnreachable } from '#tests/helpers/outages'
@@ -11,7 +12,7 @@ import { route } from '#tests/helpers/routes'
 import { machineClientWithSecret, tokenRequest } from '#tests/helpers/machine'
 import { READY_MS } from '#tests/helpers/server_process'
 
-function assertOAuthForm(assert: any, body: unknown, error: string) {
+function assertOAuthForm(assert: Assert, body: unknown, error: string) {
   assert.deepEqual(Object.keys(body as object).sort(), ['error', 'error_description'])
   assert.equal((body as { error: string }).error, error)
 }

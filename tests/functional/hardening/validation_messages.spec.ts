@@ -7,6 +7,8 @@
 | (rules/currency.ts).
 */
 import { test } from '@japa/runner'
+import type { Assert } from '@japa/assert'
+import type { ApiClient, ApiResponse } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { liftLimit } from '#tests/helpers/limits'
@@ -31,11 +33,15 @@ const MESSAGES = {
 
 type Query = Record<string, string>
 
-function getQuery(client: any, session: Session, name: RouteName, query: Query, params = {}) {
+function getQuery(client: ApiClient, session: Session, name: RouteName, query: Query, params = {}) {
   return client.get(route(name, params)).header('Authorization', session.bearer).qs(query)
 }
 
-async function expectErrors(response: any, assert: any, expected: Record<string, string[]>) {
+async function expectErrors(
+  response: ApiResponse,
+  assert: Assert,
+  expected: Record<string, string[]>
+) {
   response.assertStatus(422)
   assert.equal(response.body().error_code, 'VALIDATION_ERROR')
   assert.deepEqual(response.body().errors, expected)

@@ -9,7 +9,7 @@ import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
-import { route } from '#tests/helpers/routes'
+import { getProfile } from '#tests/helpers/requests'
 
 test.group('Limiter store', (group) => {
   group.each.setup(() => resetState())
@@ -24,7 +24,7 @@ test.group('Limiter store', (group) => {
     assert.equal(rows[0].relpersistence, 'u')
 
     const member = await signedInMember()
-    const response = await client.get(route('profile.show')).header('Authorization', member.bearer)
+    const response = await getProfile(client, member.bearer)
     response.assertStatus(200)
     if (!env.get('REDIS_URL')) {
       // The request's API-wide counter is there: the store does use this table.

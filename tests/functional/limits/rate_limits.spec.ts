@@ -9,7 +9,6 @@ import type { ApiResponse } from '@japa/api-client'
 import type { Assert } from '@japa/assert'
 import { resetState } from '#tests/helpers/database'
 import {
-  appHeaders,
   createMerchantWithUser,
   createPortalClient,
   issuePat,
@@ -17,6 +16,7 @@ import {
 } from '#tests/helpers/portal'
 import { overrideEnv } from '#tests/helpers/env'
 import { route } from '#tests/helpers/routes'
+import { expectStatus, getProfile, portalLogin } from '#tests/helpers/requests'
 
 /** Every limit starts from its contract number; each test sets what it needs. */
 const LIMIT_ENV = {
@@ -24,11 +24,6 @@ const LIMIT_ENV = {
   RATE_LIMIT_API_PER_MINUTE: undefined,
   RATE_LIMIT_PROFILE_UPDATE_PER_MINUTE: undefined,
   RATE_LIMIT_MULTIPLIER: undefined,
-}
-
-async function expectStatus(request: PromiseLike<ApiResponse>, status: number) {
-  const response = await request
-  response.assertStatus(status)
 }
 
 function assertThrottled(assert: Assert, response: ApiResponse, label = '') {
@@ -65,40 +60,39 @@ test.group('Rate limits', (group) => {
   }) => {
     const { app, first, second } = await loginSetup()
     for (let attempt = 1; attempt <= 5; attempt++) {
-      const response = await client
-        .post(route('auth.login'))
-        .headers(appHeaders(app))
-        .json({ username: first.user.email, password: 'Wrong-Password-1' })
+      const response = await portalLogin(client, app, {
+        username: first.user.email,
+        password: 'Wrong-Password-1',
+      })
       assert.equal(response.status(), 401, `attempt ${attempt}`)
     }
     // Right password, same identity (other case and spacing), spoofed forwarding header.
-    const sixth = await client
-      .post(route('auth.login'))
-      .headers({ ...appHeaders(app), 'X-Forwarded-For': '203.0.113.9' })
-      .json({ username: `  ${first.user.email.toUpperCase()} `, password: first.password })
+    const sixth = await portalLogin(
+      client,
+      app,
+      { username: `  ${first.user.email.toUpperCase()} `, password: first.password },
+      { 'X-Forwarded-For': '203.0.113.9' }
+    )
     assertThrottled(assert, sixth, 'sixth')
 
-    const otherIdentity = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: second.user.email, password: second.password })
+    const otherIdentity = await portalLogin(client, app, {
+      username: second.user.email,
+      password: second.password,
+    })
     otherIdentity.assertStatus(200)
 
     const otherApplication = await createPortalClient()
-    const viaOtherApplication = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(otherApplication))
-      .json({ username: first.user.email, password: first.password })
+    const viaOtherApplication = await portalLogin(client, otherApplication, {
+      username: first.user.email,
+      password: first.password,
+    })
     viaOtherApplication.assertStatus(200)
   })
 
   test('rejected login requests keep consuming the limit', async ({ client, assert }) => {
     const { app, first } = await loginSetup()
     const attempt = () =>
-      client
-        .post(route('auth.login'))
-        .headers(appHeaders(app))
-        .json({ username: first.user.email, password: first.password })
+      portalLogin(client, app, { username: first.user.email, password: first.password })
     for (let index = 1; index <= 5; index++) await expectStatus(attempt(), 200)
     assertThrottled(assert, await attempt(), 'sixth')
     assertThrottled(assert, await attempt(), 'seventh')
@@ -114,16 +108,16 @@ test.group('Rate limits', (group) => {
   }) => {
     const { app, first } = await loginSetup()
     for (let index = 1; index <= 5; index++) {
-      const response = await client
-        .post(route('auth.login'))
-        .headers(appHeaders(app))
-        .json({ username: first.user.email, password: '123' })
+      const response = await portalLogin(client, app, {
+        username: first.user.email,
+        password: '123',
+      })
       assert.equal(response.status(), 422)
     }
-    const response = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: first.user.email, password: first.password })
+    const response = await portalLogin(client, app, {
+      username: first.user.email,
+      password: first.password,
+    })
     assertThrottled(assert, response)
   })
 
@@ -131,10 +125,7 @@ test.group('Rate limits', (group) => {
     overrideEnv({ RATE_LIMIT_LOGIN_PER_MINUTE: 2 })
     const { app, first } = await loginSetup()
     const attempt = () =>
-      client
-        .post(route('auth.login'))
-        .headers(appHeaders(app))
-        .json({ username: first.user.email, password: first.password })
+      portalLogin(client, app, { username: first.user.email, password: first.password })
     await expectStatus(attempt(), 200)
     await expectStatus(attempt(), 200)
     assertThrottled(assert, await attempt())
@@ -144,10 +135,7 @@ test.group('Rate limits', (group) => {
     overrideEnv({ RATE_LIMIT_LOGIN_PER_MINUTE: 2, RATE_LIMIT_MULTIPLIER: 2 })
     const { app, first } = await loginSetup()
     const attempt = () =>
-      client
-        .post(route('auth.login'))
-        .headers(appHeaders(app))
-        .json({ username: first.user.email, password: 'Wrong-Password-1' })
+      portalLogin(client, app, { username: first.user.email, password: 'Wrong-Password-1' })
     for (let index = 1; index <= 4; index++) await expectStatus(attempt(), 401)
     assertThrottled(assert, await attempt())
   })
@@ -160,21 +148,14 @@ test.group('Rate limits', (group) => {
     const { bearer, user, client: app } = await signedInMember()
     const other = await signedInMember()
     for (let index = 1; index <= 3; index++) {
-      await expectStatus(client.get(route('profile.show')).header('Authorization', bearer), 200)
+      await expectStatus(getProfile(client, bearer), 200)
     }
-    assertThrottled(
-      assert,
-      await client.get(route('profile.show')).header('Authorization', bearer),
-      'fourth'
-    )
+    assertThrottled(assert, await getProfile(client, bearer), 'fourth')
     // Same user through another PAT: same bucket.
     const secondPat = await issuePat(user, app)
-    assertThrottled(
-      assert,
-      await client.get(route('profile.show')).header('Authorization', `Bearer ${secondPat}`)
-    )
+    assertThrottled(assert, await getProfile(client, `Bearer ${secondPat}`))
     // Another user has a bucket of their own.
-    await expectStatus(client.get(route('profile.show')).header('Authorization', other.bearer), 200)
+    await expectStatus(getProfile(client, other.bearer), 200)
   })
 
   test('the API-wide limit is judged after authentication (bad tokens get 401, not 429)', async ({
@@ -183,8 +164,8 @@ test.group('Rate limits', (group) => {
   }) => {
     overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 1 })
     const { bearer } = await signedInMember()
-    await expectStatus(client.get(route('profile.show')).header('Authorization', bearer), 200)
-    assertThrottled(assert, await client.get(route('profile.show')).header('Authorization', bearer))
+    await expectStatus(getProfile(client, bearer), 200)
+    assertThrottled(assert, await getProfile(client, bearer))
     const anonymous = await client.get(route('profile.show'))
     anonymous.assertStatus(401)
   })
@@ -213,17 +194,8 @@ test.group('Rate limits', (group) => {
       422
     )
     // 403 MERCHANT_SCOPE_MISMATCH: a selector naming another merchant.
-    await expectStatus(
-      client
-        .get(route('profile.show'))
-        .header('Authorization', developer.bearer)
-        .qs({ merchant_id: 999999 }),
-      403
-    )
-    assertThrottled(
-      assert,
-      await client.get(route('profile.show')).header('Authorization', developer.bearer)
-    )
+    await expectStatus(getProfile(client, developer.bearer).qs({ merchant_id: 999999 }), 403)
+    assertThrottled(assert, await getProfile(client, developer.bearer))
   })
 
   test("a verified token whose account may not use the Portal consumes its user's API limit", async ({
@@ -234,16 +206,10 @@ test.group('Rate limits', (group) => {
     const member = await signedInMember()
     await db.from('users').where('id', member.user.id).update({ is_active: false })
     for (let index = 1; index <= 2; index++) {
-      await expectStatus(
-        client.get(route('profile.show')).header('Authorization', member.bearer),
-        403
-      )
+      await expectStatus(getProfile(client, member.bearer), 403)
     }
     await db.from('users').where('id', member.user.id).update({ is_active: true })
-    assertThrottled(
-      assert,
-      await client.get(route('profile.show')).header('Authorization', member.bearer)
-    )
+    assertThrottled(assert, await getProfile(client, member.bearer))
   })
 
   test("a route's own limit is consumed by requests its body parsing or merchant scope refuses", async ({
@@ -283,19 +249,10 @@ test.group('Rate limits', (group) => {
     overrideEnv({ RATE_LIMIT_API_PER_MINUTE: 3 })
     const { bearer } = await signedInMember()
     await expectStatus(client.get(route('profile.show')), 401)
-    await expectStatus(
-      client.get(route('profile.show')).header('Authorization', 'Bearer pat_MQ.guess'),
-      401
-    )
-    await expectStatus(
-      client.get(route('profile.show')).header('Authorization', 'Basic dXNlcjpwYXNz'),
-      401
-    )
-    assertThrottled(
-      assert,
-      await client.get(route('profile.show')).header('Authorization', 'Bearer pat_MQ.guess')
-    )
+    await expectStatus(getProfile(client, 'Bearer pat_MQ.guess'), 401)
+    await expectStatus(getProfile(client, 'Basic dXNlcjpwYXNz'), 401)
+    assertThrottled(assert, await getProfile(client, 'Bearer pat_MQ.guess'))
     // A signed-in user is counted in a bucket of their own.
-    await expectStatus(client.get(route('profile.show')).header('Authorization', bearer), 200)
+    await expectStatus(getProfile(client, bearer), 200)
   })
 })

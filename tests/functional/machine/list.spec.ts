@@ -218,7 +218,9 @@ test.group('GET /portal/merchant/machine-clients', (group) => {
         .get(route('merchant.machine_clients.index'))
         .header('Authorization', admin.bearer)
       return Object.fromEntries(
-        response.body().data.map((item: any) => [item.id, item.is_active])
+        response
+          .body()
+          .data.map((item: { id: number; is_active: boolean }) => [item.id, item.is_active])
       ) as Record<number, boolean>
     }
     let state = await activity()

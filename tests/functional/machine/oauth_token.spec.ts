@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import type { Assert } from '@japa/assert'
+import type { ApiResponse } from '@japa/api-client'
 import { liftLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
@@ -18,7 +20,7 @@ function grant(machine: { clientId: string; secret: string }, extra: Record<stri
   }
 }
 
-function assertOAuthError(response: any, assert: any, status: number, error: string) {
+function assertOAuthError(response: ApiResponse, assert: Assert, status: number, error: string) {
   response.assertStatus(status)
   assert.equal(response.body().error, error)
   assert.isString(response.body().error_description)

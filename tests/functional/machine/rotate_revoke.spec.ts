@@ -11,11 +11,11 @@ import {
   machineToken,
   mappedClientOfKind,
   tokenRequest,
-  expectStatus,
   firstRow,
   auditOutcomes,
 } from '#tests/helpers/machine'
 import { route } from '#tests/helpers/routes'
+import { expectStatus } from '#tests/helpers/requests'
 
 const REASON = 'Routine credential rotation'
 
