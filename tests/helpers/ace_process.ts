@@ -2,19 +2,17 @@
 | Operator commands in a process of their own, as an operator runs them: real argv,
 | real signals, real exit codes. The child uses the tests' database and environment.
 */
-import { spawn, type ChildProcess } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import env from '#start/env'
-import { READY_MS } from '#tests/helpers/server_process'
+import {
+  exitOf,
+  READY_MS,
+  spawnCollecting,
+  type CollectedProcess,
+} from '#tests/helpers/server_process'
 
-export interface AceProcess {
-  child: ChildProcess
-  stdout: () => string
-  stderr: () => string
+export interface AceProcess extends CollectedProcess {
   /** Resolves once `pattern` appears on standard error (rejects if the process ends first). */
   stderrMatches: (pattern: RegExp) => Promise<void>
-  /** Resolves with the exit status once the process has ended (bounded by `withinMs`). */
-  exited: (withinMs?: number) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
 /** `stdin: 'pipe'` gives the test the command's standard input (child.stdin). */
@@ -23,46 +21,27 @@ export function startAce(
   extraEnv: NodeJS.ProcessEnv = {},
   options: { stdin?: 'ignore' | 'pipe' } = {}
 ): AceProcess {
-  const child = spawn(process.execPath, ['ace.js', ...argv], {
-    cwd: app.makePath(),
+  const started = spawnCollecting(['ace.js', ...argv], {
     env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: env.get('DATABASE_URL'), ...extraEnv },
-    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
+    stdin: options.stdin,
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.on('data', (chunk) => (stdout += chunk))
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal }))
-  )
+  const { child, stderr } = started
   return {
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    ...started,
     stderrMatches: (pattern) =>
       new Promise((resolve, reject) => {
         const check = () => {
-          if (!pattern.test(stderr)) return false
+          if (!pattern.test(stderr())) return false
           child.stderr!.off('data', check)
           resolve()
           return true
         }
         if (check()) return
         child.stderr!.on('data', check)
-        void exit.then(() => {
-          if (!check()) reject(new Error(`exited without ${pattern} on stderr:\n${stderr}`))
+        void exitOf(child).then(() => {
+          if (!check()) reject(new Error(`exited without ${pattern} on stderr:\n${stderr()}`))
         })
       }),
-    exited: (withinMs = READY_MS) => {
-      let timer: NodeJS.Timeout | undefined
-      const bound = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          child.kill('SIGKILL')
-          reject(new Error(`ace ${argv[0]} did not exit within ${withinMs} ms:\n${stderr}`))
-        }, withinMs)
-      })
-      return Promise.race([exit, bound]).finally(() => clearTimeout(timer))
-    },
   }
 }
 

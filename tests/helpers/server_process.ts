@@ -1,9 +1,11 @@
 /*
-| The real server in a child process, started as in production (NODE_ENV=production,
-| bin/server.ts), for tests of what only a whole process shows: shutdown, startup
-| refusals, infrastructure outages. Every wait is a wait for something to happen,
-| bounded generously: a busy 2-core machine starts a server or runs a command many
-| times slower than an idle one, and a wait that would never end still fails, later.
+| Child processes for tests of what only a whole process shows. The real server,
+| started as in production (NODE_ENV=production, bin/server.ts): shutdown, startup
+| refusals, infrastructure outages. Any node process run for what it prints and how it
+| exits (spawnCollecting, runToExit): ace commands, built entry points. Every wait is a
+| wait for something to happen, bounded generously: a busy 2-core machine starts a
+| server or runs a command many times slower than an idle one, and a wait that would
+| never end still fails, later.
 */
 import { spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
@@ -77,6 +79,82 @@ export function exitOf(child: ChildProcess) {
   )
 }
 
+export interface ExitStatus {
+  code: number | null
+  signal: NodeJS.Signals | null
+}
+
+/** A child process whose standard output and error are collected as they arrive. */
+export interface CollectedProcess {
+  child: ChildProcess
+  stdout: () => string
+  stderr: () => string
+  /** Both streams, interleaved in the order they arrived. */
+  output: () => string
+  /** The exit status once the process has ended; past `withinMs` it is killed and this rejects. */
+  exited: (withinMs?: number) => Promise<ExitStatus>
+  /** SIGKILL if still running. */
+  kill: () => void
+}
+
+export interface SpawnOptions {
+  /** The child's whole environment (not added to this process's); undefined: unset. */
+  env: Record<string, string | undefined>
+  /** The checkout unless told. */
+  cwd?: string
+  /** `pipe` gives the test the child's standard input (child.stdin). */
+  stdin?: 'ignore' | 'pipe'
+}
+
+/** Starts `node <argv>` and collects what it prints. */
+export function spawnCollecting(argv: string[], options: SpawnOptions): CollectedProcess {
+  const child = spawn(process.execPath, argv, {
+    cwd: options.cwd ?? app.makePath(),
+    env: Object.fromEntries(Object.entries(options.env).filter(([, value]) => value !== undefined)),
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  let output = ''
+  child.stdout!.on('data', (chunk) => {
+    stdout += chunk
+    output += chunk
+  })
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk
+    output += chunk
+  })
+  // Listened to from the start, so an exit before anyone asks is not missed.
+  const exit = new Promise<ExitStatus>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  )
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    output: () => output,
+    exited: async (withinMs = READY_MS) => {
+      try {
+        return await within(exit, withinMs, `${argv.join(' ')} to exit`)
+      } catch (error) {
+        kill()
+        throw new Error(`${(error as Error).message}; its output:\n${output}`)
+      }
+    },
+    kill,
+  }
+}
+
+/** Runs `node <argv>` to its end (killed past `withinMs`): its exit status and output. */
+export async function runToExit(argv: string[], options: SpawnOptions & { withinMs?: number }) {
+  const started = spawnCollecting(argv, options)
+  const status = await started.exited(options.withinMs)
+  return { ...status, stdout: started.stdout(), stderr: started.stderr(), output: started.output() }
+}
+
 export interface ServerProcess {
   child: ChildProcess
   port: number
@@ -91,8 +169,7 @@ export async function startProductionServer(
   extraEnv: Record<string, string> = {}
 ): Promise<ServerProcess> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
-    cwd: app.makePath(),
+  const { child, output, kill } = spawnCollecting(['--import=@poppinss/ts-exec', 'bin/server.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -104,24 +181,12 @@ export async function startProductionServer(
       MAIL_MAILER: 'outbox',
       ...extraEnv,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
-  const server: ServerProcess = {
-    child,
-    port,
-    base: `http://127.0.0.1:${port}`,
-    output: () => output,
-    kill: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-    },
-  }
+  const server: ServerProcess = { child, port, base: `http://127.0.0.1:${port}`, output, kill }
   try {
     await eventually(
       async () => {
-        if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+        if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
         const response = await fetch(`${server.base}${route('health.live')}`, {
           signal: AbortSignal.timeout(REQUEST_MS),
         }).catch(() => null)

@@ -3,41 +3,22 @@
 | fresh machine; decisions.md §3): it never falls back to the embedded database or a
 | generated key.
 */
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
 import { promisify } from 'node:util'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import { exitOf, within } from '#tests/helpers/server_process'
+import { EXIT_MS, READY_MS, runToExit } from '#tests/helpers/server_process'
 
 const run = promisify(execFile)
 
 /** Starts the real server with exactly `env` and waits (bounded) for it to exit. */
 function startProductionServer(env: Record<string, string>) {
-  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import=@poppinss/ts-exec', 'bin/server.ts'], {
-      cwd: app.makePath(),
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        NODE_ENV: 'production',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    child.stderr.on('data', (chunk) => (output += chunk))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`server did not exit within 120 s:\n${output}`))
-    }, 120_000)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      resolve({ code, output })
-    })
+  return runToExit(['--import=@poppinss/ts-exec', 'bin/server.ts'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...env },
+    withinMs: READY_MS,
   })
 }
 
@@ -96,22 +77,12 @@ test.group('A production build without NODE_ENV', (group) => {
   })
 
   /** Runs a built entry point with exactly `env` (no NODE_ENV) until it exits, bounded. */
-  async function runBuilt(argv: string[], env: Record<string, string>) {
-    const child = spawn(process.execPath, argv, {
+  function runBuilt(argv: string[], env: Record<string, string>) {
+    return runToExit(argv, {
       cwd: build,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', ...env },
+      withinMs: EXIT_MS,
     })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    try {
-      const { code } = await within(exitOf(child), 60_000, `${argv.join(' ')} to exit`)
-      return { code, stdout, stderr }
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL')
-    }
   }
 
   test('the built server refuses to start without DATABASE_URL, as production', async ({
