@@ -61,6 +61,3 @@ export async function newPage(browser: Browser) {
   page.setDefaultTimeout(BROWSER_STEP_MS)
   return page
 }
-
-/** The origin the test server is reached at (.env.test: HOST=127.0.0.1). */
-export const serverOrigin = () => `http://${process.env.HOST}:${process.env.PORT}`

@@ -10,6 +10,7 @@ import { signedInMember } from '#tests/helpers/portal'
 import { clearLogoStorage, MERCHANT, uploadLogo } from '#tests/helpers/merchant'
 import { tinyPng } from '#tests/helpers/images'
 import { REQUEST_MS } from '#tests/helpers/server_process'
+import { serverOrigin } from '#tests/helpers/test_server'
 
 test.group('APP_URL follows HOST and PORT outside production', (group) => {
   group.each.setup(() => resetState())
@@ -26,7 +27,7 @@ test.group('APP_URL follows HOST and PORT outside production', (group) => {
     const merchant = await client.get(MERCHANT()).header('Authorization', admin.bearer)
     merchant.assertStatus(200)
     const logoUrl = merchant.body().data.logo_url as string
-    const own = `http://${process.env.HOST}:${process.env.PORT}`
+    const own = serverOrigin()
     assert.isTrue(logoUrl.startsWith(`${own}/media/logos/`), logoUrl)
 
     // Fetched as a browser would, by its absolute URL.

@@ -10,9 +10,10 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
 import { whileDatabaseUnreachable } from '#tests/helpers/outages'
-import { appHeaders, signedInMember } from '#tests/helpers/portal'
+import { signedInMember } from '#tests/helpers/portal'
 import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 import { route } from '#tests/helpers/routes'
+import { getProfile, portalLogin } from '#tests/helpers/requests'
 
 test.group('Database outage', (group) => {
   group.each.setup(() => resetState())
@@ -22,16 +23,13 @@ test.group('Database outage', (group) => {
     assert,
   }) => {
     const { bearer, user, password, client: app } = await signedInMember()
-    const before = await client.get(route('profile.show')).header('Authorization', bearer)
+    const before = await getProfile(client, bearer)
     before.assertStatus(200)
 
     await whileDatabaseUnreachable(async () => {
       const [me, login, ready, live] = await Promise.all([
-        client.get(route('profile.show')).header('Authorization', bearer),
-        client
-          .post(route('auth.login'))
-          .headers(appHeaders(app))
-          .json({ username: user.email, password }),
+        getProfile(client, bearer),
+        portalLogin(client, app, { username: user.email, password }),
         client.get(route('health.ready')),
         client.get(route('health.live')),
       ])
@@ -56,7 +54,7 @@ test.group('Database outage', (group) => {
       live.assertStatus(200)
     })
 
-    const after = await client.get(route('profile.show')).header('Authorization', bearer)
+    const after = await getProfile(client, bearer)
     after.assertStatus(200)
     const ready = await client.get(route('health.ready'))
     ready.assertStatus(200)

@@ -9,6 +9,8 @@ import { ERROR_ENVELOPE_KEYS } from '#tests/helpers/foundation'
 import type { ApiResponse } from '@japa/api-client'
 import type { Assert } from '@japa/assert'
 import { route } from '#tests/helpers/routes'
+import { portalLogin } from '#tests/helpers/requests'
+import { serverOrigin } from '#tests/helpers/test_server'
 
 /** The body is the error envelope and nothing else (no stack, SQL, or paths). */
 function assertEnvelope(assert: Assert, response: ApiResponse, status: number, code: string) {
@@ -75,10 +77,10 @@ test.group('Error contract', (group) => {
 
   test('a body over the parser limit is 413 PAYLOAD_TOO_LARGE', async ({ client, assert }) => {
     const app = await createPortalClient()
-    const response = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: 'someone', password: 'x'.repeat(70 * 1024) })
+    const response = await portalLogin(client, app, {
+      username: 'someone',
+      password: 'x'.repeat(70 * 1024),
+    })
     assertEnvelope(assert, response, 413, 'PAYLOAD_TOO_LARGE')
   })
 
@@ -150,12 +152,9 @@ test.group('Error contract', (group) => {
         payload
       )
       assert.equal(response.status, 200, type)
-      const after = await fetch(
-        `http://${process.env.HOST}:${process.env.PORT}${route('profile.show')}`,
-        {
-          headers: { Authorization: bearer },
-        }
-      )
+      const after = await fetch(`${serverOrigin()}${route('profile.show')}`, {
+        headers: { Authorization: bearer },
+      })
       assert.equal(after.status, 401, type)
     }
   })
@@ -185,6 +184,5 @@ test.group('Error contract', (group) => {
 
 /** A request with an exact body and content type (the api client always encodes). */
 function rawPost(path: string, headers: Record<string, string>, body?: string) {
-  const base = `http://${process.env.HOST}:${process.env.PORT}`
-  return fetch(`${base}${path}`, { method: 'POST', headers, body })
+  return fetch(`${serverOrigin()}${path}`, { method: 'POST', headers, body })
 }

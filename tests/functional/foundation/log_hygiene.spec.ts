@@ -5,9 +5,10 @@
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
 import { captureLogs } from '#tests/helpers/logs'
-import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
+import { createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
 import { route } from '#tests/helpers/routes'
+import { portalLogin } from '#tests/helpers/requests'
 
 test.group('Logs', (group) => {
   group.each.setup(() => resetState())
@@ -22,16 +23,13 @@ test.group('Logs', (group) => {
     const app = await createPortalClient()
     const { user, password } = await createMerchantWithUser()
 
-    const login = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: user.email, password })
+    const login = await portalLogin(client, app, { username: user.email, password })
     login.assertStatus(200)
     const pat: string = login.body().data.access_token
-    const wrong = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: user.email, password: `${password}-wrong` })
+    const wrong = await portalLogin(client, app, {
+      username: user.email,
+      password: `${password}-wrong`,
+    })
     wrong.assertStatus(401)
     await client
       .get(`${route('profile.show')}?proof=query-secret-value`)

@@ -9,7 +9,6 @@ import db from '@adonisjs/lucid/services/db'
 import { isKeyedHash, secretMatches } from '#auth/high_entropy_secrets'
 import { resetState } from '#tests/helpers/database'
 import {
-  appHeaders,
   basicAuthorization,
   createMerchantWithUser,
   createPortalClient,
@@ -22,6 +21,7 @@ import UserCreate from '../../../commands/user_create.js'
 import DemoSeed from '../../../commands/demo_seed.js'
 import { MerchantFactory } from '#database/factories/merchant_factory'
 import { route } from '#tests/helpers/routes'
+import { getProfile, portalLogin } from '#tests/helpers/requests'
 
 const STRONG_PASSWORD = 'Operator-Chosen-9!'
 
@@ -244,10 +244,10 @@ test.group('user:create', (group) => {
     assert.notEqual(row.password, STRONG_PASSWORD)
 
     const app = await createPortalClient()
-    const login = await client
-      .post(route('auth.login'))
-      .headers(appHeaders(app))
-      .json({ username: 'ops.admin@shop.test', password: STRONG_PASSWORD })
+    const login = await portalLogin(client, app, {
+      username: 'ops.admin@shop.test',
+      password: STRONG_PASSWORD,
+    })
     login.assertStatus(200)
     assert.equal(login.body().data.user.role, 10)
   })
@@ -385,9 +385,7 @@ test.group('demo:seed', (group) => {
         .headers(headers)
         .json({ username: account.username, password: account.password })
       login.assertStatus(200)
-      const me = await client
-        .get(route('profile.show'))
-        .header('Authorization', `Bearer ${login.body().data.access_token}`)
+      const me = await getProfile(client, `Bearer ${login.body().data.access_token}`)
       me.assertStatus(200)
       assert.equal(me.body().data.role, role)
       assert.equal(me.body().data.merchant.id, demo.merchant.id)

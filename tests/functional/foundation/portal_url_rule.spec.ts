@@ -5,6 +5,7 @@
 | unusable and each flow answers 503 SERVICE_UNAVAILABLE before writing anything.
 */
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import type { FakeMailer } from '@adonisjs/mail'
 import { resetState } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
@@ -18,7 +19,7 @@ import User from '#models/user'
 let fake: FakeMailer
 let restore: () => Promise<void>
 
-async function everyFlow(client: any) {
+async function everyFlow(client: ApiClient) {
   const member = await signedInMember('administrator')
   const reset = await client
     .post(route('auth.reset_link'))

@@ -5,6 +5,7 @@
 | well-formed one is kept beside it as `caller_request_id`.
 */
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import { resetState } from '#tests/helpers/database'
 import { captureLogs } from '#tests/helpers/logs'
 import { signedInMember } from '#tests/helpers/portal'
@@ -14,7 +15,7 @@ import { route } from '#tests/helpers/routes'
 const CALLER_ID = 'merchant-1-request.42'
 
 /** An audited refusal (wrong current password on a machine client issue) sent with `requestId`. */
-function auditedRefusal(client: any, bearer: string, requestId: string) {
+function auditedRefusal(client: ApiClient, bearer: string, requestId: string) {
   return client
     .post(route('merchant.machine_clients.store'))
     .header('Authorization', bearer)

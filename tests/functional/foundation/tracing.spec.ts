@@ -42,6 +42,27 @@ interface ExportedSpan {
   attributes: Record<string, unknown>
 }
 
+/** The parts of an OTLP/HTTP JSON export these tests read. */
+interface OtlpAttribute {
+  key: string
+  value: Record<string, unknown>
+}
+interface OtlpExport {
+  resourceSpans: Array<{
+    resource: { attributes: OtlpAttribute[] }
+    scopeSpans: Array<{
+      spans: Array<{
+        traceId: string
+        spanId: string
+        parentSpanId?: string
+        name: string
+        kind: number
+        attributes?: OtlpAttribute[]
+      }>
+    }>
+  }>
+}
+
 /** An OTLP/HTTP JSON receiver on a free port: what the server exported to /v1/traces. */
 async function startOtlpReceiver() {
   const bodies: string[] = []
@@ -65,12 +86,12 @@ async function startOtlpReceiver() {
     raw: () => bodies.join('\n'),
     spans(): ExportedSpan[] {
       return bodies.flatMap((body) =>
-        JSON.parse(body).resourceSpans.flatMap((resourceSpans: any) => {
+        (JSON.parse(body) as OtlpExport).resourceSpans.flatMap((resourceSpans) => {
           const resource = Object.fromEntries(
-            resourceSpans.resource.attributes.map((a: any) => [a.key, valueOf(a.value)])
+            resourceSpans.resource.attributes.map((a) => [a.key, valueOf(a.value)])
           )
-          return resourceSpans.scopeSpans.flatMap((scopeSpans: any) =>
-            scopeSpans.spans.map((span: any) => ({
+          return resourceSpans.scopeSpans.flatMap((scopeSpans) =>
+            scopeSpans.spans.map((span) => ({
               serviceName: resource['service.name'],
               traceId: span.traceId,
               spanId: span.spanId,
@@ -78,7 +99,7 @@ async function startOtlpReceiver() {
               name: span.name,
               kind: span.kind,
               attributes: Object.fromEntries(
-                (span.attributes ?? []).map((a: any) => [a.key, valueOf(a.value)])
+                (span.attributes ?? []).map((a) => [a.key, valueOf(a.value)])
               ),
             }))
           )

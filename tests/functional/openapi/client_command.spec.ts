@@ -11,6 +11,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { route } from '#tests/helpers/routes'
 import { READY_MS } from '#tests/helpers/server_process'
+import { serverOrigin } from '#tests/helpers/test_server'
 
 const run = promisify(execFile)
 
@@ -21,7 +22,7 @@ test.group("The README's typed-client command", () => {
     const output = app.makePath('tmp', 'client-command', 'schema.d.ts')
     await rm(output, { force: true })
     await mkdir(app.makePath('tmp', 'client-command'), { recursive: true })
-    const url = `http://${process.env.HOST}:${process.env.PORT}${route('openapi.document')}`
+    const url = `${serverOrigin()}${route('openapi.document')}`
 
     const result = await run('npx', ['--no-install', 'openapi-typescript', url, '-o', output], {
       cwd: app.makePath(),

@@ -14,7 +14,8 @@ import type { Browser, Page, Response } from 'playwright-core'
 import { resetState } from '#tests/helpers/database'
 import { createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
-import { BROWSER_TEST_MS, launchChromium, newPage, serverOrigin } from '#tests/helpers/browser'
+import { BROWSER_TEST_MS, launchChromium, newPage } from '#tests/helpers/browser'
+import { serverOrigin } from '#tests/helpers/test_server'
 import { route } from '#tests/helpers/routes'
 
 /** What a person does on the reference page, in Swagger UI's terms. */

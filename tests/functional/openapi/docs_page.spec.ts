@@ -9,7 +9,8 @@ import { mkdir } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import type { Browser } from 'playwright-core'
-import { BROWSER_TEST_MS, launchChromium, newPage, serverOrigin } from '#tests/helpers/browser'
+import { BROWSER_TEST_MS, launchChromium, newPage } from '#tests/helpers/browser'
+import { serverOrigin } from '#tests/helpers/test_server'
 import { route } from '#tests/helpers/routes'
 
 const GROUPS = [

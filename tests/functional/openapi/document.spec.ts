@@ -16,6 +16,7 @@ import { resetState } from '#tests/helpers/database'
 import { createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { TEST_PORTAL_CLIENT_SECRET } from '#database/factories/portal_client_factory'
 import { readOwnProfile } from '../../../clients/portal-api/example.js'
+import { serverOrigin } from '#tests/helpers/test_server'
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
@@ -230,7 +231,7 @@ test.group('OpenAPI document: the typed client', (group) => {
     const application = await createPortalClient()
     const { user, merchant, password } = await createMerchantWithUser()
     const profile = await readOwnProfile({
-      baseUrl: `http://${process.env.HOST}:${process.env.PORT}`,
+      baseUrl: serverOrigin(),
       clientId: application.clientId,
       clientSecret: TEST_PORTAL_CLIENT_SECRET,
       username: user.email,

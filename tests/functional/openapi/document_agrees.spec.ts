@@ -8,10 +8,10 @@
 import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { resetState } from '#tests/helpers/database'
-import { appHeaders, createPortalClient, signedInMember } from '#tests/helpers/portal'
+import { createPortalClient, signedInMember } from '#tests/helpers/portal'
 import { raiseLimits } from '#tests/helpers/limits'
 import { route } from '#tests/helpers/routes'
-import { clearLogoStorage, LOGO } from '#tests/helpers/merchant'
+import { clearLogoStorage, postLogoMultipart } from '#tests/helpers/merchant'
 import { tinyPng } from '#tests/helpers/images'
 import { openApiDocument } from '#openapi/document'
 import {
@@ -21,6 +21,7 @@ import {
   queryParameterSchema,
   requestBodySchema,
 } from '#tests/helpers/document_schemas'
+import { portalLogin } from '#tests/helpers/requests'
 
 const TEAM_MEMBERS = '/api/v1/portal/team/members'
 
@@ -106,15 +107,7 @@ async function uploadWithDisposition(bearer: string, disposition: string, png: B
     png,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ])
-  const response = await fetch(`http://${process.env.HOST}:${process.env.PORT}${LOGO()}`, {
-    method: 'POST',
-    headers: {
-      'Authorization': bearer,
-      'Content-Type': `multipart/form-data; boundary=${boundary}`,
-    },
-    body,
-  })
-  return { status: response.status, body: (await response.json()) as any }
+  return postLogoMultipart(bearer, boundary, body)
 }
 
 test.group('The document agrees with the server', (group) => {
@@ -161,10 +154,7 @@ test.group('The document agrees with the server', (group) => {
     await fc.assert(
       fc.asyncProperty(textMaybeWithNul, async (username) => {
         const body = { username, password: 'not-the-password' }
-        const response = await client
-          .post(route('auth.login'))
-          .headers(appHeaders(portal))
-          .json(body)
+        const response = await portalLogin(client, portal, body)
         const refused = response.status() === 422
         if (refused) assert.deepEqual(Object.keys(response.body().errors), ['username'])
         else assert.equal(response.status(), 401)
