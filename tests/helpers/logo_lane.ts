@@ -37,15 +37,15 @@ export function holdTheLane() {
   }
 }
 
-/** The pids of this process's logo encoder children (app/platform/child_workers.ts). */
-export function encoderPids(): number[] {
+/** The pids of `parent`'s logo encoder children (app/platform/child_workers.ts); this process's by default. */
+export function encoderPids(parent = process.pid): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^[0-9]+$/.test(entry))
     .filter((pid) => {
       try {
         const status = readFileSync(`/proc/${pid}/status`, 'utf8')
         return (
-          status.match(/^PPid:\s+(\d+)$/m)?.[1] === String(process.pid) &&
+          status.match(/^PPid:\s+(\d+)$/m)?.[1] === String(parent) &&
           readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('logo_encoder_process')
         )
       } catch {

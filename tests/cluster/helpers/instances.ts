@@ -10,13 +10,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import net from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { PORTAL_ORIGIN } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
+import { freePort } from '#tests/helpers/server_process'
 
 export const BUILD_DIR = app.makePath('build')
 /**
@@ -26,17 +26,6 @@ export const BUILD_DIR = app.makePath('build')
 const clusterAppKey = () => env.get('APP_KEY')!
 
 const counters = { http: 0, metrics: 0 }
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 export async function nextPort(kind: 'http' | 'metrics' = 'http') {
   const base = Number(

@@ -16,40 +16,15 @@ import { appKey } from '#config/app'
 import { resetState } from '#tests/helpers/database'
 import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
-import { eventually, EXIT_MS, REQUEST_MS } from '#tests/helpers/server_process'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-/** Resolves with `value` of the first of `promise` and a timer; the timer rejects. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)
-    }),
-  ]).finally(() => clearTimeout(timer))
-}
-
-function connects(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port })
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once('error', () => resolve(false))
-  })
-}
+import {
+  accepts,
+  eventually,
+  exitOf,
+  EXIT_MS,
+  freePort,
+  REQUEST_MS,
+  within,
+} from '#tests/helpers/server_process'
 
 async function getStatus(port: number, path: string): Promise<number | null> {
   try {
@@ -71,15 +46,6 @@ async function waitUntilLive(port: number, child: ChildProcess, output: () => st
     },
     'server live',
     { every: 150 }
-  )
-}
-
-function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
-  }
-  return new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal: signal ?? null }))
   )
 }
 
@@ -161,7 +127,7 @@ test.group('Graceful shutdown', (group) => {
       const { code, signal } = await within(exited, EXIT_MS, 'exit after SIGTERM')
       assert.equal(code, 0, output)
       assert.isNull(signal)
-      assert.isFalse(await connects(port))
+      assert.isFalse(await accepts(port))
     } finally {
       socket.destroy()
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')

@@ -9,7 +9,7 @@
 import { test } from '@japa/runner'
 import { spawn } from 'node:child_process'
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ApiResponse } from '@japa/api-client'
@@ -24,7 +24,7 @@ import {
   type ServerProcess,
 } from '#tests/helpers/server_process'
 import { tinyPng } from '#tests/helpers/images'
-import { holdTheLane, isRunning, laneGauges } from '#tests/helpers/logo_lane'
+import { encoderPids, holdTheLane, isRunning, laneGauges } from '#tests/helpers/logo_lane'
 import { logoImageLane } from '#services/merchants/logo_image'
 
 /** The pid of a process that has ended. */
@@ -40,24 +40,6 @@ async function leftover(name: string) {
   await mkdir(path, { recursive: true })
   await writeFile(join(path, 'file'), 'image bytes')
   return path
-}
-
-/** The pids of `parent`'s logo encoder children. */
-function encodersOf(parent: number) {
-  return readdirSync('/proc')
-    .filter((entry) => /^[0-9]+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-        return (
-          status.match(/^PPid:\s+(\d+)$/m)?.[1] === String(parent) &&
-          readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('logo_encoder_process')
-        )
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
 }
 
 function upload(server: ServerProcess, bearer: string, bytes: Buffer) {
@@ -145,7 +127,7 @@ test.group('Nothing of an upload outlives its server', (group) => {
     cleanup(() => server.kill())
     const first = await upload(server, admin.bearer, await tinyPng())
     assert.equal(first.status, 200)
-    const [encoder] = encodersOf(server.child.pid!)
+    const [encoder] = encoderPids(server.child.pid!)
     assert.isDefined(encoder)
     cleanup(() => {
       if (isRunning(encoder)) process.kill(encoder, 'SIGKILL')
