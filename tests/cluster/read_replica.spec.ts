@@ -30,7 +30,12 @@ async function appBackendsOn(replica: StreamingReplica) {
 test.group('Read replica', (group) => {
   const replica = new StreamingReplica()
   let instance: Instance
-  let demo: any
+  /** What `demo:seed` printed: the accounts it made. */
+  let demo: {
+    portal_client: { client_id: string; client_secret: string }
+    developer: { username: string; password: string }
+    merchant: { id: number }
+  }
 
   group.setup(async () => {
     await replica.start()

@@ -47,8 +47,9 @@ async function pgTool(tool: string, args: string[]) {
     : [binary, args]
   try {
     return await run(command, argv, { timeout: 120_000 })
-  } catch (error: any) {
-    throw new Error(`${tool} failed: ${error.stderr ?? error.message}`)
+  } catch (error) {
+    const failure = error as Error & { stderr?: string }
+    throw new Error(`${tool} failed: ${failure.stderr ?? failure.message}`)
   }
 }
 

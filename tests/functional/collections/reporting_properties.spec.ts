@@ -132,7 +132,15 @@ async function rollupVersusFresh(merchantId: number) {
       ORDER BY 1, 2, 3, 4, 5, 6`,
     [merchantId]
   )
-  const canonical = (rows: any[]) =>
+  // Each row also has its other columns, compared as they are.
+  const canonical = (
+    rows: Array<{
+      grain: string
+      period_start: string | Date
+      transaction_count: string
+      amount_total: string
+    }>
+  ) =>
     rows.map((row) => ({
       ...row,
       period_start: new Date(row.period_start).toISOString(),
@@ -306,7 +314,7 @@ test.group('Metrics and charts: properties over random populations, zones and ra
     const { kept, fresh } = await rollupVersusFresh(member.merchant.id)
     assert.deepEqual(kept, fresh)
     assert.deepEqual(
-      kept.map((total: any) => [total.grain, total.transaction_count, total.amount_total]),
+      kept.map((total) => [total.grain, total.transaction_count, total.amount_total]),
       [
         ['day', '2', '3.30'],
         ['month', '2', '3.30'],

@@ -181,7 +181,8 @@ async function scopeRollupVersusFresh(merchantId: number) {
       ORDER BY 1, 2, 3, 4`,
     [merchantId]
   )
-  const canonical = (rows: any[]) =>
+  // Each row also has its other columns, compared as they are.
+  const canonical = (rows: Array<{ period_start: string | Date; paid_amount_total: string }>) =>
     rows.map((row) => ({
       ...row,
       period_start: new Date(row.period_start).toISOString(),
