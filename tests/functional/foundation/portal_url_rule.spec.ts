@@ -84,7 +84,7 @@ test.group('PORTAL_URL › one rule for reset, email change and invitations', (g
     const [invitationMail] = fake.mails.sent(
       (sent) => sent instanceof InvitationMail
     ) as InvitationMail[]
-    const text = (invitationMail.message.toJSON().message as any).text as string
+    const text = invitationMail.message.toJSON().message.text as string
     assert.match(
       text,
       /https:\/\/portal\.example\.test\/team\/invitations\/accept#token=[a-f0-9]{64}/

@@ -3,6 +3,7 @@
 | 4, 6, 7, 8, 13).
 */
 import { test } from '@japa/runner'
+import type { ApiResponse } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import { Hash } from '@adonisjs/core/hash'
@@ -214,7 +215,7 @@ test.group('Login racing a password change (issue 9 › 7)', (group) => {
     const { user, password } = await createMerchantWithUser()
     // What a password change does, in a transaction held open: new hash, tokens revoked.
     const change = await db.transaction()
-    let login: Promise<any> | undefined
+    let login: PromiseLike<ApiResponse> | undefined
     try {
       await change
         .from('users')

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import type { ApiResponse } from '@japa/api-client'
 import { signedInMember, teammate } from '#tests/helpers/portal'
 import { createInvitation, invitationMailSetup } from '#tests/helpers/team'
 import { route } from '#tests/helpers/routes'
@@ -21,7 +22,7 @@ test.group('Team endpoints: developer and administrator matrix', (group) => {
 
     const rows: Array<{
       name: string
-      call: (bearer: string) => Promise<any>
+      call: (bearer: string) => PromiseLike<ApiResponse>
       developer: number
       administrator: number
     }> = [

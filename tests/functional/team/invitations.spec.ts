@@ -106,7 +106,7 @@ test.group('POST /portal/team/invitations', (group) => {
     assert.lengthOf(sent, 1)
     const mailSent = sent[0] as InvitationMail
     assert.instanceOf(mailSent, InvitationMail)
-    const message = mailSent.message.toJSON().message as any
+    const message = mailSent.message.toJSON().message
     assert.deepEqual(
       JSON.stringify(message.to).includes('new.person@example.test'),
       true,
