@@ -72,6 +72,13 @@ export function verifyPassword(
   return shared.result
 }
 
+/** Callers waiting on a shared check now, in all (tests wait for a burst to have joined). */
+export function callersOnSharedChecks() {
+  let callers = 0
+  for (const check of checksInFlight.values()) callers += check.waiting
+  return callers
+}
+
 let decoy: string | undefined
 
 /**

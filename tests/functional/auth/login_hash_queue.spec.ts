@@ -12,6 +12,7 @@ import { test } from '@japa/runner'
 import type { Assert } from '@japa/assert'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { passwordHashQueue } from '#config/hash'
+import { callersOnSharedChecks } from '#auth/password_hashing'
 import { resetState } from '#tests/helpers/database'
 import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
 import { raiseLimits } from '#tests/helpers/limits'
@@ -162,6 +163,12 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     const right = Array.from({ length: 6 }, () => login(client, app, user.email, password))
     const wrong = Array.from({ length: 6 }, () => login(client, app, user.email, WRONG_PASSWORD))
     await untilQueued(2)
+    // Every login has joined one of the two checks before any hash runs: one identity's
+    // hashes run one at a time, and a login arriving after its check ended would hash anew.
+    await eventually(async () => callersOnSharedChecks() === 12, '12 logins on 2 checks', {
+      within: REQUEST_MS,
+      every: 20,
+    })
     await letGo()
     const responses = await Promise.all([...right, ...wrong])
     const statuses = responses.map((response) => response.status())
