@@ -92,6 +92,11 @@ export async function machineToken(
   return response.body().access_token as string
 }
 
+/** GET /api/v1/merchant-api/whoami with a machine access token. */
+export function whoAmI(client: ApiClient, accessToken: string) {
+  return client.get(route('merchant_api.whoami')).bearerToken(accessToken)
+}
+
 /** An OAuth client of another kind mapped to the merchant (legacy data), straight in the DB. */
 export async function mappedClientOfKind(
   merchantId: number,

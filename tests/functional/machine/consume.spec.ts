@@ -5,7 +5,13 @@ import { signedInMember, teammate } from '#tests/helpers/portal'
 import { appUrl } from '#config/app'
 import { SYSTEM_ACTOR, type UserActor } from '#auth/actor'
 import { consumeDelivery, findConsumableDelivery } from '#services/machine_clients/consume_delivery'
-import { auditOutcomes, auditRows, issueThroughApi, machineToken } from '#tests/helpers/machine'
+import {
+  auditOutcomes,
+  auditRows,
+  issueThroughApi,
+  machineToken,
+  whoAmI,
+} from '#tests/helpers/machine'
 import { route } from '#tests/helpers/routes'
 
 test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (group) => {
@@ -44,7 +50,7 @@ test.group('POST /portal/merchant/credential-deliveries/{delivery}/consume', (gr
       clientId: String(data.oauth_client_id),
       secret: data.oauth_client_secret,
     })
-    const whoami = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const whoami = await whoAmI(client, token)
     whoami.assertStatus(200)
     const again = await client
       .post(route('merchant.credential_deliveries.consume', { delivery: issued.delivery.id }))

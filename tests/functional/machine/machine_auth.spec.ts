@@ -3,7 +3,7 @@ import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import OauthClient from '#models/oauth_client'
-import { machineClientWithSecret, machineToken } from '#tests/helpers/machine'
+import { machineClientWithSecret, machineToken, whoAmI } from '#tests/helpers/machine'
 import { basicAuthorization, teammate } from '#tests/helpers/portal'
 import { route } from '#tests/helpers/routes'
 
@@ -21,7 +21,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
   }) => {
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
-    const response = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const response = await whoAmI(client, token)
     response.assertStatus(200)
     response.assertHeader('cache-control', 'no-store')
     const data = response.body().data
@@ -97,7 +97,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     cleanup(() => {
       provider.verify = original
     })
-    const response = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const response = await whoAmI(client, token)
     response.assertStatus(503)
     assert.equal(response.body().error_code, 'SERVICE_UNAVAILABLE')
   })
@@ -147,11 +147,11 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
     cleanup(setEnv('MACHINE_API_ENABLED', 'false'))
-    const disabled = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const disabled = await whoAmI(client, token)
     disabled.assertStatus(503)
     assert.equal(disabled.body().error_code, 'MERCHANT_MACHINE_API_UNAVAILABLE')
     setEnv('MACHINE_API_ENABLED', 'true')
-    const enabled = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const enabled = await whoAmI(client, token)
     enabled.assertStatus(200)
   })
 
@@ -163,7 +163,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
     const expectForbidden = async () => {
-      const response = await client.get(route('merchant_api.whoami')).bearerToken(token)
+      const response = await whoAmI(client, token)
       response.assertStatus(403)
       assert.equal(response.body().error_code, 'CLIENT_MERCHANT_NOT_AUTHORIZED')
     }
@@ -180,7 +180,7 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     await ownership.clone().update({ rotation_deadline_at: new Date('2026-03-01T10:00:00Z') })
     await expectForbidden()
     await ownership.clone().update({ rotation_deadline_at: new Date('2026-03-01T10:00:01Z') })
-    const beforeDeadline = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const beforeDeadline = await whoAmI(client, token)
     beforeDeadline.assertStatus(200)
     await ownership.clone().update({ rotation_deadline_at: null })
 
@@ -202,14 +202,14 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
       .where('id', machine.ownershipId)
       .update({ is_active: false })
     for (let index = 0; index < 2; index++) {
-      const refused = await client.get(route('merchant_api.whoami')).bearerToken(token)
+      const refused = await whoAmI(client, token)
       refused.assertStatus(403)
     }
     await db
       .from('merchant_oauth_clients')
       .where('id', machine.ownershipId)
       .update({ is_active: true })
-    const throttled = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const throttled = await whoAmI(client, token)
     throttled.assertStatus(429)
     assert.equal(throttled.body().error_code, 'RATE_LIMITED')
     // Requests without a valid token count against their IP.
@@ -228,13 +228,13 @@ test.group('Machine-token authentication (GET /api/v1/merchant-api/whoami)', (gr
     const machine = await machineClientWithSecret(client)
     const token = await machineToken(client, machine)
     assert.isNull(await ownershipLastUsed(machine.ownershipId))
-    await client.get(route('merchant_api.whoami')).bearerToken(token)
+    await whoAmI(client, token)
     assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:00:00.000Z')
     advanceClock(30_000)
-    await client.get(route('merchant_api.whoami')).bearerToken(token)
+    await whoAmI(client, token)
     assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:00:00.000Z')
     advanceClock(31_000)
-    await client.get(route('merchant_api.whoami')).bearerToken(token)
+    await whoAmI(client, token)
     assert.equal(await ownershipLastUsed(machine.ownershipId), '2026-03-01T10:01:01.000Z')
 
     const developer = await teammate(machine.admin, 'developer')

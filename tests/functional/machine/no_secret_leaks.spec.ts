@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { captureLogs } from '#tests/helpers/logs'
-import { machineClientWithSecret, tokenRequest } from '#tests/helpers/machine'
+import { machineClientWithSecret, tokenRequest, whoAmI } from '#tests/helpers/machine'
 import { route } from '#tests/helpers/routes'
 import { teammate } from '#tests/helpers/portal'
 
@@ -28,7 +28,7 @@ test.group('No secret appears in any list, log line, error or audit record', (gr
       seen.push(JSON.stringify(response.body()), JSON.stringify(response.headers()))
       return response
     }
-    keep(await client.get(route('merchant_api.whoami')).bearerToken(accessToken))
+    keep(await whoAmI(client, accessToken))
     const developer = await teammate(machine.admin, 'developer')
     for (const member of [machine.admin, developer]) {
       keep(
@@ -90,7 +90,7 @@ test.group('No secret appears in any list, log line, error or audit record', (gr
         .header('Authorization', machine.admin.bearer)
         .json({ reason: 'Server decommissioned', current_password: machine.admin.password })
     )
-    keep(await client.get(route('merchant_api.whoami')).bearerToken(accessToken))
+    keep(await whoAmI(client, accessToken))
 
     const tokenSecret = accessToken.split('.')[1]
     const audits = JSON.stringify(await db.from('audit_logs'))

@@ -5,7 +5,12 @@ import { liftLimit } from '#tests/helpers/limits'
 import { setEnv } from '#tests/helpers/env'
 import db from '@adonisjs/lucid/services/db'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
-import { machineClientWithSecret, mappedClientOfKind, tokenRequest } from '#tests/helpers/machine'
+import {
+  machineClientWithSecret,
+  mappedClientOfKind,
+  tokenRequest,
+  whoAmI,
+} from '#tests/helpers/machine'
 import { signedInMember } from '#tests/helpers/portal'
 import OauthClient from '#models/oauth_client'
 import { hashClientSecret } from '#auth/oauth_client_secrets'
@@ -251,9 +256,7 @@ test.group('POST /oauth/token', (group) => {
     explicit.assertStatus(200)
     const empty = await tokenRequest(client, grant(machine, { scope: '' }))
     empty.assertStatus(200)
-    const whoami = await client
-      .get(route('merchant_api.whoami'))
-      .bearerToken(empty.body().access_token)
+    const whoami = await whoAmI(client, empty.body().access_token)
     whoami.assertStatus(403)
     assert.equal(whoami.body().error_code, 'INSUFFICIENT_SCOPE')
     for (const scope of [
@@ -295,10 +298,10 @@ test.group('POST /oauth/token', (group) => {
     assert.equal(response.body().expires_in, 120)
     const token = response.body().access_token
     advanceClock(119_000)
-    const valid = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const valid = await whoAmI(client, token)
     valid.assertStatus(200)
     advanceClock(1_000)
-    const expired = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const expired = await whoAmI(client, token)
     expired.assertStatus(401)
     assert.equal(expired.body().error_code, 'ACCESS_TOKEN_INVALID')
   })

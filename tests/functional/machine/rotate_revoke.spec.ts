@@ -13,6 +13,7 @@ import {
   tokenRequest,
   firstRow,
   auditOutcomes,
+  whoAmI,
 } from '#tests/helpers/machine'
 import { route } from '#tests/helpers/routes'
 import { expectStatus } from '#tests/helpers/requests'
@@ -81,20 +82,20 @@ test.group('POST /portal/merchant/machine-clients/{client}/rotate', (group) => {
       rotation.body().data.delivery.id
     )
     const priorToken = await machineToken(client, prior)
-    await expectStatus(client.get(route('merchant_api.whoami')).bearerToken(priorToken), 200)
+    await expectStatus(whoAmI(client, priorToken), 200)
 
     advanceClock(5 * 60 * 1000)
-    const rejected = await client.get(route('merchant_api.whoami')).bearerToken(priorToken)
+    const rejected = await whoAmI(client, priorToken)
     rejected.assertStatus(403)
     assert.equal(rejected.body().error_code, 'CLIENT_MERCHANT_NOT_AUTHORIZED')
     const lateToken = await machineToken(client, prior)
-    await expectStatus(client.get(route('merchant_api.whoami')).bearerToken(lateToken), 403)
+    await expectStatus(whoAmI(client, lateToken), 403)
 
     const replacementToken = await machineToken(client, {
       clientId: String(replacementSecret.oauth_client_id),
       secret: replacementSecret.oauth_client_secret,
     })
-    await expectStatus(client.get(route('merchant_api.whoami')).bearerToken(replacementToken), 200)
+    await expectStatus(whoAmI(client, replacementToken), 200)
   })
 
   test('repeat rotation: 409 CONFLICT and no second replacement', async ({ client, assert }) => {
@@ -296,7 +297,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     })
     assert.notProperty(response.body().data, 'delivery')
 
-    const unauthorized = await client.get(route('merchant_api.whoami')).bearerToken(token)
+    const unauthorized = await whoAmI(client, token)
     unauthorized.assertStatus(401)
     const grant = await tokenRequest(client, {
       grant_type: 'client_credentials',
@@ -379,7 +380,7 @@ test.group('POST /portal/merchant/machine-clients/{client}/revoke', (group) => {
     await expectStatus(client.post(path).header('Authorization', developer.bearer).json({}), 403)
 
     const token = await machineToken(client, machine)
-    await expectStatus(client.get(route('merchant_api.whoami')).bearerToken(token), 200)
+    await expectStatus(whoAmI(client, token), 200)
     const oauthClientRow = await firstRow('oauth_clients')
     assert.isNull(oauthClientRow.revoked_at)
   })
