@@ -35,7 +35,8 @@
 |   on a route; 5 at least), BENCH_WRITES (1; 0 skips the writes count),
 |   BENCH_PORT (3390; peer +1), BENCH_ROUTES (every route above, comma-separated),
 |   BENCH_NODE_ARGS (node flags of our server, e.g. --cpu-prof), BENCH_PEER_NODE_ARGS
-|   (the peer's). BENCH_SMOKE=1 or --smoke (CI): a bench merchant of 5,000 transactions
+|   (the peer's), BENCH_PEER_BUILD (another build of ours as the peer, below).
+|   BENCH_SMOKE=1 or --smoke (CI): a bench merchant of 5,000 transactions
 |   and one noise merchant of 1,000, one round of 1 s, no warm-up, 5 single requests, no writes
 |   count (it waits twice 11 s per route), and a check that every route measured
 |   something on both sides. BENCH_DATASET_ROWS and BENCH_NOISE_ROWS (1,000,000 and
@@ -58,7 +59,7 @@
 */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { createHmac, randomBytes, scrypt } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import type autocannon from 'autocannon'
@@ -96,6 +97,14 @@ const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 30)
 const COUNT_WRITES = (process.env.BENCH_WRITES ?? sized('1', '0')) !== '0'
 const PORT = Number(process.env.BENCH_PORT ?? 3390)
 const PEER_PORT = PORT + 1
+/*
+| BENCH_PEER_BUILD: the peer is another production build of this service (say, of the
+| commit before a reshaping, `npm run build` in a worktree and `npm ci --omit=dev` in its
+| build/), started from that folder on the same database, instead of plain_server.ts;
+| login then runs against that build too, not the scrypt loop. Answers must still be
+| byte-identical: a reshaping that changed one fails the run.
+*/
+const PEER_BUILD = process.env.BENCH_PEER_BUILD
 const ROUTES = (process.env.BENCH_ROUTES ?? ROUTE_NAMES.join(',')).split(',')
 const COUNTED_REQUESTS = 400
 // BENCH_DATASET_ROWS / BENCH_NOISE_ROWS: smaller data where only login is measured.
@@ -114,6 +123,8 @@ const env: NodeJS.ProcessEnv = {
   LOG_LEVEL: 'warn',
   // Every limit is enforced (one limiter write per request) but never refuses.
   RATE_LIMIT_MULTIPLIER: '100000',
+  // As README › Deployment runs it (glibc's malloc arenas capped).
+  MALLOC_ARENA_MAX: '2',
 }
 const loadAtStart = os.loadavg()
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
@@ -217,8 +228,12 @@ await sql.query(
 )
 
 const children: ChildProcess[] = []
-function start(args: string[], cwd: string) {
-  const child = spawn('node', args, { env, cwd, stdio: ['ignore', 'inherit', 'inherit'] })
+function start(args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}) {
+  const child = spawn('node', args, {
+    env: { ...env, ...extraEnv },
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
   children.push(child)
   return child
 }
@@ -398,14 +413,9 @@ try {
     [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
     `${ROOT}build`
   )
-  start(
-    [
-      ...(process.env.BENCH_PEER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      '--import=@poppinss/ts-exec',
-      'bench/peers/plain_server.ts',
-    ],
-    ROOT
-  )
+  const peerNodeArgs = process.env.BENCH_PEER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  if (PEER_BUILD) start([...peerNodeArgs, 'bin/server.js'], PEER_BUILD, { PORT: String(PEER_PORT) })
+  else start([...peerNodeArgs, '--import=@poppinss/ts-exec', 'bench/peers/plain_server.ts'], ROOT)
   await Promise.all([waitLive(ours), waitLive(peer)])
 
   const appCredentials = Buffer.from(
@@ -528,7 +538,7 @@ try {
   }
 
   /** CPU milliseconds (user + system) a process has used, from /proc; 0 once it is gone. */
-  function processCpuMs(pid: number) {
+  function processCpuMs(pid: number | string) {
     try {
       // The fields after the command name: utime and stime are the 12th and 13th, in ticks.
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
@@ -536,6 +546,30 @@ try {
     } catch {
       return 0
     }
+  }
+
+  /**
+   * CPU ms of our server's threads by kind (their names in /proc: MainThread, WorkerThread
+   * for the hashing threads, V8Worker for the compiler and the collector's helpers,
+   * libuv-worker for the pool), so that a login's CPU beside its hash can be told apart.
+   */
+  function threadsCpuMs(pid: number) {
+    const byKind = new Map<string, number>()
+    let tasks: string[] = []
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`)
+    } catch {
+      return byKind
+    }
+    for (const task of tasks) {
+      try {
+        const kind = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim()
+        byKind.set(kind, (byKind.get(kind) ?? 0) + processCpuMs(`${pid}/task/${task}`))
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    return byKind
   }
 
   /** CPU ms of our server, of this database's backends (each by pid), and of this process. */
@@ -549,6 +583,7 @@ try {
     const self = process.cpuUsage()
     return {
       server: processCpuMs(children[0].pid!),
+      threads: threadsCpuMs(children[0].pid!),
       backends,
       self: (self.user + self.system) / 1000,
     }
@@ -560,7 +595,16 @@ try {
     for (const [pid, used] of after.backends) {
       if (before.backends.has(pid)) backends += used - before.backends.get(pid)!
     }
-    return { server: after.server - before.server, backends, self: after.self - before.self }
+    const threads = new Map<string, number>()
+    for (const [kind, used] of after.threads) {
+      threads.set(kind, used - (before.threads.get(kind) ?? 0))
+    }
+    return {
+      server: after.server - before.server,
+      threads,
+      backends,
+      self: after.self - before.self,
+    }
   }
 
   async function compareLogin(connections: number) {
@@ -607,16 +651,26 @@ try {
     if (WARM_UP_SECONDS > 0) await cannon({ ...loginOptions, duration: WARM_UP_SECONDS })
     const rounds: { ours: Round[]; scrypt: Round[] } = { ours: [], scrypt: [] }
     const cpu = { server: 0, backends: 0, generator: 0, scryptLoop: 0 }
+    const serverThreads = new Map<string, number>()
     const oursRound = async () => {
       const before = await cpuNow()
       const round = await cannon({ ...loginOptions, duration: SECONDS })
       const spent = cpuSpent(before, await cpuNow())
       cpu.server += spent.server
+      for (const [kind, used] of spent.threads) {
+        serverThreads.set(kind, (serverThreads.get(kind) ?? 0) + used)
+      }
       cpu.backends += spent.backends
       cpu.generator += spent.self
       rounds.ours.push(round)
     }
     const scryptRound = async () => {
+      if (PEER_BUILD) {
+        rounds.scrypt.push(
+          await cannon({ ...loginOptions, url: `${peer}/api/v1/auth/login`, duration: SECONDS })
+        )
+        return
+      }
       const before = process.cpuUsage()
       rounds.scrypt.push(await scryptLoop(SECONDS))
       const spent = process.cpuUsage(before)
@@ -638,15 +692,19 @@ try {
     measured[`login at ${connections} ours req/s`] = a.perSecond
     measured[`login at ${connections} scrypt loop/s`] = b.perSecond
     results.push(
-      `| POST /api/v1/auth/login vs a bare crypto.scrypt loop | ${store} | ${connections} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | - | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes} / 0 | ${load()} |`
+      `| POST /api/v1/auth/login vs ${PEER_BUILD ? `the build of ${PEER_BUILD}` : 'a bare crypto.scrypt loop'} | ${store} | ${connections} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | - | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes} / 0 | ${load()} |`
     )
     console.error(results.at(-1))
     const logins = rounds.ours.reduce((sum, round) => sum + round.requests, 0)
     const hashes = rounds.scrypt.reduce((sum, round) => sum + round.requests, 0)
     const perLogin = (spent: number) => (logins ? (spent / logins).toFixed(1) : '-')
     const scryptMs = hashes ? cpu.scryptLoop / hashes : 0
+    const threadsLine = [...serverThreads]
+      .sort((x, y) => y[1] - x[1])
+      .map(([kind, used]) => `${kind} ${perLogin(used)}`)
+      .join(', ')
     cpuLines.push(
-      `| ${connections} | ${perLogin(cpu.server)} | ${scryptMs.toFixed(1)} | ${perLogin(cpu.server - scryptMs * logins)} | ${perLogin(cpu.backends)} | ${perLogin(cpu.generator)} |`
+      `| ${connections} | ${perLogin(cpu.server)} | ${threadsLine} | ${scryptMs.toFixed(1)} | ${perLogin(cpu.server - scryptMs * logins)} | ${perLogin(cpu.backends)} | ${perLogin(cpu.generator)} |`
     )
   }
 
@@ -673,9 +731,9 @@ try {
       "\nLogin's CPU per request, ms (our server's process with its hashing threads; a bare hash of the scrypt loop; PostgreSQL backends of this database; this process, autocannon):\n"
     )
     console.log(
-      '| connections | server per login | bare scrypt per hash | server beside its scrypt | PostgreSQL backends per login | load generator per login |'
+      '| connections | server per login | by thread (WorkerThread: hashing) | bare scrypt per hash | server beside its scrypt | PostgreSQL backends per login | load generator per login |'
     )
-    console.log('|---|---|---|---|---|---|')
+    console.log('|---|---|---|---|---|---|---|')
     for (const line of cpuLines) console.log(line)
   }
   expectFigures('hot_paths', measured)

@@ -30,6 +30,8 @@ export async function startProductionServer(options: {
         HOST: '127.0.0.1',
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         RATE_LIMIT_MULTIPLIER: '100000',
+        // As README › Deployment runs it (glibc's malloc arenas capped).
+        MALLOC_ARENA_MAX: '2',
         ...options.env,
       },
       stdio: 'inherit',
