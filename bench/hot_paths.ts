@@ -328,6 +328,20 @@ async function untilDatabaseIdle() {
  * `check` replaces that for routes whose answers differ by design), then single
  * requests alternating, then autocannon rounds alternating, then writes.
  */
+/** CPU milliseconds (user + system) a process has used, from /proc; 0 once it is gone. */
+function processCpuMs(pid: number | string | undefined) {
+  try {
+    // The fields after the command name: utime and stime are the 12th and 13th, in ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+  } catch {
+    return 0
+  }
+}
+
+/** A server's CPU ms so far: ours is the first process started, the peer the second. */
+const serverCpuMs = (target: Target) => processCpuMs(children[target === 'ours' ? 0 : 1]?.pid)
+
 async function compare(
   route: string,
   options: (target: Target) => autocannon.Options,
@@ -371,11 +385,20 @@ async function compare(
     }
   }
   const rounds: Record<Target, Round[]> = { ours: [], peer: [] }
+  // Each server's own CPU over its rounds: a cost per request that the machine's other
+  // load moves far less than it moves req/s.
+  const cpu: Record<Target, number> = { ours: 0, peer: 0 }
   for (let index = 0; index < ROUNDS; index++) {
     const order: Target[] = index % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours']
     for (const target of order) {
+      const before = serverCpuMs(target)
       rounds[target].push(await cannon({ ...options(target), duration: SECONDS }))
+      cpu[target] += serverCpuMs(target) - before
     }
+  }
+  const cpuPerRequest = (target: Target) => {
+    const requests = rounds[target].reduce((sum, round) => sum + round.requests, 0)
+    return requests ? (cpu[target] / requests).toFixed(3) : '-'
   }
   const writes = {
     ours: await writesPerRequest(options('ours')),
@@ -392,7 +415,7 @@ async function compare(
     measured[`${route} peer single p50`] = p50.peer
   }
   results.push(
-    `| ${route} | ${store} | ${CONNECTIONS} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | ${ms(p50.ours)} / ${ms(p50.peer)} | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes.ours} / ${writes.peer} | ${load()} |`
+    `| ${route} | ${store} | ${CONNECTIONS} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | ${cpuPerRequest('ours')} / ${cpuPerRequest('peer')} | ${ms(p50.ours)} / ${ms(p50.peer)} | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes.ours} / ${writes.peer} | ${load()} |`
   )
   console.error(results.at(-1))
 }
@@ -535,17 +558,6 @@ try {
   const cpuLines: string[] = []
   if (ROUTES.includes('login')) {
     for (const connections of LOGIN_CONNECTIONS) await compareLogin(connections)
-  }
-
-  /** CPU milliseconds (user + system) a process has used, from /proc; 0 once it is gone. */
-  function processCpuMs(pid: number | string) {
-    try {
-      // The fields after the command name: utime and stime are the 12th and 13th, in ticks.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
-    } catch {
-      return 0
-    }
   }
 
   /**
@@ -692,7 +704,7 @@ try {
     measured[`login at ${connections} ours req/s`] = a.perSecond
     measured[`login at ${connections} scrypt loop/s`] = b.perSecond
     results.push(
-      `| POST /api/v1/auth/login vs ${PEER_BUILD ? `the build of ${PEER_BUILD}` : 'a bare crypto.scrypt loop'} | ${store} | ${connections} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | - | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes} / 0 | ${load()} |`
+      `| POST /api/v1/auth/login vs ${PEER_BUILD ? `the build of ${PEER_BUILD}` : 'a bare crypto.scrypt loop'} | ${store} | ${connections} | ${a.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(a.perSecond, b.perSecond)}** | - | - | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${writes} / 0 | ${load()} |`
     )
     console.error(results.at(-1))
     const logins = rounds.ours.reduce((sum, round) => sum + round.requests, 0)
@@ -722,9 +734,9 @@ try {
       `bench merchant); load average 1/5/15 min at start ${load(loadAtStart)}\n`
   )
   console.log(
-    '| route | limiter store | connections | ours req/s | peer req/s | ratio | single p50 ms ours / peer | ours p50 / p99 ms | peer p50 / p99 ms | writes/request ours / peer | load avg 1/5/15 min at end |'
+    '| route | limiter store | connections | ours req/s | peer req/s | ratio | server CPU ms per request ours / peer | single p50 ms ours / peer | ours p50 / p99 ms | peer p50 / p99 ms | writes/request ours / peer | load avg 1/5/15 min at end |'
   )
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const line of results) console.log(line)
   if (cpuLines.length > 0) {
     console.log(
