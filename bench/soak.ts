@@ -356,6 +356,9 @@ interface Scrape {
   rssMiB: number
   heapUsedMiB: number
   heapTotalMiB: number
+  /** The young generation's and the old space's committed sizes: which part of the heap grows. */
+  newSpaceMiB: number
+  oldSpaceMiB: number
   externalMiB: number
   loopP50Ms: number
   loopP99Ms: number
@@ -376,6 +379,8 @@ async function scrape() {
     rssMiB: round1(value('process_resident_memory_bytes') / 2 ** 20),
     heapUsedMiB: round1(value('nodejs_heap_size_used_bytes') / 2 ** 20),
     heapTotalMiB: round1(value('nodejs_heap_size_total_bytes') / 2 ** 20),
+    newSpaceMiB: round1(value('nodejs_heap_space_size_total_bytes\\{space="new"\\}') / 2 ** 20),
+    oldSpaceMiB: round1(value('nodejs_heap_space_size_total_bytes\\{space="old"\\}') / 2 ** 20),
     externalMiB: round1(value('nodejs_external_memory_bytes') / 2 ** 20),
     loopP50Ms: round1(value('nodejs_eventloop_lag_p50_seconds') * 1000),
     loopP99Ms: round1(value('nodejs_eventloop_lag_p99_seconds') * 1000),
@@ -521,6 +526,8 @@ function windowOf(index: number) {
       max: max(windowScrapes.map((item) => item.rssMiB)),
     },
     heap_total_mib: mean(windowScrapes.map((item) => item.heapTotalMiB)),
+    new_space_mib: mean(windowScrapes.map((item) => item.newSpaceMiB)),
+    old_space_mib: mean(windowScrapes.map((item) => item.oldSpaceMiB)),
     external_mib: mean(windowScrapes.map((item) => item.externalMiB)),
     heap_used_mib: {
       mean: mean(windowScrapes.map((item) => item.heapUsedMiB)),
@@ -569,7 +576,7 @@ function printWindow(index: number) {
     '',
     `Window ${figures.window} (minutes ${figures.minutes} after the warm-up), load average ${loadAtWindow[index]?.join(' / ')}: ` +
       `RSS ${cell(figures.rss_mib.mean)} MiB (max ${cell(figures.rss_mib.max)}), heap used ${cell(figures.heap_used_mib.mean)} MiB ` +
-      `(max ${cell(figures.heap_used_mib.max)}) of a heap of ${cell(figures.heap_total_mib)} MiB, external ${cell(figures.external_mib)} MiB, event-loop delay p50 ${cell(figures.event_loop_ms.p50)} ms, p99 ≤ ${cell(figures.event_loop_ms.p99_at_most)} ms, ` +
+      `(max ${cell(figures.heap_used_mib.max)}) of a heap of ${cell(figures.heap_total_mib)} MiB (new space ${cell(figures.new_space_mib)}, old space ${cell(figures.old_space_mib)}), external ${cell(figures.external_mib)} MiB, event-loop delay p50 ${cell(figures.event_loop_ms.p50)} ms, p99 ≤ ${cell(figures.event_loop_ms.p99_at_most)} ms, ` +
       `max ${cell(figures.event_loop_ms.max)} ms (${figures.scrapes} scrapes)`,
     '',
     '| route | n | p50 ms | p99 ms | answers | shed (503 + Retry-After) | other 5xx | unexpected | failed connections |',
