@@ -82,7 +82,13 @@ export class ThreadedScrypt implements HashDriverContract {
       })
       return safeEqual(key, node.hash)
     } catch (error) {
-      if (error instanceof HashingThreadFailed || error instanceof ApiError) throw error
+      if (
+        error instanceof HashingThreadFailed ||
+        error instanceof ApiError ||
+        error instanceof HashAbandoned
+      ) {
+        throw error
+      }
       return false
     }
   }
@@ -101,10 +107,8 @@ export class ThreadedScrypt implements HashDriverContract {
           error.retryAfterSeconds
         )
       }
-      // Nobody receives this answer: the client has gone.
-      if (error instanceof HashAbandoned) {
-        throw ApiError.serviceUnavailable('The password check was dropped: its client has gone.')
-      }
+      // HashAbandoned goes up as it is: nobody receives the answer, and the exception
+      // handler logs the client's departure, not an outage.
       throw error
     }
   }

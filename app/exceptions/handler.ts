@@ -10,6 +10,7 @@ import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { isDatabaseUnavailable } from '#support/database_errors'
 import { isRedisUnavailable } from '#exceptions/redis_unavailable'
 import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
+import { HashAbandoned } from '#platform/hash_refusal'
 
 /** The token endpoint (start/routes.ts): its failures take RFC 6749 §5.2 form. */
 const OAUTH_TOKEN_ROUTE = 'oauth.token'
@@ -97,6 +98,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       ctx.logger.info('request aborted by the client')
       return
     }
+    if (error instanceof HashAbandoned) {
+      // Its client left while its password check waited, so the check was dropped.
+      ctx.logger.info('request abandoned by the client: its password check was dropped')
+      return
+    }
     const apiError = this.toApiError(error, ctx)
     if (apiError.status < 500) return
     // The kind only: driver errors can quote SQL parameters. An unavailable
@@ -116,6 +122,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   private toApiError(error: unknown, ctx: HttpContext): ApiError {
     if (error instanceof ApiError) return error
+    if (error instanceof HashAbandoned) {
+      return ApiError.serviceUnavailable('The password check was dropped: its client has gone.')
+    }
     const err = (error ?? {}) as {
       code?: string
       status?: number

@@ -22,6 +22,7 @@ import { eventually, REQUEST_MS } from '#tests/helpers/server_process'
 import type PortalClient from '#models/portal_client'
 import { portalLogin } from '#tests/helpers/requests'
 import { connectToServer } from '#tests/helpers/test_server'
+import { captureLogs } from '#tests/helpers/logs'
 
 const WRONG_PASSWORD = 'Wrong-Horse-1-Battery'
 /** A guesser's flood: every attempt a different password (the same one shares a hash). */
@@ -213,7 +214,7 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     assert.isAtLeast(floodAfter, 3, `order of answers: ${order.join(', ')}`)
   })
 
-  test('a login whose client has gone while its hash waits is never hashed', async ({
+  test('a login whose client has gone while its hash waits is never hashed, and is logged as the client leaving, not an outage', async ({
     client,
     assert,
     cleanup,
@@ -224,6 +225,8 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     const letGo = holdTheHashingSlots()
     cleanup(letGo)
     const before = passwordHashQueue.stats
+    const logs = captureLogs()
+    cleanup(() => logs.restore())
 
     const socket = await connectToServer()
     cleanup(() => void socket.destroy())
@@ -249,6 +252,12 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
       { within: REQUEST_MS, every: 20 }
     )
     assert.equal(passwordHashQueue.stats.queued, 0)
+    await eventually(
+      async () => logs.lines.some((line) => line.includes('request abandoned by the client')),
+      'the departure logged',
+      { within: REQUEST_MS, every: 20 }
+    )
+    assert.isFalse(logs.lines.some((line) => line.includes('dependency unavailable')))
 
     await letGo()
     // The next login is hashed; the dropped one never was.
