@@ -67,6 +67,7 @@ import pg from 'pg'
 import { cannon, percentile, type CannonRound as Round } from './load_tools.js'
 import { DATASETS, loadReportingDataset } from './reporting_dataset.js'
 import { expectFigures, sized } from './smoke.js'
+import { deploymentNodeFlags } from './production_server.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
@@ -123,8 +124,9 @@ const env: NodeJS.ProcessEnv = {
   LOG_LEVEL: 'warn',
   // Every limit is enforced (one limiter write per request) but never refuses.
   RATE_LIMIT_MULTIPLIER: '100000',
-  // As README › Deployment runs it (glibc's malloc arenas capped).
+  // As README › Deployment runs it (glibc's malloc arenas and trimming).
   MALLOC_ARENA_MAX: '2',
+  MALLOC_TRIM_THRESHOLD_: '4194304',
 }
 const loadAtStart = os.loadavg()
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
@@ -433,12 +435,21 @@ function singleP50(values: number[]) {
 
 try {
   start(
-    [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
+    [
+      ...deploymentNodeFlags(`${ROOT}package.json`),
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      'bin/server.js',
+    ],
     `${ROOT}build`
   )
   const peerNodeArgs = process.env.BENCH_PEER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
-  if (PEER_BUILD) start([...peerNodeArgs, 'bin/server.js'], PEER_BUILD, { PORT: String(PEER_PORT) })
-  else start([...peerNodeArgs, '--import=@poppinss/ts-exec', 'bench/peers/plain_server.ts'], ROOT)
+  if (PEER_BUILD) {
+    // Another build of ours runs as its own start script says.
+    const asDeployed = deploymentNodeFlags(`${PEER_BUILD}/package.json`)
+    start([...asDeployed, ...peerNodeArgs, 'bin/server.js'], PEER_BUILD, {
+      PORT: String(PEER_PORT),
+    })
+  } else start([...peerNodeArgs, '--import=@poppinss/ts-exec', 'bench/peers/plain_server.ts'], ROOT)
   await Promise.all([waitLive(ours), waitLive(peer)])
 
   const appCredentials = Buffer.from(

@@ -1,14 +1,27 @@
 /*
 | The server under test of the bench scripts: the production build (`npm run build`),
-| as deployed, with the limiter on but scaled out of the way unless `env` says
+| as deployed (the node flags and environment of `npm start`), with the limiter on but scaled out of the way unless `env` says
 | otherwise (`env` is added last: `RATE_LIMIT_MULTIPLIER: '1'` enforces the limits).
 | BENCH_NODE_ARGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
 | profile it); BENCH_LOG_LEVEL=info keeps its request log (one line per request, with
 | its duration) on the bench's standard output.
 */
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
+
+/**
+ * The node flags README › Deployment runs the server with, read from the `start` script
+ * of `packageJson` (what `npm start` runs), so the benches run it as deployed.
+ */
+export function deploymentNodeFlags(packageJson = 'package.json'): string[] {
+  const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    scripts: { start: string }
+  }
+  const flags = /\bnode (.*?)\s*bin\/server\.js/.exec(scripts.start)?.[1]
+  if (flags === undefined) throw new Error('the start script does not run node bin/server.js')
+  return flags.split(' ').filter(Boolean)
+}
 
 /** Starts the build on 127.0.0.1:`port` and resolves once `/health/live` answers. */
 export async function startProductionServer(options: {
@@ -19,7 +32,11 @@ export async function startProductionServer(options: {
   if (!existsSync('build/bin/server.js')) throw new Error('run `npm run build` first')
   const server = spawn(
     'node',
-    [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
+    [
+      ...deploymentNodeFlags(),
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      'bin/server.js',
+    ],
     {
       cwd: 'build',
       env: {
@@ -30,8 +47,9 @@ export async function startProductionServer(options: {
         HOST: '127.0.0.1',
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         RATE_LIMIT_MULTIPLIER: '100000',
-        // As README › Deployment runs it (glibc's malloc arenas capped).
+        // As README › Deployment runs it (glibc's malloc arenas and trimming).
         MALLOC_ARENA_MAX: '2',
+        MALLOC_TRIM_THRESHOLD_: '4194304',
         ...options.env,
       },
       stdio: 'inherit',
