@@ -36,7 +36,10 @@ test.group('Deployment command', () => {
     const documented = serverCommand(deployment)
     assert.deepEqual(serverCommand(scripts.start), documented)
     assert.deepEqual(serverCommand(readFileSync('.ci/deploy_check', 'utf8')), documented)
-    assert.includeMembers(documented.flags, ['--min-semi-space-size=16', '--max-semi-space-size=16'])
+    assert.includeMembers(documented.flags, [
+      '--min-semi-space-size=16',
+      '--max-semi-space-size=16',
+    ])
     assert.includeMembers(documented.environment, ['MALLOC_ARENA_MAX=2'])
   })
 })
