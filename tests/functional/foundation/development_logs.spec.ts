@@ -3,7 +3,7 @@
 | JSON lines in production (pino-pretty is a dev dependency, absent there).
 */
 import { test } from '@japa/runner'
-import { startProductionServer } from '#tests/helpers/server_process'
+import { eventually, REQUEST_MS, startProductionServer } from '#tests/helpers/server_process'
 
 const STARTED = 'started HTTP server'
 
@@ -18,10 +18,19 @@ test.group('Development logs', () => {
     }) => {
       const server = await startProductionServer({ NODE_ENV: environment, LOG_LEVEL: 'info' })
       cleanup(() => server.kill())
-      const line = server
-        .output()
-        .split('\n')
-        .find((candidate) => candidate.includes(STARTED))
+      // Development logs through pino-pretty on a worker thread: the line may reach the
+      // output after the server already answers, so wait for a whole line with it.
+      const startedLine = () =>
+        server
+          .output()
+          .split('\n')
+          .slice(0, -1)
+          .find((candidate) => candidate.includes(STARTED))
+      await eventually(async () => startedLine() !== undefined, 'the started line logged', {
+        within: REQUEST_MS,
+        every: 50,
+      }).catch(() => undefined)
+      const line = startedLine()
       assert.exists(line, server.output())
       if (readable) {
         assert.match(line!, new RegExp(`^\\[\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\] INFO .*${STARTED}`))
