@@ -24,7 +24,12 @@ import { audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR } from '#auth/actor'
 import { recordPurgedRows } from '#support/operator_metrics'
 import { ensureBodyPartitions } from '#services/collections/history/evidence_storage'
-import { planPurge, purgeMonth, purgeRows } from '#services/collections/history/purge_months'
+import {
+  PARTITION_PURGE_MIN_EVENTS,
+  planPurge,
+  purgeMonth,
+  purgeRows,
+} from '#services/collections/history/purge_months'
 
 export const PURGE_BATCH_SIZE = 1_000
 
@@ -35,6 +40,8 @@ export interface PurgeOptions {
   now?: DateTime
   /** Aborted: stop before the next batch (the result says interrupted). */
   signal?: AbortSignal
+  /** Events due from which an ended month is purged whole (PARTITION_PURGE_MIN_EVENTS). */
+  wholeMonthEvents?: number
 }
 
 export type PurgeResult = {
@@ -63,7 +70,7 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
   const now = (options.now ?? DateTime.now()).toUTC()
   const at = now.toJSDate()
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE
-  const plan = await planPurge(at)
+  const plan = await planPurge(at, options.wholeMonthEvents ?? PARTITION_PURGE_MIN_EVENTS)
   const result: PurgeResult = {
     dry_run: options.dryRun === true,
     due: [...plan.dueByMonth.values()].reduce((sum, due) => sum + due, 0),
@@ -75,7 +82,6 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
     interrupted: false,
   }
   if (options.dryRun) return result
-  await ensureBodyPartitions(monthsAhead(now))
 
   const done = (purged: number) => {
     result.batches++
@@ -96,6 +102,8 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
       if (purged === 0) break
       done(purged)
     }
+    // Last: creating one locks the bodies' table, which must not hold the purge back.
+    await ensureBodyPartitions(monthsAhead(now))
   } catch (error) {
     await audit(undefined, SYSTEM_ACTOR, {
       action: 'history.purge',

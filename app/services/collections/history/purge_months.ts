@@ -63,7 +63,7 @@ const monthEnd = (month: string) => {
   return new Date(Date.UTC(year, index, 1))
 }
 
-export async function planPurge(at: Date): Promise<PurgePlan> {
+export async function planPurge(at: Date, wholeMonthEvents: number): Promise<PurgePlan> {
   const months = [...(await openMonths(at)), LOOSE_MONTH]
   const due = await db.rawQuery(
     `SELECT body_month::text AS month, count(*)::int AS due FROM ${RECORDS}
@@ -83,7 +83,7 @@ export async function planPurge(at: Date): Promise<PurgePlan> {
   const wholeMonths = months.filter(
     (month) =>
       month !== LOOSE_MONTH &&
-      (dueByMonth.get(month) ?? 0) >= PARTITION_PURGE_MIN_EVENTS &&
+      (dueByMonth.get(month) ?? 0) >= wholeMonthEvents &&
       monthEnd(month) <= at
   )
   return {
