@@ -138,7 +138,8 @@ test.group('history:purge by partition', (group) => {
       snapshot_ciphertext: row.snapshot_ciphertext !== null,
       projection_ciphertext: row.projection_ciphertext !== null,
     })
-    assert.deepEqual((await evidenceRows()).map(stored), rowEvidence.map(stored))
+    const wholeEvidence = await evidenceRows()
+    assert.deepEqual(wholeEvidence.map(stored), rowEvidence.map(stored))
     const available = Object.fromEntries(
       rowView.list.map((row: any) => [row.merchant_transaction_id, row.history_available])
     )
