@@ -13,15 +13,20 @@ export const PARTITION_SCHEMA = 'evidence_months'
 
 /**
  * An event's evidence read as one row: record `e`, its month's purge `pm`, its body
- * `b` (absent once purged). PURGED_AT is the purged_at the contract shows.
+ * `b` (absent once purged). A record's body is under its month (body_month, the month
+ * of its retain_until) until that month is purged whole, then loose if kept (held, or
+ * imported after the purge). PURGED_AT is the purged_at the contract shows: the
+ * record's own, else its month's when its body went with the month.
  */
 export const EVIDENCE_FROM = `${RECORDS} e
   LEFT JOIN ${PURGED_MONTHS} pm ON pm.month = e.body_month
-  LEFT JOIN ${BODIES} b ON b.id = e.id AND b.body_month = e.body_month`
-export const PURGED_AT = 'COALESCE(e.purged_at, pm.purged_at)'
+  LEFT JOIN ${BODIES} b ON b.id = e.id
+    AND b.body_month = CASE WHEN pm.month IS NULL THEN e.body_month ELSE 'infinity'::date END`
+export const PURGED_AT = 'COALESCE(e.purged_at, CASE WHEN b.id IS NULL THEN pm.purged_at END)'
 /** `e` is not purged, by itself or with its month (no join needed). */
 export const UNPURGED = `e.purged_at IS NULL
-  AND NOT EXISTS (SELECT 1 FROM ${PURGED_MONTHS} pm WHERE pm.month = e.body_month)`
+  AND (NOT EXISTS (SELECT 1 FROM ${PURGED_MONTHS} pm WHERE pm.month = e.body_month)
+    OR EXISTS (SELECT 1 FROM ${BODIES} lb WHERE lb.id = e.id AND lb.body_month = 'infinity'))`
 
 /**
  * First argument of the month lock (pg_advisory_xact_lock(int, int)); the second is
@@ -29,7 +34,7 @@ export const UNPURGED = `e.purged_at IS NULL
  */
 export const MONTH_LOCK_CLASS = 1110
 
-/** body_month of bodies outside every month partition. */
+/** body_month of bodies outside every month partition (and of records outside years 1-9999). */
 export const LOOSE_MONTH = 'infinity'
 
 /** The body's columns besides its key (id, body_month), as stored by migration 1110. */

@@ -134,7 +134,7 @@ const COPY_ROWS = (source: string) => `
 ), bodies AS (
   INSERT INTO ${BODIES} (id, body_month, ${BODY_COLUMNS.join(', ')})
   SELECT id, evidence_retain_month(retain_until), ${BODY_COLUMNS.join(', ')} FROM ${source}
-  WHERE ${BODY_COLUMNS.map((column) => `${column} IS NOT NULL`).join(' OR ')}
+  WHERE purged_at IS NULL OR ${BODY_COLUMNS.map((column) => `${column} IS NOT NULL`).join(' OR ')}
   ON CONFLICT DO NOTHING
 )`
 

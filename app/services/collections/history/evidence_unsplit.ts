@@ -45,7 +45,7 @@ DROP VIEW exchange_evidence;
 DROP FUNCTION exchange_evidence_insert(), exchange_evidence_update(), exchange_evidence_delete();
 DROP TABLE ${RECORDS}, ${BODIES}, ${PURGED_MONTHS};
 DROP SCHEMA ${PARTITION_SCHEMA} CASCADE;
-DROP FUNCTION evidence_records_deleted(), evidence_body_month(timestamptz),
+DROP FUNCTION evidence_records_deleted(), evidence_body_month(timestamptz), evidence_body_place(date),
   evidence_body_partition(date), evidence_month_key(date), evidence_retain_month(timestamptz);
 ALTER TABLE exchange_evidence_restored RENAME TO exchange_evidence;
 ALTER TABLE exchange_evidence ADD CONSTRAINT exchange_evidence_pkey PRIMARY KEY (id),

@@ -8,9 +8,10 @@
 | defined again whenever they change.
 |
 | The SQL functions here are the one place for a body's month: its retention month
-| (evidence_retain_month), its partition (evidence_body_partition, created when
-| missing), the month lock's key, and the month a body is written under
-| (evidence_body_month: the retention month unless that month is purged).
+| (evidence_retain_month, the record's body_month), its partition
+| (evidence_body_partition, created when missing), the month lock's key, where the
+| body of a month lies (evidence_body_place: loose once the month is purged), and
+| the month a body is written under (evidence_body_month, with the month's lock).
 */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type db from '@adonisjs/lucid/services/db'
@@ -74,6 +75,10 @@ BEGIN
       name, month, (month + interval '1 month')::date);
   END IF;
 END $$ LANGUAGE plpgsql;
+CREATE OR REPLACE FUNCTION evidence_body_place(month date) RETURNS date AS $$
+  SELECT CASE WHEN EXISTS (SELECT 1 FROM ${PURGED_MONTHS} p WHERE p.month = $1)
+    THEN 'infinity'::date ELSE $1 END
+$$ LANGUAGE sql STABLE;
 CREATE OR REPLACE FUNCTION evidence_body_month(retain timestamptz) RETURNS date AS $$
 DECLARE
   month date := evidence_retain_month(retain);
@@ -81,10 +86,7 @@ BEGIN
   IF month = 'infinity' THEN RETURN month; END IF;
   PERFORM evidence_body_partition(month);
   PERFORM pg_advisory_xact_lock_shared(${MONTH_LOCK_CLASS}, evidence_month_key(month));
-  IF EXISTS (SELECT 1 FROM ${PURGED_MONTHS} WHERE ${PURGED_MONTHS}.month = evidence_body_month.month) THEN
-    RETURN 'infinity';
-  END IF;
-  RETURN month;
+  RETURN evidence_body_place(month);
 END $$ LANGUAGE plpgsql;`
 
 /** The body columns `evidence_bodies` has now, in order. */
@@ -106,12 +108,20 @@ const list = (columns: string[], format: (column: string) => string) =>
 export async function defineEvidenceView(client: Client) {
   const body = await bodyColumns(client)
   const bodyOf = (column: string) =>
-    `(SELECT b.${column} FROM ${BODIES} b WHERE b.id = r.id AND b.body_month = r.body_month) AS ${column}`
+    `(SELECT b.${column} FROM ${BODIES} b
+      WHERE b.id = r.id AND b.body_month = evidence_body_place(r.body_month)) AS ${column}`
   const recordOf = (column: string) =>
     column === 'purged_at'
-      ? `COALESCE(r.purged_at, (SELECT m.purged_at FROM ${PURGED_MONTHS} m WHERE m.month = r.body_month)) AS purged_at`
+      ? `COALESCE(r.purged_at, CASE WHEN NOT EXISTS (SELECT 1 FROM ${BODIES} b
+           WHERE b.id = r.id AND b.body_month = 'infinity')
+         THEN (SELECT m.purged_at FROM ${PURGED_MONTHS} m WHERE m.month = r.body_month) END)
+         AS purged_at`
       : `r.${column}`
-  const anyBody = body.map((column) => `NEW.${column} IS NOT NULL`).join(' OR ')
+  // An unpurged event always has a body (its absence says it went with its month).
+  const needsBody = [
+    'NEW.purged_at IS NULL',
+    ...body.map((column) => `NEW.${column} IS NOT NULL`),
+  ].join(' OR ')
   await client.rawQuery(`
 DROP VIEW IF EXISTS exchange_evidence;
 CREATE VIEW exchange_evidence AS
@@ -121,13 +131,14 @@ ALTER VIEW exchange_evidence ALTER COLUMN legal_hold SET DEFAULT false;
 
 CREATE OR REPLACE FUNCTION exchange_evidence_insert() RETURNS trigger AS $$
 DECLARE
-  month date := evidence_body_month(NEW.retain_until);
+  place date := evidence_body_month(NEW.retain_until);
 BEGIN
   INSERT INTO ${RECORDS} (${RECORD_COLUMNS.join(', ')}, body_month)
-  VALUES (${list(RECORD_COLUMNS, (column) => `NEW.${column}`)}, month);
-  IF ${anyBody} THEN
+  VALUES (${list(RECORD_COLUMNS, (column) => `NEW.${column}`)},
+    evidence_retain_month(NEW.retain_until));
+  IF ${needsBody} THEN
     INSERT INTO ${BODIES} (id, body_month, ${body.join(', ')})
-    VALUES (NEW.id, month, ${list(body, (column) => `NEW.${column}`)});
+    VALUES (NEW.id, place, ${list(body, (column) => `NEW.${column}`)});
   END IF;
   RETURN NEW;
 END $$ LANGUAGE plpgsql;
@@ -135,23 +146,22 @@ END $$ LANGUAGE plpgsql;
 CREATE OR REPLACE FUNCTION exchange_evidence_update() RETURNS trigger AS $$
 DECLARE
   stored date;
-  month date;
+  month date := evidence_retain_month(NEW.retain_until);
+  place date;
+  moved date;
 BEGIN
   SELECT body_month INTO stored FROM ${RECORDS} WHERE id = OLD.id;
-  month := stored;
-  IF stored <> 'infinity'
-     AND evidence_retain_month(NEW.retain_until) <> evidence_retain_month(OLD.retain_until) THEN
-    month := evidence_body_month(NEW.retain_until);
-  END IF;
+  place := evidence_body_place(stored);
+  moved := CASE WHEN month = stored THEN place ELSE evidence_body_month(NEW.retain_until) END;
   UPDATE ${RECORDS} SET ${list(RECORD_COLUMNS, (column) => `${column} = NEW.${column}`)},
     body_month = month
   WHERE id = OLD.id;
-  UPDATE ${BODIES} SET id = NEW.id, body_month = month,
+  UPDATE ${BODIES} SET id = NEW.id, body_month = moved,
     ${list(body, (column) => `${column} = NEW.${column}`)}
-  WHERE id = OLD.id AND body_month = stored;
-  IF NOT FOUND AND (${anyBody}) THEN
+  WHERE id = OLD.id AND body_month = place;
+  IF NOT FOUND AND (${needsBody}) THEN
     INSERT INTO ${BODIES} (id, body_month, ${body.join(', ')})
-    VALUES (NEW.id, month, ${list(body, (column) => `NEW.${column}`)});
+    VALUES (NEW.id, moved, ${list(body, (column) => `NEW.${column}`)});
   END IF;
   RETURN NEW;
 END $$ LANGUAGE plpgsql;

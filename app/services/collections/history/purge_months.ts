@@ -4,11 +4,12 @@
 |
 | - A whole month: a month whose end is past and that holds at least
 |   PARTITION_PURGE_MIN_EVENTS events due. Under the month's lock held exclusively
-|   (no import writes into it meanwhile, no other run purges it), its bodies on legal
-|   hold move to the loose partition, its partition is emptied with TRUNCATE, and the
-|   month is recorded as purged with the instant and the events it purged; their
-|   records are not touched, their purged_at is the month's. A month already recorded
-|   (by a concurrent run) is left alone.
+|   (no import writes into it meanwhile, no other run purges it), the bodies of its
+|   events on legal hold are copied to the loose partition, its partition is emptied
+|   with TRUNCATE, and the month is recorded as purged with the instant and the events
+|   it purged. No record is written (a write to every hundredth row would rewrite
+|   every page): their purged_at is the month's unless their body is loose. A month
+|   already recorded (by a concurrent run) is left alone.
 | - Row by row, in batches claimed with `FOR UPDATE SKIP LOCKED`: the events of smaller
 |   months, of the month not over yet, and of the loose partition (held events whose
 |   hold was lifted, events imported into a month already purged). Each gets its own
@@ -28,7 +29,11 @@ import {
   RECORDS,
   UNPURGED,
 } from '#services/collections/history/evidence_layout'
-import { LOOSE_MONTH, MONTH_LOCK_CLASS } from '#services/collections/history/evidence_layout'
+import {
+  BODY_COLUMNS,
+  LOOSE_MONTH,
+  MONTH_LOCK_CLASS,
+} from '#services/collections/history/evidence_layout'
 
 /** Below this many events due, a month is purged row by row (a TRUNCATE would not pay). */
 export const PARTITION_PURGE_MIN_EVENTS = 10_000
@@ -63,17 +68,25 @@ const monthEnd = (month: string) => {
   return new Date(Date.UTC(year, index, 1))
 }
 
+/** Events due whose bodies are loose (joined as `e` and `b`). */
+const LOOSE_DUE = `${RECORDS} e JOIN ${BODIES} b ON b.id = e.id AND b.body_month = '${LOOSE_MONTH}'
+  WHERE e.retain_until <= ? AND e.purged_at IS NULL AND NOT e.legal_hold`
+
 export async function planPurge(at: Date, wholeMonthEvents: number): Promise<PurgePlan> {
-  const months = [...(await openMonths(at)), LOOSE_MONTH]
+  const months = await openMonths(at)
   const due = await db.rawQuery(
     `SELECT body_month::text AS month, count(*)::int AS due FROM ${RECORDS}
       WHERE body_month = ANY(?::date[]) AND retain_until <= ? AND purged_at IS NULL
         AND NOT legal_hold
-      GROUP BY body_month`,
-    [DATE_ARRAY(months), at]
+      GROUP BY body_month
+     UNION ALL
+     SELECT '${LOOSE_MONTH}', count(*)::int FROM ${LOOSE_DUE}`,
+    [DATE_ARRAY(months), at, at]
   )
   const dueByMonth = new Map<string, number>(
-    due.rows.map((row: { month: string; due: number }) => [row.month, row.due])
+    due.rows
+      .filter((row: { due: number }) => row.due > 0)
+      .map((row: { month: string; due: number }) => [row.month, row.due])
   )
   const held = await db.rawQuery(
     `SELECT count(*)::int AS held FROM ${RECORDS} e
@@ -81,16 +94,13 @@ export async function planPurge(at: Date, wholeMonthEvents: number): Promise<Pur
     [at]
   )
   const wholeMonths = months.filter(
-    (month) =>
-      month !== LOOSE_MONTH &&
-      (dueByMonth.get(month) ?? 0) >= wholeMonthEvents &&
-      monthEnd(month) <= at
+    (month) => (dueByMonth.get(month) ?? 0) >= wholeMonthEvents && monthEnd(month) <= at
   )
   return {
     dueByMonth,
     onLegalHold: held.rows[0].held,
     wholeMonths,
-    rowMonths: months.filter((month) => dueByMonth.has(month) && !wholeMonths.includes(month)),
+    rowMonths: [...dueByMonth.keys()].filter((month) => !wholeMonths.includes(month)),
   }
 }
 
@@ -110,12 +120,12 @@ export async function purgeMonth(month: string, at: Date): Promise<number | null
     const done = await trx.rawQuery(`SELECT 1 FROM ${PURGED_MONTHS} WHERE month = ?`, [month])
     if (done.rows.length > 0) return null
     await trx.rawQuery(
-      `WITH held AS (
-         UPDATE ${RECORDS} SET body_month = '${LOOSE_MONTH}'
-         WHERE body_month = ? AND legal_hold AND purged_at IS NULL RETURNING id)
-       UPDATE ${BODIES} b SET body_month = '${LOOSE_MONTH}' FROM held
-       WHERE b.id = held.id AND b.body_month = ?`,
-      [month, month]
+      `INSERT INTO ${BODIES} (id, body_month, ${BODY_COLUMNS.join(', ')})
+       SELECT b.id, '${LOOSE_MONTH}', ${BODY_COLUMNS.map((column) => `b.${column}`).join(', ')}
+       FROM ${RECORDS} e JOIN ${BODIES} b ON b.id = e.id AND b.body_month = ?
+       WHERE e.legal_hold AND e.purged_at IS NULL AND e.body_month = ?
+         AND e.retain_until >= ?::date AND e.retain_until < ?::date + interval '1 month'`,
+      [month, month, month, month]
     )
     const due = await trx.rawQuery(
       `SELECT count(*)::int AS due FROM ${RECORDS}
@@ -132,11 +142,13 @@ export async function purgeMonth(month: string, at: Date): Promise<number | null
   })
 }
 
-const PURGE_ROWS = `
+/** A batch of events due in months not purged whole (their bodies under their month). */
+const PURGE_DATED = `
 WITH due AS (
   SELECT id, body_month FROM ${RECORDS} e
   WHERE body_month = ANY(?::date[]) AND retain_until <= ? AND purged_at IS NULL
-    AND NOT legal_hold AND ${UNPURGED}
+    AND NOT legal_hold
+    AND NOT EXISTS (SELECT 1 FROM ${PURGED_MONTHS} pm WHERE pm.month = e.body_month)
   LIMIT ?
   FOR UPDATE SKIP LOCKED
 ), purged AS (
@@ -147,7 +159,23 @@ WITH due AS (
 )
 SELECT count(*)::int AS purged FROM purged`
 
-/** One batch of the row-by-row purge over `months`; returns how many events it purged. */
+/** A batch of events due whose bodies are loose. */
+const PURGE_LOOSE = `
+WITH due AS (
+  SELECT e.id FROM ${LOOSE_DUE}
+  LIMIT ?
+  FOR UPDATE OF e SKIP LOCKED
+), purged AS (
+  UPDATE ${RECORDS} e SET purged_at = ? FROM due WHERE e.id = due.id RETURNING e.id
+), bodies AS (
+  DELETE FROM ${BODIES} b USING purged p WHERE b.id = p.id AND b.body_month = '${LOOSE_MONTH}'
+)
+SELECT count(*)::int AS purged FROM purged`
+
+/**
+ * One batch of the row-by-row purge over `months` (loose last); returns how many
+ * events it purged.
+ */
 export async function purgeRows(
   trx: TransactionClientContract,
   months: string[],
@@ -162,7 +190,10 @@ export async function purgeRows(
          FROM (SELECT unnest(?::date[]) AS m ORDER BY 1) months`,
       [DATE_ARRAY(dated)]
     )
+    const result = await trx.rawQuery(PURGE_DATED, [DATE_ARRAY(dated), at, batchSize, at])
+    if (result.rows[0].purged > 0) return result.rows[0].purged
   }
-  const result = await trx.rawQuery(PURGE_ROWS, [DATE_ARRAY(months), at, batchSize, at])
+  if (!months.includes(LOOSE_MONTH)) return 0
+  const result = await trx.rawQuery(PURGE_LOOSE, [at, batchSize, at])
   return result.rows[0].purged
 }

@@ -24,7 +24,7 @@ import {
   type PreparedEvent,
 } from '#services/collections/import/import_preparation'
 import { DATE_ARRAY, bodyMonthIn } from '#services/collections/history/evidence_storage'
-import { BODIES, RECORDS } from '#services/collections/history/evidence_layout'
+import { BODIES, LOOSE_MONTH, RECORDS } from '#services/collections/history/evidence_layout'
 import { MERGE_EVENTS, STAGE_EVENTS } from '#services/collections/import/staging_sql'
 import {
   stageEventRow,
@@ -119,8 +119,8 @@ export async function insertNewTransactions(
 
 /**
  * The events of transactions the batch created (`createdIds`, by key), COPYed straight
- * into evidence_records and their bodies into evidence_bodies, each under the month
- * the batch placed it under; false when one of them is already stored or twice in the batch
+ * into evidence_records (under their retention month) and their bodies into
+ * evidence_bodies (under the month the batch may write, else loose); false when one of them is already stored or twice in the batch
  * (nothing is written).
  */
 export function copyCreatedEvents(
@@ -144,7 +144,7 @@ export function copyCreatedEvents(
       (function* () {
         for (const event of events) {
           const transactionId = createdIds.get(batch.keys[event.transaction])!
-          yield directEventRow(event, createdAt, transactionId, bodyMonth(event))
+          yield directEventRow(event, createdAt, transactionId, event.retainMonth ?? LOOSE_MONTH)
         }
       })()
     )

@@ -108,18 +108,18 @@ WITH source AS (
     + make_interval(months => $1::int), '9999-12-31 23:59:59.999999+00'::timestamptz)) AS retain) r
 ), placed AS (
   SELECT source.*, CASE WHEN retain_month = ANY($2::date[]) THEN retain_month
-    ELSE '${LOOSE_MONTH}'::date END AS body_month
+    ELSE '${LOOSE_MONTH}'::date END AS place
   FROM source
 ), records AS (
   INSERT INTO ${RECORDS} (${DIRECT_EVENT_COLUMNS.join(', ')})
-  SELECT ${EVENT_RECORD_COLUMNS.join(', ')}, retain, now(), transaction_id, body_month
+  SELECT ${EVENT_RECORD_COLUMNS.join(', ')}, retain, now(), transaction_id, retain_month
   FROM placed
   ORDER BY line, position
   ON CONFLICT (id) DO NOTHING
   RETURNING id
 ), bodies AS (
   INSERT INTO ${BODIES} (${DIRECT_BODY_COLUMNS.join(', ')})
-  SELECT DISTINCT ON (p.id) p.id, p.body_month, ${EVENT_BODY_COLUMNS.map((column) => `p.${column}`).join(', ')}
+  SELECT DISTINCT ON (p.id) p.id, p.place, ${EVENT_BODY_COLUMNS.map((column) => `p.${column}`).join(', ')}
   FROM placed p JOIN records USING (id)
   ORDER BY p.id, p.line, p.position
 )
