@@ -16,12 +16,17 @@ export const PARTITION_SCHEMA = 'evidence_months'
  * `b` (absent once purged). A record's body is under its month (body_month, the month
  * of its retain_until) until that month is purged whole, then loose if kept (held, or
  * imported after the purge). PURGED_AT is the purged_at the contract shows: the
- * record's own, else its month's when its body went with the month.
+ * record's own, else its month's when its body went with the month. The body is a
+ * lateral subquery kept apart (OFFSET 0), so its month is a parameter and each row
+ * probes one partition (run-time pruning) instead of all of them.
  */
 export const EVIDENCE_FROM = `${RECORDS} e
   LEFT JOIN ${PURGED_MONTHS} pm ON pm.month = e.body_month
-  LEFT JOIN ${BODIES} b ON b.id = e.id
-    AND b.body_month = CASE WHEN pm.month IS NULL THEN e.body_month ELSE 'infinity'::date END`
+  LEFT JOIN LATERAL (
+    SELECT * FROM ${BODIES} lb WHERE lb.id = e.id
+      AND lb.body_month = CASE WHEN pm.month IS NULL THEN e.body_month ELSE 'infinity'::date END
+    OFFSET 0
+  ) b ON true`
 export const PURGED_AT = 'COALESCE(e.purged_at, CASE WHEN b.id IS NULL THEN pm.purged_at END)'
 /** `e` is not purged, by itself or with its month (no join needed). */
 export const UNPURGED = `e.purged_at IS NULL

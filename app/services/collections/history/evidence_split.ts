@@ -79,7 +79,7 @@ CREATE TABLE IF NOT EXISTS ${RECORDS} (
 );
 CREATE INDEX IF NOT EXISTS evidence_records_history_idx ON ${RECORDS} (transaction_id, captured_at, id);
 CREATE INDEX IF NOT EXISTS evidence_records_available_idx
-  ON ${RECORDS} (transaction_id, merchant_id, environment, body_month)
+  ON ${RECORDS} (transaction_id, merchant_id, environment, body_month) INCLUDE (id)
   WHERE purged_at IS NULL AND kind IN (${PERMITTED_KINDS_SQL});
 CREATE INDEX IF NOT EXISTS evidence_records_purge_idx ON ${RECORDS} (body_month, retain_until)
   WHERE purged_at IS NULL AND NOT legal_hold;

@@ -59,12 +59,18 @@ export async function lockMonthsForWriting(
 ): Promise<Set<string>> {
   const wanted = [...new Set(months)].sort()
   if (wanted.length === 0) return new Set()
+  const literal = DATE_ARRAY(wanted)
+  await client.query(
+    `SELECT pg_advisory_xact_lock_shared(${MONTH_LOCK_CLASS}, evidence_month_key(m))
+       FROM (SELECT unnest($1::date[]) AS m ORDER BY 1) months`,
+    [literal]
+  )
+  // A statement of its own: its snapshot, taken once the locks are held, sees a purge
+  // that committed while this writer waited.
   const result = await client.query(
     `SELECT m::text AS month, EXISTS (SELECT 1 FROM ${PURGED_MONTHS} p WHERE p.month = m) AS purged
-       FROM unnest($1::date[]) AS m,
-         LATERAL (SELECT pg_advisory_xact_lock_shared(${MONTH_LOCK_CLASS}, evidence_month_key(m))) l
-      ORDER BY m`,
-    [DATE_ARRAY(wanted)]
+       FROM unnest($1::date[]) AS m`,
+    [literal]
   )
   return new Set(result.rows.filter((row) => !row.purged).map((row) => row.month as string))
 }
