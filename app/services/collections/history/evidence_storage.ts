@@ -1,14 +1,15 @@
 /*
 | Where evidence is stored (migration 1110; docs/operations.md › Retention by
 | partition). One row an event in `evidence_records` (what the history shows besides
-| the payload), its body (the seals, snapshot_size, projection_version) in
-| `evidence_bodies`, range-partitioned by `body_month`: the UTC month of its
-| retain_until, a partition a month in the schema `evidence_months`. A body kept past
-| its month's purge (legal hold), or written into a month already purged, is stored
-| under LOOSE_MONTH (its own partition) and purged row by row. A month purged as a
-| whole is a row of `evidence_purged_months`: its records' purged_at is the month's
-| unless they have their own. `exchange_evidence` is a view of the three (evidence_view.ts)
-| for whoever reads or writes an event as one row; the service uses the tables.
+| the payload, and body_month: the UTC month of its retain_until), its body (the
+| seals, snapshot_size, projection_version) in `evidence_bodies`, range-partitioned
+| by body_month, a partition a month in the schema `evidence_months`. A month purged
+| as a whole is a row of `evidence_purged_months`; from then on the bodies its events
+| keep (held ones, copied at the purge, and those imported later) lie in the loose
+| partition (LOOSE_MONTH), and a record's purged_at is its own, else its month's when
+| its body went with the month (evidence_layout.ts). `exchange_evidence` is a view of
+| them (evidence_view.ts) for whoever reads or writes an event as one row; the service
+| uses the tables.
 |
 | The month lock: a writer of bodies into a month holds it shared for its transaction,
 | the month's purge holds it exclusively, so an import writing into a month and a
@@ -47,11 +48,11 @@ export function forgetBodyPartitions() {
 }
 
 /**
- * Takes the month lock of `months` shared (held until the commit: a purge of one of
- * them waits for the writer, and a writer for a purge under way, after which that
- * month's bodies go loose) for the client's transaction (before it
- * writes any body) and answers those it may write bodies into: the months not purged.
- * Their partitions exist (ensureBodyPartitions, before the transaction).
+ * Takes the month lock of `months` shared for the client's transaction, before it
+ * writes any body (a purge of one of them waits for the writer's commit, a writer
+ * waits for a purge under way), and answers those it may write bodies into: the
+ * months not purged; the bodies of the others go loose. Their partitions exist
+ * (ensureBodyPartitions, before the transaction).
  */
 export async function lockMonthsForWriting(
   client: { query: (sql: string, values?: unknown[]) => Promise<{ rows: any[] }> },
