@@ -7,7 +7,7 @@
 |
 | Without --out: creates a bench merchant (or uses --merchant=ID) and loads the
 | transactions and their evidence straight into `transactions` and
-| `exchange_evidence` with COPY (pg-copy-streams), plus noise merchants with their own
+| `evidence_records` and `evidence_bodies` with COPY (pg-copy-streams), plus noise merchants with their own
 | transactions (3 events each) so that queries must scope by merchant. Every line
 | goes through the import's own preparation (prepareLine: check, seal, project), so the
 | rows are exactly what `collections:import` would store. Prints one JSON object
@@ -24,6 +24,7 @@ import { DateTime } from 'luxon'
 import { syntheticLines } from './collections_synthetic.js'
 import { bootApp } from './boot_app.js'
 import {
+  DIRECT_BODY_COLUMNS,
   DIRECT_EVENT_COLUMNS,
   DIRECT_TRANSACTION_COLUMNS,
 } from '#services/collections/import/import_columns'
@@ -44,6 +45,7 @@ const numberFlag = (name: string, fallback: number) => {
 /** The columns of the rows finalRows makes: the import's direct COPY columns. */
 export const TRANSACTION_COLUMNS = DIRECT_TRANSACTION_COLUMNS
 export const EVIDENCE_COLUMNS = DIRECT_EVENT_COLUMNS
+export const BODY_COLUMNS = DIRECT_BODY_COLUMNS
 
 /**
  * The app's pieces, loaded after boot (services resolve only once the app is booted).
@@ -52,8 +54,11 @@ export async function appPieces() {
   const { default: db } = await import('@adonisjs/lucid/services/db')
   const { seal } = await import('#services/collections/history/evidence_snapshot')
   const { retentionMonths } = await import('#services/collections/import/import_transactions')
-  const { prepareLine, directTransactionRow, directEventRow } =
+  const { prepareLine, directTransactionRow } =
     await import('#services/collections/import/import_preparation')
+  const { directEventRow, directBodyRow } =
+    await import('#services/collections/import/direct_writes')
+  const { ensureBodyPartitions } = await import('#services/collections/history/evidence_storage')
   const catalogue = await db.from('currencies').select('code')
   const context = {
     currencies: new Set(catalogue.map((row: { code: string }) => row.code)),
@@ -64,22 +69,30 @@ export async function appPieces() {
 
   /**
    * COPY rows of the final tables for one line, given the transaction's reserved id:
-   * the line prepared as the import prepares it, in the rows of its direct paths.
+   * the line prepared as the import prepares it, in the rows of its direct paths: its
+   * transaction, its events' records and bodies, and the months these go under (whose
+   * partitions must exist: ensureBodyPartitions).
    */
   function finalRows(line: Record<string, unknown>, transactionId: number) {
     const prepared = prepareLine(0, JSON.stringify(line), context)
+    const months: string[] = []
+    for (const event of prepared.events) {
+      if (event.retainMonth === null) {
+        throw new Error('a retain_until outside years 1-9999: not a synthetic line')
+      }
+      months.push(event.retainMonth)
+    }
     return {
       transaction: directTransactionRow(prepared.transaction, transactionId),
-      events: prepared.events.map((event) => {
-        if (event.retainGiven === null && event.retainDefault === null) {
-          throw new Error('a default retain_until outside years 1-9999: not a synthetic line')
-        }
-        return directEventRow(event, loadedAt, transactionId)
-      }),
+      events: prepared.events.map((event, index) =>
+        directEventRow(event, loadedAt, transactionId, months[index])
+      ),
+      bodies: prepared.events.map((event, index) => directBodyRow(event, months[index])),
+      months,
     }
   }
 
-  return { db, finalRows }
+  return { db, finalRows, ensureBodyPartitions }
 }
 
 type Pieces = Awaited<ReturnType<typeof appPieces>>
@@ -125,15 +138,30 @@ export async function loadMerchant(
         }
       })()
     )
-    await copyRows(
-      client,
-      'exchange_evidence',
-      EVIDENCE_COLUMNS,
-      (function* () {
-        let id = firstId
-        for (const line of lines()) yield* pieces.finalRows(line, id++).events
-      })()
-    )
+    // Records and bodies by chunks of lines, each chunk's partitions created first.
+    let id = firstId
+    let chunk: Array<ReturnType<Pieces['finalRows']>> = []
+    const flush = async () => {
+      await pieces.ensureBodyPartitions(chunk.flatMap((rows) => rows.months))
+      await copyRows(
+        client,
+        'evidence_records',
+        EVIDENCE_COLUMNS,
+        chunk.flatMap((rows) => rows.events)
+      )
+      await copyRows(
+        client,
+        'evidence_bodies',
+        BODY_COLUMNS,
+        chunk.flatMap((rows) => rows.bodies)
+      )
+      chunk = []
+    }
+    for (const line of lines()) {
+      chunk.push(pieces.finalRows(line, id++))
+      if (chunk.length === 5_000) await flush()
+    }
+    if (chunk.length > 0) await flush()
   } finally {
     await client.query(`SET statement_timeout = DEFAULT`).catch(() => {})
     await knex.client.releaseConnection(client)
@@ -206,7 +234,7 @@ async function main() {
       })
     }
     await pieces.db.rawQuery('ANALYZE transactions')
-    await pieces.db.rawQuery('ANALYZE exchange_evidence')
+    await pieces.db.rawQuery('ANALYZE evidence_records; ANALYZE evidence_bodies')
     console.log(
       JSON.stringify({
         merchant_id: merchantId,

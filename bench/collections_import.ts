@@ -11,16 +11,17 @@
 |   npm run build && cd build && DATABASE_URL=... node bench/collections_import.js ...
 |
 | Two fresh merchants get the same synthetic year (bench/collections_synthetic.ts):
-| - bare COPY: the final rows of `transactions` and `exchange_evidence` are prepared
+| - bare COPY: the final rows of `transactions` and of the evidence (`evidence_records`,
+|   `evidence_bodies`: app/services/collections/history/evidence_storage.ts) are prepared
 |   beforehand (checked, snapshots sealed, their projections made and sealed, ids
-|   reserved: bench/collections_dataset.ts › finalRows) into two files, untimed; the
+|   reserved: bench/collections_dataset.ts › finalRows) into three files, untimed; the
 |   timed part is only `COPY ... FROM STDIN` of those files into the final tables,
 |   the stored projection column included;
 | - import: the JSON Lines file through importJsonLines, timed end to end (read,
 |   parse, check, seal, project, COPY straight in or through staging and merge, commit
 |   per batch); `import_steps_ms` says where the batch writes spent their time.
 | Rows = transactions + evidence rows. The database is migrated first; each side starts
-| from empty `transactions` and `exchange_evidence` tables (every merchant's rows are
+| from empty `transactions` and evidence tables (every merchant's rows are
 | deleted) and keeps what it loads until the other side starts: use a scratch database.
 | `--sides=copy,import,copy` (the default) says which side runs when. Whichever runs
 | second measured slower here even from empty tables (0.66-0.78 copy first, 0.83-0.92
@@ -44,6 +45,7 @@ import { bootApp } from './boot_app.js'
 import {
   appPieces,
   createBenchMerchant,
+  BODY_COLUMNS,
   EVIDENCE_COLUMNS,
   flag,
   reserveTransactionIds,
@@ -178,13 +180,24 @@ try {
         yield pieces.finalRows({ ...line, events: [] }, id++).transaction
     })()
   )
+  const bodyFile = join(folder, 'bodies.copy')
+  const months = new Set<string>()
+  const bodies: CopyRow[] = []
   await write(
     evFile,
     (function* () {
       let id = firstId
-      for (const line of copyLines()) yield* pieces.finalRows(line, id++).events
+      for (const line of copyLines()) {
+        const rows = pieces.finalRows(line, id++)
+        for (const month of rows.months) months.add(month)
+        bodies.push(...rows.bodies)
+        yield* rows.events
+      }
     })()
   )
+  await write(bodyFile, bodies)
+  bodies.length = 0
+  await pieces.ensureBodyPartitions(months)
   await pipeline(
     Readable.from(
       (function* () {
@@ -210,7 +223,7 @@ try {
    * pages and indexes: about 0.05 of the ratio against whichever ran second.
    */
   const startEmpty = async () => {
-    await pieces.db.rawQuery('TRUNCATE exchange_evidence, transactions')
+    await pieces.db.rawQuery('TRUNCATE evidence_records, evidence_bodies, transactions')
     // Unbounded: on a busy machine a checkpoint outlasts the service's statement timeout.
     await pieces.db.transaction(async (trx) => {
       await trx.rawQuery('SET LOCAL statement_timeout = 0')
@@ -233,8 +246,12 @@ try {
         await pipeline(
           createReadStream(evFile),
           client.query(
-            copyFrom(`COPY exchange_evidence (${EVIDENCE_COLUMNS.join(', ')}) FROM STDIN`)
+            copyFrom(`COPY evidence_records (${EVIDENCE_COLUMNS.join(', ')}) FROM STDIN`)
           )
+        )
+        await pipeline(
+          createReadStream(bodyFile),
+          client.query(copyFrom(`COPY evidence_bodies (${BODY_COLUMNS.join(', ')}) FROM STDIN`))
         )
       })
       return { seconds: (performance.now() - started) / 1000, cpu }

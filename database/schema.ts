@@ -103,13 +103,43 @@ export class CurrencySchema extends BaseModel {
   declare numericCode: string
 }
 
-export class ExchangeEvidenceSchema extends BaseModel {
-  static $columns = ['attemptNumber', 'bodyCaptureStatus', 'captureFormat', 'capturedAt', 'contentType', 'createdAt', 'deliveryState', 'direction', 'durationMs', 'environment', 'eventId', 'httpStatus', 'id', 'isRepeatedRequest', 'kind', 'legalHold', 'merchantId', 'projectionCiphertext', 'projectionVersion', 'purgedAt', 'retainUntil', 'schemaVersion', 'snapshotCiphertext', 'snapshotSize', 'source', 'transactionId'] as const
-  $columns = ExchangeEvidenceSchema.$columns
+export class EvidenceBodySchema extends BaseModel {
+  static $columns = ['bodyMonth', 'id', 'projectionCiphertext', 'projectionVersion', 'snapshotCiphertext', 'snapshotSize'] as const
+  $columns = EvidenceBodySchema.$columns
+  @column.date()
+  declare bodyMonth: DateTime
+  @column()
+  declare id: string
+  @column()
+  declare projectionCiphertext: Buffer | null
+  @column()
+  declare projectionVersion: number | null
+  @column()
+  declare snapshotCiphertext: Buffer | null
+  @column()
+  declare snapshotSize: number | null
+}
+
+export class EvidencePurgedMonthSchema extends BaseModel {
+  static $columns = ['events', 'month', 'purgedAt'] as const
+  $columns = EvidencePurgedMonthSchema.$columns
+  @column()
+  declare events: number
+  @column.date()
+  declare month: DateTime
+  @column.dateTime()
+  declare purgedAt: DateTime
+}
+
+export class EvidenceRecordSchema extends BaseModel {
+  static $columns = ['attemptNumber', 'bodyCaptureStatus', 'bodyMonth', 'captureFormat', 'capturedAt', 'contentType', 'createdAt', 'deliveryState', 'direction', 'durationMs', 'environment', 'eventId', 'httpStatus', 'id', 'isRepeatedRequest', 'kind', 'legalHold', 'merchantId', 'purgedAt', 'retainUntil', 'schemaVersion', 'source', 'transactionId'] as const
+  $columns = EvidenceRecordSchema.$columns
   @column()
   declare attemptNumber: number | null
   @column()
   declare bodyCaptureStatus: string | null
+  @column.date()
+  declare bodyMonth: DateTime
   @column()
   declare captureFormat: string
   @column.dateTime()
@@ -140,20 +170,12 @@ export class ExchangeEvidenceSchema extends BaseModel {
   declare legalHold: boolean
   @column()
   declare merchantId: number
-  @column()
-  declare projectionCiphertext: Buffer | null
-  @column()
-  declare projectionVersion: number | null
   @column.dateTime()
   declare purgedAt: DateTime | null
   @column.dateTime()
   declare retainUntil: DateTime
   @column()
   declare schemaVersion: number | null
-  @column()
-  declare snapshotCiphertext: Buffer | null
-  @column()
-  declare snapshotSize: number | null
   @column()
   declare source: string
   @column()

@@ -1,7 +1,8 @@
 /*
 | How a transaction's history rows are read (portal-api.md › History item): the
-| selected columns of `exchange_evidence` (timestamps formatted by PostgreSQL to the
-| microsecond in UTC; a purged row's stored projection not even selected), the row
+| selected columns of a record and its body (EVIDENCE_FROM of evidence_storage.ts;
+| timestamps formatted by PostgreSQL to the microsecond in UTC; a purged row's stored
+| projection not even selected), the row
 | they give, and the item a row shows. The statements that read them, with their
 | scope and order, are in transaction_history.ts.
 */
@@ -13,14 +14,15 @@ import { historyItemOf } from '#services/collections/history/project_evidence'
 import { snapshotReadable } from '#services/collections/history/snapshot_readability'
 import type { EvidenceRecord } from '#services/collections/history/projection'
 import type { HistoryItem } from '#shapes/collections'
+import { PURGED_AT } from '#services/collections/history/evidence_layout'
 
 export const EVIDENCE_COLUMNS = `e.id, e.transaction_id, e.environment, e.kind,
   ${isoUtc('e.captured_at')} AS captured_at, e.capture_format, e.schema_version,
-  e.snapshot_ciphertext IS NOT NULL AS has_snapshot, e.snapshot_size,
-  CASE WHEN e.purged_at IS NULL THEN e.projection_ciphertext END AS projection_ciphertext,
+  b.snapshot_ciphertext IS NOT NULL AS has_snapshot, b.snapshot_size,
+  CASE WHEN ${PURGED_AT} IS NULL THEN b.projection_ciphertext END AS projection_ciphertext,
   e.content_type, e.body_capture_status, e.event_id, e.attempt_number, e.http_status,
   e.delivery_state, e.duration_ms, e.is_repeated_request,
-  ${isoUtc('e.retain_until')} AS retain_until, ${isoUtc('e.purged_at')} AS purged_at`
+  ${isoUtc('e.retain_until')} AS retain_until, ${isoUtc(PURGED_AT)} AS purged_at`
 
 export interface EvidenceRow {
   id: string

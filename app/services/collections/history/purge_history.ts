@@ -1,19 +1,21 @@
 /*
 | `node ace history:purge [--dry-run]` (portal-api.md › Collections, "History
 | behavior"; decisions.md §4): evidence whose retain_until has passed and that is not
-| on legal hold loses its snapshot (ciphertext and size set to null) and the stored
-| projection of it (its payload), and gets `purged_at`; the row stays, so history shows the item as purged and coverage can
-| say `purged`. Nothing else about the row changes.
+| on legal hold loses its snapshot and the stored projection of it (its payload, with
+| its size: the body, evidence_storage.ts), and gets `purged_at`; the record stays, so
+| history shows the item as purged and coverage can say `purged`. Nothing else about
+| it changes.
 |
-| Work goes in batches of short transactions. Each batch claims its rows with
-| `FOR UPDATE SKIP LOCKED`, so purges started from cron on several hosts share the
-| work instead of waiting on each other, and a row is purged exactly once: a row a
-| concurrent run already purged no longer matches when its lock is granted. Running
-| it again finds nothing to do. A run is audited once, as a system job, with its
-| counts. `--dry-run` only counts (no writes, no audit record).
+| A month of evidence whose end is past is purged whole (its partition emptied, the
+| month recorded as purged), smaller months and the rest row by row in batches of
+| short transactions (purge_months.ts). Purges started from cron on several hosts share
+| the work: a whole month is purged by one of them, and rows are claimed with
+| `FOR UPDATE SKIP LOCKED`, so every event is purged exactly once. Running it again
+| finds nothing to do. A run is audited once, as a system job, with its counts.
+| `--dry-run` only counts (no writes, no audit record).
 |
 | An aborted `signal` (the command's SIGTERM or SIGINT) stops the run before its next
-| batch: the batches done stay purged, the run is audited as interrupted with its
+| month or batch: what is done stays purged, the run is audited as interrupted with its
 | counts, and the next run purges the rest.
 */
 import { DateTime } from 'luxon'
@@ -21,6 +23,13 @@ import db from '@adonisjs/lucid/services/db'
 import { audit } from '#services/audit/audit_trail'
 import { SYSTEM_ACTOR } from '#auth/actor'
 import { recordPurgedRows } from '#support/operator_metrics'
+import { ensureBodyPartitions } from '#services/collections/history/evidence_storage'
+import {
+  PARTITION_PURGE_MIN_EVENTS,
+  planPurge,
+  purgeMonth,
+  purgeRows,
+} from '#services/collections/history/purge_months'
 
 export const PURGE_BATCH_SIZE = 1_000
 
@@ -31,6 +40,8 @@ export interface PurgeOptions {
   now?: DateTime
   /** Aborted: stop before the next batch (the result says interrupted). */
   signal?: AbortSignal
+  /** Events due from which an ended month is purged whole (PARTITION_PURGE_MIN_EVENTS). */
+  wholeMonthEvents?: number
 }
 
 export type PurgeResult = {
@@ -41,72 +52,63 @@ export type PurgeResult = {
   purged: number
   /** Evidence past retention kept because it is on legal hold. */
   on_legal_hold: number
+  /** Batches and whole months this run purged. */
   batches: number
+  /** Of those, the months purged whole. */
+  months: number
   as_of: string
   /** Stopped by the signal before the work was done. */
   interrupted: boolean
 }
 
-const PURGE_BATCH = `
-WITH due AS (
-  SELECT id FROM exchange_evidence
-  WHERE retain_until <= ? AND purged_at IS NULL AND NOT legal_hold
-  ORDER BY retain_until
-  LIMIT ?
-  FOR UPDATE SKIP LOCKED
-)
-UPDATE exchange_evidence e
-SET snapshot_ciphertext = NULL, snapshot_size = NULL, projection_ciphertext = NULL, purged_at = ?
-FROM due
-WHERE e.id = due.id
-RETURNING e.id`
-
-async function count(now: Date, legalHold: boolean) {
-  const row = await db
-    .from('exchange_evidence')
-    .where('retain_until', '<=', now)
-    .whereNull('purged_at')
-    .where('legal_hold', legalHold)
-    .count('* as total')
-    .first()
-  return Number(row?.total ?? 0)
+/** The months whose partitions a run creates ahead: this one and the next two. */
+function monthsAhead(now: DateTime) {
+  return [0, 1, 2].map((ahead) => now.startOf('month').plus({ months: ahead }).toISODate()!)
 }
 
 export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<PurgeResult> {
   const now = (options.now ?? DateTime.now()).toUTC()
   const at = now.toJSDate()
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE
+  const plan = await planPurge(at, options.wholeMonthEvents ?? PARTITION_PURGE_MIN_EVENTS)
   const result: PurgeResult = {
     dry_run: options.dryRun === true,
-    due: await count(at, false),
+    due: [...plan.dueByMonth.values()].reduce((sum, due) => sum + due, 0),
     purged: 0,
-    on_legal_hold: await count(at, true),
+    on_legal_hold: plan.onLegalHold,
     batches: 0,
+    months: 0,
     as_of: now.toISO()!,
     interrupted: false,
   }
   if (options.dryRun) return result
 
+  const done = (purged: number) => {
+    result.batches++
+    result.purged += purged
+    recordPurgedRows(purged)
+  }
+  const stopped = () => (result.interrupted ||= options.signal?.aborted === true)
   try {
-    for (;;) {
-      if (options.signal?.aborted) {
-        result.interrupted = true
-        break
-      }
-      const purged = await db.transaction(async (trx) => {
-        const rows = await trx.rawQuery(PURGE_BATCH, [at, batchSize, at])
-        return rows.rows.length as number
-      })
-      if (purged === 0) break
-      result.batches++
-      result.purged += purged
-      recordPurgedRows(purged)
+    for (const month of plan.wholeMonths) {
+      if (stopped()) break
+      const purged = await purgeMonth(month, at)
+      if (purged === null) continue
+      result.months++
+      done(purged)
     }
+    while (plan.rowMonths.length > 0 && !stopped()) {
+      const purged = await db.transaction((trx) => purgeRows(trx, plan.rowMonths, at, batchSize))
+      if (purged === 0) break
+      done(purged)
+    }
+    // Last: creating one locks the bodies' table, which must not hold the purge back.
+    await ensureBodyPartitions(monthsAhead(now))
   } catch (error) {
     await audit(undefined, SYSTEM_ACTOR, {
       action: 'history.purge',
       outcome: 'failure',
-      metadata: { purged: result.purged, batches: result.batches },
+      metadata: { purged: result.purged, batches: result.batches, months: result.months },
     }).catch(() => {})
     throw error
   }
@@ -120,6 +122,7 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
       purged: result.purged,
       on_legal_hold: result.on_legal_hold,
       batches: result.batches,
+      months: result.months,
       ...(result.interrupted && { interrupted: true }),
     },
   })

@@ -119,7 +119,15 @@ async function countDue(): Promise<number> {
 /** Re-projects one claimed batch; returns how many rows it wrote. */
 async function reprojectBatch(trx: TransactionClientContract, batchRows: number) {
   const claim = await trx.rawQuery(CLAIM_BATCH, [PROJECTION_VERSION, batchRows])
-  const claimed: ClaimedRow[] = claim.rows
+  // Over the view (migration 1110) the lock is the record's and the version the body's:
+  // a row another run re-projected while this claim waited is still due in the claim's
+  // snapshot, so what is due is read again now that the rows are held.
+  const still = await trx.rawQuery(
+    `SELECT id FROM exchange_evidence WHERE id = ANY(?::text[]) AND ${DUE}`,
+    [textArray(claim.rows.map((row: ClaimedRow) => row.id)), PROJECTION_VERSION]
+  )
+  const due = new Set(still.rows.map((row: { id: string }) => row.id))
+  const claimed: ClaimedRow[] = claim.rows.filter((row: ClaimedRow) => due.has(row.id))
   const projections = new Map<string, Buffer | null>()
   const readable: Array<{ row: ClaimedRow; facts: EvidenceFacts }> = []
   for (const row of claimed) {

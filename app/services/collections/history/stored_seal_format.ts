@@ -1,6 +1,7 @@
 /*
-| Converts the stored seals of `exchange_evidence` (snapshot_ciphertext,
-| projection_ciphertext) between the two formats, in place: bytes in the compact format
+| Converts the stored seals of evidence (snapshot_ciphertext, projection_ciphertext of
+| `evidence_bodies`, or of the table `exchange_evidence` before migration 1110) between
+| the two formats, in place: bytes in the compact format
 | (evidence_cipher.ts; migration 1100's up) or text in the application encrypter's
 | format (its down).
 |
@@ -17,10 +18,15 @@
 | stay unreadable exactly as before. A snapshot over the read bound is kept as it is
 | too: re-sealed smaller it would become readable, and its stored projection (made when
 | it was withheld) would no longer say what a read of it says.
+|
+| Over evidence_bodies, the view `exchange_evidence` shows the columns the bodies have
+| (evidence_view.ts), so it is defined again when they are added and when they swap.
 */
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { toBytes, toText, type StoredRow } from '#services/collections/history/stored_seal_rows'
+import { BODIES } from '#services/collections/history/evidence_layout'
+import { defineEvidenceView, evidenceIsSplit } from '#services/collections/history/evidence_view'
 
 export type StoredSealFormat = 'bytes' | 'text'
 
@@ -43,16 +49,21 @@ export interface ConversionResult {
 
 const COLUMN_TYPE = { bytes: 'bytea', text: 'text' } as const
 
-/** The SQL type of a column of exchange_evidence, or null when it does not exist. */
+/** The table holding the seals: the bodies once evidence is split (migration 1110). */
+async function sealTable(client: TransactionClientContract | typeof db) {
+  return (await evidenceIsSplit(client)) ? BODIES : 'exchange_evidence'
+}
+
+/** The SQL type of a column of the seals' table, or null when it does not exist. */
 async function columnType(
   client: TransactionClientContract | typeof db,
+  table: string,
   column: string
 ): Promise<string | null> {
   const result = await client.rawQuery(
     `SELECT data_type FROM information_schema.columns
-      WHERE table_schema = current_schema() AND table_name = 'exchange_evidence'
-        AND column_name = ?`,
-    [column]
+      WHERE table_schema = current_schema() AND table_name = ? AND column_name = ?`,
+    [table, column]
   )
   return result.rows[0]?.data_type ?? null
 }
@@ -75,7 +86,7 @@ const PENDING = `((snapshot_ciphertext IS NOT NULL AND snapshot_ciphertext_next 
  * While a conversion runs, a seal the service changes (a purge, an import) loses its
  * converted copy, so the rows pending include it again.
  */
-const FORGET_CHANGED_SEALS = `
+const FORGET_CHANGED_SEALS = (table: string) => `
 CREATE OR REPLACE FUNCTION exchange_evidence_seal_changed() RETURNS trigger AS $$
 BEGIN
   IF NEW.snapshot_ciphertext IS DISTINCT FROM OLD.snapshot_ciphertext THEN
@@ -86,12 +97,13 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$ LANGUAGE plpgsql;
-CREATE OR REPLACE TRIGGER exchange_evidence_seal_changed BEFORE UPDATE ON exchange_evidence
+CREATE OR REPLACE TRIGGER exchange_evidence_seal_changed BEFORE UPDATE ON ${table}
   FOR EACH ROW EXECUTE FUNCTION exchange_evidence_seal_changed();`
 
 /** Converts the next batch of pending rows after `afterId`; returns the last id, or null. */
 async function convertBatch(
   trx: TransactionClientContract,
+  table: string,
   to: StoredSealFormat,
   afterId: string,
   batchRows: number,
@@ -99,7 +111,7 @@ async function convertBatch(
 ): Promise<{ lastId: string; rows: number } | null> {
   const claimed = await trx.rawQuery(
     `SELECT id, snapshot_ciphertext, snapshot_size, projection_ciphertext
-       FROM exchange_evidence WHERE id > ? AND ${PENDING}
+       FROM ${table} WHERE id > ? AND ${PENDING}
       ORDER BY id LIMIT ? ${lock}`,
     [afterId, batchRows]
   )
@@ -108,7 +120,7 @@ async function convertBatch(
   const converted = rows.map(to === 'bytes' ? toBytes : toText)
   const type = COLUMN_TYPE[to]
   await trx.rawQuery(
-    `UPDATE exchange_evidence e
+    `UPDATE ${table} e
         SET snapshot_ciphertext_next = v.snapshot, projection_ciphertext_next = v.projection,
             snapshot_size = v.size
        FROM unnest(?::text[], ?::${type}[], ?::${type}[], ?::int[])
@@ -133,27 +145,35 @@ export async function convertStoredSeals(
   options: ConversionOptions = {}
 ): Promise<ConversionResult> {
   const result: ConversionResult = { converted: 0, done: false }
-  if ((await columnType(db, 'snapshot_ciphertext')) === COLUMN_TYPE[to]) {
+  const table = await sealTable(db)
+  const split = table === BODIES
+  if ((await columnType(db, table, 'snapshot_ciphertext')) === COLUMN_TYPE[to]) {
     return { ...result, done: true }
   }
   const type = COLUMN_TYPE[to]
   const batchRows = options.batchRows ?? CONVERSION_BATCH_ROWS
   // A next column of the other format is a down() that stopped half-way: start afresh.
-  const next = await columnType(db, 'snapshot_ciphertext_next')
+  const next = await columnType(db, table, 'snapshot_ciphertext_next')
   if (next !== null && next !== type) {
-    await db.rawQuery(`ALTER TABLE exchange_evidence
+    if (split) await db.rawQuery('DROP VIEW exchange_evidence')
+    await db.rawQuery(`ALTER TABLE ${table}
       DROP COLUMN snapshot_ciphertext_next, DROP COLUMN projection_ciphertext_next`)
   }
-  await db.rawQuery(`ALTER TABLE exchange_evidence
-    ADD COLUMN IF NOT EXISTS snapshot_ciphertext_next ${type},
-    ADD COLUMN IF NOT EXISTS projection_ciphertext_next ${type}`)
-  await db.rawQuery(FORGET_CHANGED_SEALS)
+  if (next !== type) {
+    await db.transaction(async (trx) => {
+      await trx.rawQuery(`ALTER TABLE ${table}
+        ADD COLUMN IF NOT EXISTS snapshot_ciphertext_next ${type},
+        ADD COLUMN IF NOT EXISTS projection_ciphertext_next ${type}`)
+      if (split) await defineEvidenceView(trx)
+    })
+  }
+  await db.rawQuery(FORGET_CHANGED_SEALS(table))
 
   let afterId = ''
   for (;;) {
     if (options.signal?.aborted) return result
     const batch = await db.transaction((trx) =>
-      convertBatch(trx, to, afterId, batchRows, 'FOR UPDATE SKIP LOCKED')
+      convertBatch(trx, table, to, afterId, batchRows, 'FOR UPDATE SKIP LOCKED')
     )
     if (batch === null) break
     afterId = batch.lastId
@@ -166,21 +186,23 @@ export async function convertStoredSeals(
     await trx.rawQuery('LOCK TABLE exchange_evidence IN SHARE ROW EXCLUSIVE MODE')
     let after = ''
     for (;;) {
-      const batch = await convertBatch(trx, to, after, batchRows, '')
+      const batch = await convertBatch(trx, table, to, after, batchRows, '')
       if (batch === null) break
       after = batch.lastId
       result.converted += batch.rows
     }
-    await trx.rawQuery(`DROP TRIGGER exchange_evidence_seal_changed ON exchange_evidence;
+    await trx.rawQuery(`DROP TRIGGER exchange_evidence_seal_changed ON ${table};
       DROP FUNCTION exchange_evidence_seal_changed()`)
-    await trx.rawQuery(`ALTER TABLE exchange_evidence
+    if (split) await trx.rawQuery('DROP VIEW exchange_evidence')
+    await trx.rawQuery(`ALTER TABLE ${table}
       DROP COLUMN snapshot_ciphertext, DROP COLUMN projection_ciphertext`)
     await trx.rawQuery(
-      'ALTER TABLE exchange_evidence RENAME COLUMN snapshot_ciphertext_next TO snapshot_ciphertext'
+      `ALTER TABLE ${table} RENAME COLUMN snapshot_ciphertext_next TO snapshot_ciphertext`
     )
     await trx.rawQuery(
-      'ALTER TABLE exchange_evidence RENAME COLUMN projection_ciphertext_next TO projection_ciphertext'
+      `ALTER TABLE ${table} RENAME COLUMN projection_ciphertext_next TO projection_ciphertext`
     )
+    if (split) await defineEvidenceView(trx)
   })
   return { ...result, done: true }
 }

@@ -36,6 +36,7 @@ import {
 } from '#services/collections/history/evidence_rows'
 import { coverageOf, eventTypeOf } from '#services/collections/history/coverage'
 import type { HistoryItem } from '#shapes/collections'
+import { EVIDENCE_FROM, RECORDS, UNPURGED } from '#services/collections/history/evidence_layout'
 
 /** The scope of a transaction's evidence: transaction, merchant, environment, permitted kinds. */
 const EVIDENCE_SCOPE = `e.transaction_id = ? AND e.merchant_id = ? AND e.environment = ?
@@ -102,20 +103,20 @@ export function historyQueries(
       {
         items: {
           sql: `SELECT least(?::bigint, greatest(0, count(*) - ?::bigint))
-                FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE}`,
+                FROM ${RECORDS} e WHERE ${EVIDENCE_SCOPE}`,
           bindings: [input.perPage, offset, ...scope],
         },
       }
     ),
     page: {
-      sql: `SELECT ${EVIDENCE_COLUMNS} FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE}
+      sql: `SELECT ${EVIDENCE_COLUMNS} FROM ${EVIDENCE_FROM} WHERE ${EVIDENCE_SCOPE}
        ORDER BY ${CHRONOLOGICAL} LIMIT ? OFFSET ?`,
       bindings: [...scope, input.perPage, offset],
     },
     coverage: {
       sql: `SELECT e.kind, count(*)::int AS total,
-              count(*) FILTER (WHERE e.purged_at IS NULL)::int AS unpurged
-       FROM exchange_evidence e WHERE ${EVIDENCE_SCOPE} GROUP BY e.kind`,
+              count(*) FILTER (WHERE ${UNPURGED})::int AS unpurged
+       FROM ${RECORDS} e WHERE ${EVIDENCE_SCOPE} GROUP BY e.kind`,
       bindings: scope,
     },
   }
@@ -156,7 +157,7 @@ export async function listTransactionHistory(
 }
 
 /** The item's row, found by its id within the transaction's scope (one row or none). */
-const ITEM_IN_SCOPE = `FROM exchange_evidence e
+const ITEM_IN_SCOPE = `FROM ${EVIDENCE_FROM}
      JOIN transactions t ON t.id = e.transaction_id AND t.merchant_id = e.merchant_id
        AND t.environment = e.environment
      WHERE e.id = ? AND ${EVIDENCE_SCOPE}`

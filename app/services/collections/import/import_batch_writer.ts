@@ -5,8 +5,9 @@
 |
 | - New rows go straight into the final tables: a batch whose transactions are all new
 |   is COPYed into `transactions` with ids from its sequence, and the events of
-|   transactions it created into `exchange_evidence`, each under a savepoint
-|   (direct_writes.ts).
+|   transactions it created into `evidence_records` and `evidence_bodies`, each under
+|   a savepoint (direct_writes.ts). Bodies go under the months the batch locked
+|   (evidence_storage.ts), their partitions created before its transaction.
 | - Whatever may already be stored goes into two session temporary staging tables and
 |   is merged with plain SQL, which applies the re-import rules (staging_sql.ts); a
 |   unique violation on a direct path sends the batch there too.
@@ -19,14 +20,10 @@ import type { PoolClient } from 'pg'
 import { acquirePgConnection, releasePgConnection } from '#platform/pg_connection'
 import { ImportLineError } from '#services/collections/import/import_line'
 import { copyValue } from '#services/collections/import/import_preparation'
-import {
-  STAGE_EVENT_COLUMNS,
-  TRANSACTION_COLUMNS,
-} from '#services/collections/import/import_columns'
+import { TRANSACTION_COLUMNS } from '#services/collections/import/import_columns'
 import {
   CREATE_STAGING,
   FOREIGN_EVENT_IDS,
-  MERGE_EVENTS,
   MERGE_TRANSACTIONS,
   STAGE_EVENTS,
   STAGE_TRANSACTIONS,
@@ -35,16 +32,20 @@ import { copyRows } from '#services/collections/import/copy_stream'
 import {
   copyCreatedEvents,
   insertNewTransactions,
+  mergeStagedEvents,
 } from '#services/collections/import/direct_writes'
 import {
   keepBefore,
-  stageEventRow,
   stageTransactionRow,
   type Batch,
   type Counts,
   type StagedEvent,
 } from '#services/collections/import/import_batch'
 import { stepTimer } from '#services/collections/import/step_timer'
+import {
+  ensureBodyPartitions,
+  lockMonthsForWriting,
+} from '#services/collections/history/evidence_storage'
 
 export class BatchWriter {
   private constructor(
@@ -102,9 +103,13 @@ export class BatchWriter {
    * staging merge too, which finds and reports the line. Events of transactions
    * that already existed always take the staging merge (ON CONFLICT DO NOTHING).
    */
-  async write(batch: Batch, months: number): Promise<Counts> {
+  async write(batch: Batch, retentionMonths: number): Promise<Counts> {
     const { client } = this
     const tick = stepTimer(this.timings)
+    // The months its bodies go into: their partitions first, outside the transaction.
+    const months = new Set<string>()
+    for (const event of batch.events) if (event.retainMonth) months.add(event.retainMonth)
+    await ensureBodyPartitions(months)
     try {
       // A large batch on a busy database may outlast the per-statement bound of requests.
       // Commits of batches need not wait for the disk: an import stopped by a crash is
@@ -162,9 +167,10 @@ export class BatchWriter {
       }
       let eventsCreated = 0
       const createdAt = now
+      const writable = await lockMonthsForWriting(client, months)
       if (direct.length > 0 && createdAt) {
-        const written = await copyCreatedEvents(client, batch, direct, createdAt, createdIds)
-        if (written) {
+        const into = { createdAt, createdIds, writable }
+        if (await copyCreatedEvents(client, batch, direct, into)) {
           tick('direct')
           eventsCreated += direct.length
         } else {
@@ -173,18 +179,8 @@ export class BatchWriter {
         }
       }
       if (staged.length > 0) {
-        await copyRows(
-          client,
-          STAGE_EVENTS,
-          STAGE_EVENT_COLUMNS,
-          (function* () {
-            for (const event of staged) yield stageEventRow(batch, event)
-          })()
-        )
-        tick('copyEv')
-        const inserted = await client.query(MERGE_EVENTS, [months])
+        eventsCreated += await mergeStagedEvents(client, batch, staged, retentionMonths, writable)
         tick('mergeEv')
-        eventsCreated += inserted.rowCount ?? 0
       }
       // Only events not inserted can belong to another transaction.
       const foreign =

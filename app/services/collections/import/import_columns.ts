@@ -8,6 +8,7 @@ import {
   TRANSACTION_KEY_COLUMNS,
   TRANSACTION_VALUE_COLUMNS,
 } from '#services/collections/transactions/transaction_rows'
+import { BODY_COLUMNS } from '#services/collections/history/evidence_layout'
 
 /** A transaction's staging row (PreparedLine.transaction), in this order. */
 export const TRANSACTION_COLUMNS = [
@@ -15,7 +16,10 @@ export const TRANSACTION_COLUMNS = [
   ...TRANSACTION_KEY_COLUMNS,
   ...TRANSACTION_VALUE_COLUMNS,
 ]
-/** An event's values common to staging and to a direct COPY, in this order. */
+/**
+ * An event's values common to staging and to a direct COPY, in this order: its
+ * record's, with its body's (EVENT_BODY_COLUMNS, evidence_storage.ts) among them.
+ */
 export const EVENT_CORE_COLUMNS = [
   'id',
   'merchant_id',
@@ -43,6 +47,12 @@ export const EVENT_CORE_COLUMNS = [
 ]
 /** A direct COPY into transactions: the staging columns with the id for the line. */
 export const DIRECT_TRANSACTION_COLUMNS = ['id', ...TRANSACTION_COLUMNS.slice(1)]
+/** An event's body values, in this order, consecutive in the core. */
+export const EVENT_BODY_COLUMNS = BODY_COLUMNS
+/** An event's record values: the core but its body. */
+export const EVENT_RECORD_COLUMNS = EVENT_CORE_COLUMNS.filter(
+  (column) => !EVENT_BODY_COLUMNS.includes(column)
+)
 /** Staging row: where it came from, its transaction's reference, the given retain_until. */
 export const STAGE_EVENT_COLUMNS = [
   'line',
@@ -51,10 +61,13 @@ export const STAGE_EVENT_COLUMNS = [
   'retain_until',
   ...EVENT_CORE_COLUMNS,
 ]
-/** Direct row into exchange_evidence: the core, then what only the database knew. */
+/** Direct row into evidence_records: the record's core, then what only the database knew. */
 export const DIRECT_EVENT_COLUMNS = [
-  ...EVENT_CORE_COLUMNS,
+  ...EVENT_RECORD_COLUMNS,
   'retain_until',
   'created_at',
   'transaction_id',
+  'body_month',
 ]
+/** Direct row into evidence_bodies. */
+export const DIRECT_BODY_COLUMNS = ['id', 'body_month', ...EVENT_BODY_COLUMNS]

@@ -10,6 +10,7 @@
 import type { CopyPiece, CopyRow } from '#services/collections/import/copy_stream'
 import { parseImportLine } from '#services/collections/import/import_line'
 import { retainUntilDefault } from '#services/collections/import/import_retention'
+import { monthOfInstant, monthOfUtcLiteral } from '#services/collections/history/evidence_layout'
 import { sealEvidenceWith, type Seal } from '#services/collections/history/evidence_cipher'
 
 /**
@@ -43,16 +44,6 @@ export const directTransactionRow = (rest: CopyPiece, id: number | string): Copy
   rest,
 ]
 
-/** An event of a transaction just created, as a row of `exchange_evidence`. */
-export const directEventRow = (
-  event: PreparedEvent<CopyPiece>,
-  createdAt: string,
-  transactionId: number | string
-): CopyRow => [
-  event.core,
-  `\t${event.retainGiven ?? event.retainDefault}\t${createdAt}\t${transactionId}\n`,
-]
-
 /** An event as a staging row, under its transaction's reference. */
 export const stagedEventRow = (event: PreparedEvent<CopyPiece>, reference: string): CopyRow => [
   `${event.line}\t${event.position}\t${reference}\t${event.retainGiven ?? '\\N'}\t`,
@@ -76,6 +67,8 @@ export interface PreparedEvent<Text extends CopyPiece = string> {
   position: number
   /** COPY text of the import's event core columns, without a newline. */
   core: Text
+  /** The UTC month of its retain_until ('YYYY-MM-01'); null when only PostgreSQL knows it. */
+  retainMonth: string | null
   /** retain_until as given, or null for the default. */
   retainGiven: string | null
   /** The default computed here, or null when PostgreSQL must compute it (staging). */
@@ -186,14 +179,18 @@ export function prepareLine(line: number, text: string, context: PreparationCont
       .map(copyValue)
       .join('\t')
     const retainGiven = event.retainUntil ? copyValue(event.retainUntil.sql) : null
+    const retainDefault =
+      retainGiven === null ? retainUntilDefault(event.capturedAt, context.months) : null
     bytes += core.length + 64
     return {
       line,
       position,
       core,
       retainGiven,
-      retainDefault:
-        retainGiven === null ? retainUntilDefault(event.capturedAt, context.months) : null,
+      retainDefault,
+      retainMonth: event.retainUntil
+        ? monthOfInstant(event.retainUntil.epochSeconds * 1000)
+        : retainDefault && monthOfUtcLiteral(retainDefault),
     }
   })
   return {

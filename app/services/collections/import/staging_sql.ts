@@ -8,9 +8,13 @@ import {
   TRANSACTION_VALUE_COLUMNS,
 } from '#services/collections/transactions/transaction_rows'
 import {
+  DIRECT_BODY_COLUMNS,
   DIRECT_EVENT_COLUMNS,
-  EVENT_CORE_COLUMNS,
+  EVENT_BODY_COLUMNS,
+  EVENT_RECORD_COLUMNS,
 } from '#services/collections/import/import_columns'
+import { BODIES, RECORDS } from '#services/collections/history/evidence_layout'
+import { LOOSE_MONTH } from '#services/collections/history/evidence_layout'
 
 export const STAGE_TRANSACTIONS = 'collections_import_transactions'
 export const STAGE_EVENTS = 'collections_import_events'
@@ -87,26 +91,45 @@ WHERE (t.updated_at IS NULL OR EXCLUDED.updated_at IS NULL OR EXCLUDED.updated_a
 RETURNING id, ${KEY}, (xmax = 0) AS created, now()::text AS now`
 
 /**
- * New evidence only; stored evidence is never changed by an import. The columns of a
- * direct COPY (DIRECT_EVENT_COLUMNS): the core, retain_until (the given one, else the
- * default of $1 months), created_at, transaction_id.
+ * New evidence only; stored evidence is never changed by an import. A record takes the
+ * columns of a direct COPY (DIRECT_EVENT_COLUMNS): the record's core, retain_until (the given
+ * one, else the default of $1 months), created_at, transaction_id, and the month its
+ * body is stored under: its retention month when that is one of the batch's writable
+ * months ($2, locked by the batch and not purged), else loose (evidence_storage.ts).
+ * The body of each record inserted goes with it; `inserted` counts the records.
  */
 export const MERGE_EVENTS = `
-INSERT INTO exchange_evidence (${DIRECT_EVENT_COLUMNS.join(', ')})
-SELECT ${EVENT_CORE_COLUMNS.map((column) => `s.${column}`).join(', ')},
-  COALESCE(s.retain_until, LEAST(s.captured_at + make_interval(months => $1::int), '9999-12-31 23:59:59.999999+00'::timestamptz)),
-  now(), t.id
-FROM ${STAGE_EVENTS} s
-JOIN transactions t ON t.merchant_id = s.merchant_id AND t.environment = s.environment
-  AND t.merchant_transaction_id = s.merchant_transaction_id
-ORDER BY s.line, s.position
-ON CONFLICT (id) DO NOTHING`
+WITH source AS (
+  SELECT s.*, t.id AS transaction_id, evidence_retain_month(retain) AS retain_month, retain
+  FROM ${STAGE_EVENTS} s
+  JOIN transactions t ON t.merchant_id = s.merchant_id AND t.environment = s.environment
+    AND t.merchant_transaction_id = s.merchant_transaction_id
+  CROSS JOIN LATERAL (SELECT COALESCE(s.retain_until, LEAST(s.captured_at
+    + make_interval(months => $1::int), '9999-12-31 23:59:59.999999+00'::timestamptz)) AS retain) r
+), placed AS (
+  SELECT source.*, CASE WHEN retain_month = ANY($2::date[]) THEN retain_month
+    ELSE '${LOOSE_MONTH}'::date END AS place
+  FROM source
+), records AS (
+  INSERT INTO ${RECORDS} (${DIRECT_EVENT_COLUMNS.join(', ')})
+  SELECT ${EVENT_RECORD_COLUMNS.join(', ')}, retain, now(), transaction_id, retain_month
+  FROM placed
+  ORDER BY line, position
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id
+), bodies AS (
+  INSERT INTO ${BODIES} (${DIRECT_BODY_COLUMNS.join(', ')})
+  SELECT DISTINCT ON (p.id) p.id, p.place, ${EVENT_BODY_COLUMNS.map((column) => `p.${column}`).join(', ')}
+  FROM placed p JOIN records USING (id)
+  ORDER BY p.id, p.line, p.position
+)
+SELECT count(*)::int AS inserted FROM records`
 
 /** The first line whose event id is already stored for another transaction. */
 export const FOREIGN_EVENT_IDS = `
 SELECT s.line, s.position, s.id
 FROM ${STAGE_EVENTS} s
-JOIN exchange_evidence e ON e.id = s.id
+JOIN ${RECORDS} e ON e.id = s.id
 JOIN transactions t ON t.id = e.transaction_id
 WHERE (t.merchant_id, t.environment, t.merchant_transaction_id)
   IS DISTINCT FROM (s.merchant_id, s.environment, s.merchant_transaction_id)

@@ -5,12 +5,14 @@
 |
 | - Timestamps are formatted by PostgreSQL to the microsecond in UTC, so what was
 |   stored (and what `from`/`to` compare against) is shown exactly.
-| - `history_available`: unpurged evidence of a permitted kind exists. It is an
-|   EXISTS probe on the partial index of migration 0502 (one index-only lookup per
-|   row of the page).
+| - `history_available`: unpurged evidence of a permitted kind exists: a record not
+|   purged by itself nor with its month (evidence_storage.ts). It is an EXISTS probe on
+|   the partial index of migration 1110 (one index-only lookup per row of the page,
+|   its body_month checked against the few purged months).
 */
 import { PERMITTED_KINDS } from '#services/collections/history/evidence_kinds'
 import type { Transaction } from '#shapes/collections'
+import { RECORDS, UNPURGED } from '#services/collections/history/evidence_layout'
 
 /**
  * A row of TRANSACTION_COLUMNS (below), read by the list and the detail and turned
@@ -49,8 +51,8 @@ export const TRANSACTION_COLUMNS = `t.id, t.merchant_transaction_id, t.environme
   t.currency, t.status, t.payment_brand,
   ${isoUtc('t.created_at')} AS created_at, ${isoUtc('t.updated_at')} AS updated_at,
   EXISTS (
-    SELECT 1 FROM exchange_evidence e
+    SELECT 1 FROM ${RECORDS} e
     WHERE e.transaction_id = t.id AND e.merchant_id = t.merchant_id
       AND e.environment = t.environment
-      AND e.purged_at IS NULL AND e.kind IN (${PERMITTED_KINDS_SQL})
+      AND ${UNPURGED} AND e.kind IN (${PERMITTED_KINDS_SQL})
   ) AS history_available`
