@@ -8,8 +8,8 @@
 | bench/collections_dataset.ts; --smoke loads 200 transactions itself). Converts every
 | seal to the text format (migration 1100's down), VACUUM FULL, measures; converts them
 | back to bytes (its up), VACUUM FULL, measures. The table is left in the bytes format.
-| Measured: heap, TOAST and indexes of exchange_evidence (pg_total_relation_size and
-| friends), per event, and the average stored snapshot and projection. Rewrites the
+| Measured: heap, TOAST and indexes of the evidence's tables (evidence_records and every
+| partition of evidence_bodies: pg_total_relation_size and friends), per event, and the average stored snapshot and projection. Rewrites the
 | whole table twice: use a database of its own.
 */
 import { bootApp } from './boot_app.js'
@@ -53,17 +53,27 @@ try {
   }
 
   const measure = async () => {
-    await db.rawQuery('VACUUM (FULL, ANALYZE) exchange_evidence')
+    // The event's row and its body are two tables since migration 1110 (records, and
+    // bodies partitioned by month); exchange_evidence is a view of them.
+    await db.rawQuery('VACUUM (FULL, ANALYZE) evidence_records, evidence_bodies')
     const { rows } = await db.rawQuery(`
-      SELECT count(*)::int AS events,
-        pg_relation_size('exchange_evidence')::bigint AS heap,
-        (pg_total_relation_size('exchange_evidence') - pg_relation_size('exchange_evidence')
-          - pg_indexes_size('exchange_evidence'))::bigint AS toast,
-        pg_indexes_size('exchange_evidence')::bigint AS indexes,
-        pg_total_relation_size('exchange_evidence')::bigint AS total,
+      WITH stored AS (
+        SELECT 'evidence_records'::regclass AS relid
+        UNION ALL
+        SELECT relid FROM pg_partition_tree('evidence_bodies') WHERE isleaf
+      ), sizes AS (
+        SELECT sum(pg_relation_size(relid))::bigint AS heap,
+          sum(pg_total_relation_size(relid) - pg_relation_size(relid)
+            - pg_indexes_size(relid))::bigint AS toast,
+          sum(pg_indexes_size(relid))::bigint AS indexes,
+          sum(pg_total_relation_size(relid))::bigint AS total
+        FROM stored
+      )
+      SELECT count(*)::int AS events, sizes.heap, sizes.toast, sizes.indexes, sizes.total,
         round(avg(octet_length(snapshot_ciphertext)), 1)::float AS avg_snapshot_bytes,
         round(avg(octet_length(projection_ciphertext)), 1)::float AS avg_projection_bytes
-      FROM exchange_evidence`)
+      FROM exchange_evidence, sizes
+      GROUP BY sizes.heap, sizes.toast, sizes.indexes, sizes.total`)
     const row = rows[0]
     const figures = {
       events: row.events,
