@@ -162,10 +162,15 @@ async function describe(dataset: Dataset, merchantId: number) {
     const { rows } = await sql.query(
       `SELECT (SELECT count(*) FROM transactions)::bigint AS transactions,
               (SELECT count(*) FROM transactions WHERE merchant_id = $1)::bigint AS large_merchant,
-              (SELECT count(*) FROM exchange_evidence)::bigint AS events,
+              (SELECT count(*) FROM evidence_records)::bigint AS events,
               pg_database_size(current_database()) AS database_bytes,
               pg_total_relation_size('transactions') AS transactions_bytes,
-              pg_total_relation_size('exchange_evidence') AS evidence_bytes`,
+              -- exchange_evidence is a view of the records and the bodies' partitions.
+              (SELECT sum(pg_total_relation_size(relid)) FROM (
+                SELECT 'evidence_records'::regclass AS relid
+                UNION ALL
+                SELECT relid FROM pg_partition_tree('evidence_bodies') WHERE isleaf
+              ) stored) AS evidence_bytes`,
       [merchantId]
     )
     const mib = (bytes: string) => Math.round(Number(bytes) / 2 ** 20)
