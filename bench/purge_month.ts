@@ -152,7 +152,7 @@ try {
       purged: result.purged,
       batches: result.batches,
       months_purged_whole: result.months,
-      purge_seconds: Math.round(purgeSeconds * 100) / 100,
+      purge_seconds: Math.round(purgeSeconds * 1000) / 1000,
       purge_wal_bytes: purgeWal,
       purge_wal_bytes_per_event: Math.round(purgeWal / Math.max(1, result.purged)),
       vacuum_seconds: Math.round(vacuumSeconds * 100) / 100,
@@ -164,13 +164,18 @@ try {
 
   const measured = []
   for (const purge of PURGES) measured.push(await measure(purge))
-  for (const [index, figures] of measured.entries()) {
-    expectFigures(`purge_month_${PURGES[index]}`, {
-      purged: figures.purged,
-      purge_seconds: figures.purge_seconds,
-      purge_wal_bytes: figures.purge_wal_bytes,
-    })
-  }
+  // One smoke verdict under the bench's own name (.ci/bench_smoke looks for it), with
+  // the figures of each purge measured.
+  expectFigures(
+    'purge_month',
+    Object.fromEntries(
+      measured.flatMap((figures, index) => [
+        [`${PURGES[index]}_purged`, figures.purged],
+        [`${PURGES[index]}_purge_seconds`, figures.purge_seconds],
+        [`${PURGES[index]}_purge_wal_bytes`, figures.purge_wal_bytes],
+      ])
+    )
+  )
   if (measured.length === 2) {
     const [rows, partition] = measured
     console.log(
