@@ -203,6 +203,36 @@ test.group('history:purge by partition', (group) => {
     assert.equal(Number(left[0].n), 0)
   })
 
+  test("sessions creating the same month's partition at once all succeed, and it exists once", async ({
+    assert,
+  }) => {
+    // Months no test writes into, dropped first so that every call below has to create.
+    const months = Array.from(
+      { length: 12 },
+      (_, index) => `2090-${String(index + 1).padStart(2, '0')}-01`
+    )
+    for (const month of months) {
+      await db.rawQuery(
+        `DROP TABLE IF EXISTS evidence_months.bodies_${month.slice(0, 7).replace('-', '_')}`
+      )
+    }
+    const calls = months.flatMap((month) =>
+      [1, 2, 3].map(() => db.rawQuery('SELECT evidence_body_partition(?::date)', [month]))
+    )
+    const outcomes = await Promise.allSettled(calls)
+    assert.deepEqual(
+      outcomes
+        .filter((outcome) => outcome.status === 'rejected')
+        .map((outcome) => String((outcome as PromiseRejectedResult).reason)),
+      []
+    )
+    const created = await db.rawQuery(
+      `SELECT count(*)::int AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'evidence_bodies'::regclass AND c.relname LIKE 'bodies\\_2090\\_%'`
+    )
+    assert.equal(created.rows[0].n, 12)
+  })
+
   test('an import racing a purge of the same month: every event it wrote is purged once, by the purge or by the next one', async ({
     assert,
   }) => {

@@ -70,10 +70,10 @@ BEGIN
     RETURN;
   END IF;
   PERFORM pg_advisory_xact_lock(${PARTITION_LOCK});
-  IF to_regclass('${PARTITION_SCHEMA}.' || name) IS NULL THEN
-    EXECUTE format('CREATE TABLE ${PARTITION_SCHEMA}.%I PARTITION OF ${BODIES} FOR VALUES FROM (%L) TO (%L)',
-      name, month, (month + interval '1 month')::date);
-  END IF;
+  -- Not to_regclass again: it reads this backend's cached catalog, which may not show
+  -- the partition a concurrent call created while this one waited for the lock.
+  EXECUTE format('CREATE TABLE IF NOT EXISTS ${PARTITION_SCHEMA}.%I PARTITION OF ${BODIES} FOR VALUES FROM (%L) TO (%L)',
+    name, month, (month + interval '1 month')::date);
 END $$ LANGUAGE plpgsql;
 CREATE OR REPLACE FUNCTION evidence_body_place(month date) RETURNS date AS $$
   SELECT CASE WHEN EXISTS (SELECT 1 FROM ${PURGED_MONTHS} p WHERE p.month = $1)
