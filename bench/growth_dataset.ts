@@ -6,19 +6,24 @@
 |
 | - Merchants: five, holding 60, 15, 12, 8 and 5 % of the transactions.
 | - Time: ten years up to DATASET_END, the density growing with time (a business that
-|   grows: the last year holds about 14 % of the transactions). Each chunk spreads over
-|   the whole ten years, so ten times the transactions is ten times the rows of any month.
+|   grows: the last year holds about 14 % of the transactions), in the order they
+|   happened: transaction i of N falls at the i/N quantile of that density, so each
+|   chunk is the next slice of time, as a merchant's transactions arrive (the tenth
+|   million is the newest). Both sizes cover the same ten years: ten times the
+|   transactions is ten times the rows of any month.
 | - Transaction fields: those of the collections generator (collections_synthetic.ts:
 |   statuses with lowercase and legacy codes, brands, amounts, references with `%`).
-| - Evidence: 90 % of the transactions of the last twelve months (the retention; older
-|   evidence would be purged) carry the merchant's request and the synchronous
-|   response; 60 % of those a webhook (queued, and the merchant's reply; 5 % a failed
-|   first attempt and a retry). Request bodies: 75 % as generated (~400 bytes), 22 %
+| - Evidence: 12.6 % of the transactions of every period (as many events in all as 90 %
+|   of the last twelve months' would be, spread so that every chunk carries alike)
+|   carry the merchant's request and the synchronous response, retained the default
+|   twelve months from capture; 60 % of those a webhook (queued, and the merchant's
+|   reply; 5 % a failed first attempt and a retry). Request bodies: 75 % as generated (~400 bytes), 22 %
 |   padded with line items to 1-4 KB, 3 % to 4-32 KB, and one in 40,000 to 1.1-2.0 MB,
 |   near the 2 MiB read bound of a sealed snapshot.
-| - Deterministic: transaction i depends only on i and the seed, so any chunk can be
-|   made again on its own (a stopped build resumes), and a smaller dataset is the first
-|   transactions of a larger one.
+| - Deterministic: transaction i depends only on i, N and the seed, so any chunk can be
+|   made again on its own (a stopped build resumes).
+| - Generator 2 spread every chunk over the whole ten years (a backfill of history):
+|   bench/results/growth_2026-11-28.md has what that costs the import as tables grow.
 |
 | Each database holds schema `bench_growth`: `dataset` (seed, chunk size, merchants, the
 | APP_KEY's fingerprint, when the build ended) and `chunks` (one row per chunk begun,
@@ -42,13 +47,13 @@ import { eventsOf, random, syntheticLines } from './collections_synthetic.js'
 /** Fixed, so that a dataset built one day reads the same the next. */
 export const DATASET_END = DateTime.fromISO('2026-11-28T00:00:00+08:00', { setZone: true })
 const DATASET_START = DATASET_END.minus({ years: 10 })
-const EVIDENCE_SINCE = DATASET_END.minus({ months: 12 })
 export const MERCHANT_SHARES = [0.6, 0.15, 0.12, 0.08, 0.05]
-const EVIDENCE_SHARE = 0.9
+/** 90 % of the last year's 14 % of the transactions, spread over every period. */
+const EVIDENCE_SHARE = 0.126
 const WEBHOOK_SHARE = 0.6
 const RETRY_SHARE = 0.05
 /** Bumped when the generator changes, so that a dataset of an older one is not reused. */
-const GENERATOR_VERSION = 2
+const GENERATOR_VERSION = 3
 
 /** A line of the import format (docs/import-format.md), as collections_synthetic.ts makes it. */
 interface GrowthLine {
@@ -144,8 +149,13 @@ function webhookEvents(next: () => number, index: number, tx: GrowthLine, at: Da
     : [queued, reply(1, true, 900)]
 }
 
-/** Transaction `index` of the dataset: its line, its merchant's slot and its events. */
-export function growthTransaction(index: number, seed: number, merchantIds: number[]) {
+/** Transaction `index` of a dataset of `size`: its line, its merchant's slot and its events. */
+export function growthTransaction(
+  index: number,
+  size: number,
+  seed: number,
+  merchantIds: number[]
+) {
   const txSeed = seedOf(seed, index)
   const next = random(txSeed ^ 0x2545f491)
   const slot = slotOf(next())
@@ -157,8 +167,9 @@ export function growthTransaction(index: number, seed: number, merchantIds: numb
     prefix: slot === 0 ? 'ORD' : `M${slot}`,
     end: DATASET_END,
   }).next().value as GrowthLine
-  // Growing density over the ten years: the inverse of F(t) = (t + t²) / 2.
-  const position = (Math.sqrt(1 + 8 * next()) - 1) / 2
+  // Growing density over the ten years, in order: the inverse of F(t) = (t + t²) / 2
+  // at the transaction's place among the dataset's.
+  const position = (Math.sqrt(1 + 8 * ((index + next()) / size)) - 1) / 2
   const createdAt = DateTime.fromMillis(
     DATASET_START.toMillis() +
       Math.floor(position * (DATASET_END.toMillis() - DATASET_START.toMillis())),
@@ -173,7 +184,7 @@ export function growthTransaction(index: number, seed: number, merchantIds: numb
   line.amount ??= '100.00'
   if (line.created_at !== null) line.created_at = createdAt.toISO()
   line.updated_at = createdAt.plus({ seconds: 5 + Math.floor(next() * 600) }).toISO()!
-  if (createdAt >= EVIDENCE_SINCE && next() < EVIDENCE_SHARE) {
+  if (next() < EVIDENCE_SHARE) {
     const [request, response] = eventsOf(next, index, 2, line, createdAt)
     const bytes = requestBodyBytes(next)
     if (bytes > 0) request.body = padded(request.body as Record<string, unknown>, bytes)
@@ -189,6 +200,7 @@ export function growthTransaction(index: number, seed: number, merchantIds: numb
 function* chunkText(
   first: number,
   count: number,
+  size: number,
   seed: number,
   merchantIds: number[],
   tally: { events: number }
@@ -196,7 +208,7 @@ function* chunkText(
   let piece: string[] = []
   let length = 0
   for (let index = first; index < first + count; index++) {
-    const { line, events } = growthTransaction(index, seed, merchantIds)
+    const { line, events } = growthTransaction(index, size, seed, merchantIds)
     tally.events += events
     const text = JSON.stringify(line) + '\n'
     piece.push(text)
@@ -219,6 +231,9 @@ export interface ChunkFigures {
   import_seconds: number | null
   resumed: boolean
   load_average: string
+  /** The cluster's WAL written during the import (MiB), and its full-page images. */
+  wal_mib: number | null
+  wal_fpi: number | null
 }
 
 export interface Dataset {
@@ -277,6 +292,10 @@ export async function ensureDataset(options: {
       chunk int PRIMARY KEY, transactions int NOT NULL, events int, file_bytes bigint,
       import_ms int, resumed boolean NOT NULL DEFAULT false, load_average text,
       imported_at timestamptz)`)
+    await sql.query(
+      `ALTER TABLE bench_growth.chunks ADD COLUMN IF NOT EXISTS wal_bytes bigint,
+         ADD COLUMN IF NOT EXISTS wal_fpi bigint`
+    )
     const readRow = async () => {
       const { rows } = await sql.query('SELECT * FROM bench_growth.dataset')
       return rows[0]
@@ -327,7 +346,7 @@ export async function ensureDataset(options: {
         const tally = { events: 0 }
         const file = join(folder, `chunk-${index + 1}.jsonl`)
         await pipeline(
-          Readable.from(chunkText(first, count, seed, merchantIds, tally)),
+          Readable.from(chunkText(first, count, size, seed, merchantIds, tally)),
           createWriteStream(file)
         )
         const { size: fileBytes } = await stat(file)
@@ -339,21 +358,31 @@ export async function ensureDataset(options: {
         const load = loadavg()
           .map((value) => value.toFixed(1))
           .join(' / ')
+        // The cluster's WAL during the import (the run's own on a quiet machine): what
+        // the import's writes cost beyond its time, full-page images apart.
+        const walBefore = await sql.query('SELECT wal_bytes, wal_fpi FROM pg_stat_wal')
         const result = lastJson(buildAce(url, appKey, ['collections:import', file]))
+        const walAfter = await sql.query('SELECT wal_bytes, wal_fpi FROM pg_stat_wal')
+        const wal = {
+          bytes: Number(walAfter.rows[0].wal_bytes) - Number(walBefore.rows[0].wal_bytes),
+          fpi: Number(walAfter.rows[0].wal_fpi) - Number(walBefore.rows[0].wal_fpi),
+        }
         if (result.transactions !== count || result.events !== tally.events) {
           throw new Error(
             `chunk ${index + 1}: imported ${JSON.stringify(result)}, expected ${count} and ${tally.events}`
           )
         }
         await sql.query(
-          `UPDATE bench_growth.chunks SET import_ms = $2, load_average = $3, imported_at = now() WHERE chunk = $1`,
-          [index + 1, result.duration_ms, load]
+          `UPDATE bench_growth.chunks SET import_ms = $2, load_average = $3, imported_at = now(),
+             wal_bytes = $4, wal_fpi = $5 WHERE chunk = $1`,
+          [index + 1, result.duration_ms, load, wal.bytes, wal.fpi]
         )
         await rm(file)
         builtNow++
         log(
           `${name}: chunk ${index + 1}/${chunks} (${count} transactions, ${tally.events} events, ` +
-            `${(fileBytes / 2 ** 20).toFixed(0)} MiB) imported in ${(result.duration_ms / 1000).toFixed(1)} s, load ${load}`
+            `${(fileBytes / 2 ** 20).toFixed(0)} MiB) imported in ${(result.duration_ms / 1000).toFixed(1)} s, ` +
+            `WAL ${(wal.bytes / 2 ** 20).toFixed(0)} MiB (${wal.fpi} full-page images), load ${load}`
         )
       }
     } finally {
@@ -365,8 +394,8 @@ export async function ensureDataset(options: {
       await sql.query('UPDATE bench_growth.dataset SET ready_at = now()')
     }
     const figures = await sql.query(
-      `SELECT chunk, transactions, events, file_bytes, import_ms, resumed, load_average
-         FROM bench_growth.chunks ORDER BY chunk`
+      `SELECT chunk, transactions, events, file_bytes, import_ms, resumed, load_average,
+         wal_bytes, wal_fpi FROM bench_growth.chunks ORDER BY chunk`
     )
     return {
       name,
@@ -382,6 +411,9 @@ export async function ensureDataset(options: {
         import_seconds: chunkRow.import_ms === null ? null : chunkRow.import_ms / 1000,
         resumed: chunkRow.resumed,
         load_average: chunkRow.load_average,
+        wal_mib:
+          chunkRow.wal_bytes === null ? null : Math.round(Number(chunkRow.wal_bytes) / 2 ** 20),
+        wal_fpi: chunkRow.wal_fpi === null ? null : Number(chunkRow.wal_fpi),
       })),
     }
   } finally {
