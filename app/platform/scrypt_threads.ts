@@ -20,7 +20,7 @@ import { siblingModule } from '#platform/sibling_module'
 
 export interface ScryptJob {
   password: string
-  salt: Buffer
+  salt: Uint8Array
   keyLength: number
   cost: number
   blockSize: number
@@ -55,6 +55,17 @@ interface HashingThread {
   pending: Map<number, Pending>
 }
 
+/**
+ * What a thread is sent for `job`. A small Buffer (a salt read from a stored hash) is a
+ * view of Node's shared 64 KiB allocation pool, and postMessage copies a view's whole
+ * ArrayBuffer: sent as it is, every hash left 64 KiB in the thread until its isolate
+ * collected, about 65 KB of native memory a login (bench/results/soak_2026-11-29.md).
+ * The salt travels as bytes of its own.
+ */
+export function threadMessage(id: number, job: ScryptJob): { id: number; job: ScryptJob } {
+  return { id, job: { ...job, salt: new Uint8Array(job.salt) } }
+}
+
 export class ScryptThreads {
   /** The most threads at once. */
   readonly size: number
@@ -76,7 +87,7 @@ export class ScryptThreads {
     return new Promise<Derived>((resolve, reject) => {
       if (thread.pending.size === 0) thread.worker.ref()
       thread.pending.set(id, { resolve, reject })
-      thread.worker.postMessage({ id, job })
+      thread.worker.postMessage(threadMessage(id, job))
     })
   }
 

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import { pbkdf2 } from 'node:crypto'
 import { Scrypt } from '@adonisjs/hash/drivers/scrypt'
 import { ThreadedScrypt } from '#auth/threaded_scrypt'
-import { HashingThreadFailed, ScryptThreads } from '#platform/scrypt_threads'
+import { HashingThreadFailed, ScryptThreads, threadMessage } from '#platform/scrypt_threads'
 import { HashQueue } from '#platform/hash_queue'
 import { PASSWORD_SCRYPT } from '#config/hash'
 import ApiError from '#exceptions/api_error'
@@ -28,6 +28,20 @@ test.group('Password hashing threads', (group) => {
     assert.isTrue(await library.verify(made, 'correct horse'))
     assert.isTrue(await hasher.verify(await library.make('battery staple'), 'battery staple'))
     assert.isFalse(await hasher.needsReHash(made))
+  })
+
+  test("a thread is sent the salt's own bytes, not the pool the salt is a view of", ({
+    assert,
+  }) => {
+    // A salt read from a stored hash, as verify() gets it: a view of Node's Buffer pool.
+    const salt = Buffer.from('c2FsdHNhbHRzYWx0c2FsdA', 'base64')
+    assert.isAbove(salt.buffer.byteLength, salt.byteLength)
+    const job = { password: 'p', salt, keyLength, ...params }
+    // postMessage copies what structuredClone copies.
+    const received = structuredClone(threadMessage(7, job))
+    assert.equal(received.job.salt.buffer.byteLength, salt.byteLength)
+    assert.deepEqual(Buffer.from(received.job.salt), salt)
+    assert.equal(received.id, 7)
   })
 
   test('a wrong password, a malformed hash or refused parameters verify false', async ({
