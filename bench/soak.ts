@@ -22,15 +22,18 @@
 |   transactions list (first page, and `status=PAID`), a transaction's detail and its
 |   history page, the metrics of a year, a daily chart of 90 days, a monthly chart of
 |   a year;
-| - logins, --logins-per-minute (30), right and wrong passwords in turn;
-| - logo uploads by the administrators: --uploads-per-minute (6) of a 64 x 64 PNG,
-|   and --tall-pngs-per-minute (2) of the 1 x 16,777,216 PNG of issue 38 (65 KB), which
+| - logins, --logins-per-minute (120), right and wrong passwords in turn;
+| - logo uploads by the administrators: --uploads-per-minute (24) of a 64 x 64 PNG,
+|   and --tall-pngs-per-minute (24) of the 1 x 16,777,216 PNG of issue 38 (65 KB), which
 |   the server must refuse with 422 before decoding it;
 | - `node ace collections:import` of --import-transactions (200) new transactions of
-|   the first merchant every --import-every-minutes (2), half of them with evidence
+|   the first merchant every --import-every-minutes (half a window), half of them with evidence
 |   already past its retention, and `node ace history:purge` every
-|   --purge-every-minutes (5), which purges that evidence; both from the build, as
+|   --purge-every-minutes (a window), which purges that evidence; both from the build, as
 |   cron would run them.
+| The rates give every route at least 100 answers a 5-minute window (300 logins of each
+| kind, 120 uploads of each), so that a window's p99 is not just its slowest answer, and
+| every window holds the same commands (two imports, one purge).
 | A stream never has more than 64 requests in flight; a send beyond that is skipped
 | and counted (it would mean the server stopped keeping up).
 |
@@ -47,9 +50,9 @@
 | /health/live, a command failed, a route had no request in a window).
 |
 | Knobs (defaults in brackets): --minutes (30) --window-minutes (5) --warm-up-seconds (60)
-|   --merchants (3) --transactions (1000) --reads-per-second (15) --logins-per-minute (30)
-|   --uploads-per-minute (6) --tall-pngs-per-minute (2) --import-transactions (200)
-|   --import-every-minutes (2) --purge-every-minutes (5) --scrape-seconds (15)
+|   --merchants (3) --transactions (1000) --reads-per-second (15) --logins-per-minute (120)
+|   --uploads-per-minute (24) --tall-pngs-per-minute (24) --import-transactions (200)
+|   --import-every-minutes (window / 2) --purge-every-minutes (window) --scrape-seconds (15)
 |   --port (3424; metrics +1) --json=FILE
 | --smoke (CI): 2 windows of 10 s after 2 s of warm-up, 30 transactions per merchant,
 |   an import and a purge within the run, and a check that every route, the scrapes
@@ -84,12 +87,13 @@ const WARM_UP_SECONDS = numberFlag('warm-up-seconds', sized(60, 2))
 const MERCHANTS = numberFlag('merchants', 3)
 const TRANSACTIONS = numberFlag('transactions', sized(1000, 30))
 const READS_PER_SECOND = numberFlag('reads-per-second', sized(15, 8))
-const LOGINS_PER_MINUTE = numberFlag('logins-per-minute', sized(30, 60))
-const UPLOADS_PER_MINUTE = numberFlag('uploads-per-minute', sized(6, 20))
-const TALL_PNGS_PER_MINUTE = numberFlag('tall-pngs-per-minute', sized(2, 12))
+const LOGINS_PER_MINUTE = numberFlag('logins-per-minute', sized(120, 60))
+const UPLOADS_PER_MINUTE = numberFlag('uploads-per-minute', sized(24, 20))
+const TALL_PNGS_PER_MINUTE = numberFlag('tall-pngs-per-minute', sized(24, 12))
 const IMPORT_TRANSACTIONS = numberFlag('import-transactions', sized(200, 10))
-const IMPORT_EVERY_MINUTES = numberFlag('import-every-minutes', sized(2, 10 / 60))
-const PURGE_EVERY_MINUTES = numberFlag('purge-every-minutes', sized(5, 20 / 60))
+// Periods that divide the window: every window holds the same commands.
+const IMPORT_EVERY_MINUTES = numberFlag('import-every-minutes', sized(WINDOW_MINUTES / 2, 10 / 60))
+const PURGE_EVERY_MINUTES = numberFlag('purge-every-minutes', sized(WINDOW_MINUTES, 20 / 60))
 const SCRAPE_SECONDS = numberFlag('scrape-seconds', sized(15, 2))
 const PORT = numberFlag('port', 3424)
 const JSON_FILE = flag('json', '')
