@@ -1,8 +1,8 @@
 /*
 | The server's memory settings are written in three places an operator runs from:
 | README › Deployment, `npm start` (package.json) and `.ci/deploy_check`. They must say
-| the same thing: the glibc environment (arenas, trimming) and V8's young generation
-| (docs: README › Deployment).
+| the same thing: the glibc environment (arenas, trimming), V8's young generation and
+| its old generation's room (docs: README › Deployment).
 */
 import { readFileSync } from 'node:fs'
 import { test } from '@japa/runner'
@@ -39,6 +39,7 @@ test.group('Deployment command', () => {
     assert.includeMembers(documented.flags, [
       '--min-semi-space-size=16',
       '--max-semi-space-size=16',
+      '--heap-growing-percent=20',
     ])
     assert.includeMembers(documented.environment, ['MALLOC_ARENA_MAX=2'])
   })
