@@ -67,7 +67,7 @@ import pg from 'pg'
 import { cannon, percentile, type CannonRound as Round } from './load_tools.js'
 import { DATASETS, loadReportingDataset } from './reporting_dataset.js'
 import { expectFigures, sized } from './smoke.js'
-import { deploymentNodeFlags } from './production_server.js'
+import { deploymentEnvironment, deploymentNodeFlags } from './production_server.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
@@ -124,9 +124,8 @@ const env: NodeJS.ProcessEnv = {
   LOG_LEVEL: 'warn',
   // Every limit is enforced (one limiter write per request) but never refuses.
   RATE_LIMIT_MULTIPLIER: '100000',
-  // As README › Deployment runs it (glibc's malloc arenas and trimming).
-  MALLOC_ARENA_MAX: '2',
-  MALLOC_TRIM_THRESHOLD_: '4194304',
+  // As README › Deployment runs it (glibc's malloc arenas).
+  ...deploymentEnvironment(`${ROOT}package.json`),
 }
 const loadAtStart = os.loadavg()
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
@@ -447,6 +446,7 @@ try {
     // Another build of ours runs as its own start script says.
     const asDeployed = deploymentNodeFlags(`${PEER_BUILD}/package.json`)
     start([...asDeployed, ...peerNodeArgs, 'bin/server.js'], PEER_BUILD, {
+      ...deploymentEnvironment(`${PEER_BUILD}/package.json`),
       PORT: String(PEER_PORT),
     })
   } else start([...peerNodeArgs, '--import=@poppinss/ts-exec', 'bench/peers/plain_server.ts'], ROOT)

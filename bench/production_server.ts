@@ -10,17 +10,34 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
 
+function startScript(packageJson: string): string {
+  const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    scripts: { start: string }
+  }
+  return scripts.start
+}
+
 /**
  * The node flags README › Deployment runs the server with, read from the `start` script
  * of `packageJson` (what `npm start` runs), so the benches run it as deployed.
  */
 export function deploymentNodeFlags(packageJson = 'package.json'): string[] {
-  const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
-    scripts: { start: string }
-  }
-  const flags = /\bnode (.*?)\s*bin\/server\.js/.exec(scripts.start)?.[1]
+  const flags = /\bnode (.*?)\s*bin\/server\.js/.exec(startScript(packageJson))?.[1]
   if (flags === undefined) throw new Error('the start script does not run node bin/server.js')
   return flags.split(' ').filter(Boolean)
+}
+
+/**
+ * The environment the `start` script sets before `node` (glibc's malloc settings), with
+ * the defaults it gives them (`${NAME:-default}`).
+ */
+export function deploymentEnvironment(packageJson = 'package.json'): Record<string, string> {
+  const assignments = /^(.*?)\bnode /.exec(startScript(packageJson))?.[1] ?? ''
+  const environment: Record<string, string> = {}
+  for (const [, name, value] of assignments.matchAll(/([A-Z_]+)=(\S+)/g)) {
+    environment[name] = value.replace(/^\$\{[A-Z_]+:-(.*)\}$/, '$1')
+  }
+  return environment
 }
 
 /** Starts the build on 127.0.0.1:`port` and resolves once `/health/live` answers. */
@@ -47,9 +64,8 @@ export async function startProductionServer(options: {
         HOST: '127.0.0.1',
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         RATE_LIMIT_MULTIPLIER: '100000',
-        // As README › Deployment runs it (glibc's malloc arenas and trimming).
-        MALLOC_ARENA_MAX: '2',
-        MALLOC_TRIM_THRESHOLD_: '4194304',
+        // As README › Deployment runs it (glibc's malloc arenas).
+        ...deploymentEnvironment(),
         ...options.env,
       },
       stdio: 'inherit',
