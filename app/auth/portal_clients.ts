@@ -9,14 +9,6 @@
 | decoy of the same cost. A secret still stored as a scrypt hash (issued before that
 | rule) verifies with scrypt and is rewritten in the keyed form on its next
 | successful authentication.
-|
-| Rows found are kept in memory while this process hears every change to them
-| (#platform/change_listener): a login then makes no statement to find its application,
-| one of the five it made. A change (deactivation, a new secret or origins) is heard
-| within milliseconds of its commit. Only existing clients are kept, so the cache is
-| bounded by the table; an unknown client id is looked up every time, as before. A
-| cached client answers a little faster than an unknown id, which tells nothing useful:
-| client ids are 96 random bits.
 */
 import { randomBytes } from 'node:crypto'
 import PortalClient from '#models/portal_client'
@@ -24,8 +16,6 @@ import { configuredAddress, ownOrigins } from '#support/service_url'
 import { generateSecret, hashSecret, verifySecret } from '#auth/high_entropy_secrets'
 import { hydrate } from '#platform/hydrate'
 import { directQuery } from '#platform/direct_query'
-import { ChangeListener } from '#platform/change_listener'
-import env from '#start/env'
 
 export const SERVICE_APPLICATION = 'merchant_portal'
 
@@ -73,7 +63,13 @@ export async function authenticatePortalClient(request: {
   if (!credentials || credentials.clientId.length > 64 || credentials.secret.length > 256)
     return null
 
-  const client = await findPortalClient(credentials.clientId)
+  // One prepared statement and a shallow hydration (see findByLoginIdentity).
+  const [row] = await directQuery(
+    'portal_clients:by-client-id',
+    'select * from portal_clients where client_id = $1',
+    [credentials.clientId]
+  )
+  const client = row ? hydrate(PortalClient, row) : null
   const { matches, upgradedHash } = await verifySecret(
     client?.secretHash ?? null,
     credentials.secret
@@ -82,35 +78,6 @@ export async function authenticatePortalClient(request: {
     return null
   }
   if (upgradedHash) await upgradeSecretHash(client, upgradedHash)
-  return client
-}
-
-const knownClients = new Map<string, PortalClient>()
-
-/** Changes to portal_clients rows (database/migrations/1130_notify_portal_client_changes.ts). */
-export const portalClientChanges = new ChangeListener(
-  'portal_clients_changed',
-  () => env.get('DATABASE_URL'),
-  (clientId) => (clientId ? knownClients.delete(clientId) : knownClients.clear())
-)
-
-/** The client of `clientId`: kept while its changes are heard, else read. */
-async function findPortalClient(clientId: string): Promise<PortalClient | null> {
-  const listening = portalClientChanges.listening()
-  const known = listening ? knownClients.get(clientId) : undefined
-  if (known) return known
-  const generation = portalClientChanges.generation
-  // One prepared statement and a shallow hydration (see findByLoginIdentity).
-  const [row] = await directQuery(
-    'portal_clients:by-client-id',
-    'select * from portal_clients where client_id = $1',
-    [clientId]
-  )
-  const client = row ? hydrate(PortalClient, row) : null
-  // Kept only if nothing changed, and listening never stopped, while it was read.
-  if (client && listening && portalClientChanges.generation === generation) {
-    knownClients.set(clientId, client)
-  }
   return client
 }
 

@@ -2,7 +2,6 @@ import db from '@adonisjs/lucid/services/db'
 import { Settings } from 'luxon'
 import limiter from '@adonisjs/limiter/services/main'
 import { logoImageLane } from '#services/merchants/logo_image'
-import { portalClientChanges } from '#auth/portal_clients'
 
 /** Tables a migration fills (reference data) or the migrator owns: never truncated. */
 const KEPT_TABLES = new Set(['adonis_schema', 'adonis_schema_versions', 'currencies'])
@@ -27,12 +26,9 @@ export async function resetState() {
   // Redis-kept limits live outside PostgreSQL; the database store is emptied below.
   if (limiter.config.default !== 'database') await limiter.clear([limiter.config.default])
   if (tables.length > 0) {
-    // The Portal applications this process keeps are forgotten before the next test.
-    const forgotten = portalClientChanges.listening() ? portalClientChanges.nextChange() : null
     await db.rawQuery(
       `TRUNCATE ${tables.map((name) => `"${name}"`).join(', ')} RESTART IDENTITY CASCADE`
     )
-    await forgotten
   }
 }
 

@@ -12,10 +12,8 @@
 */
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http'
 import { once } from 'node:events'
-import { Socket } from 'node:net'
 import { test } from '@japa/runner'
 import pg from 'pg'
-import env from '#start/env'
 import db from '@adonisjs/lucid/services/db'
 import server from '@adonisjs/core/services/server'
 import router from '@adonisjs/core/services/router'
@@ -183,19 +181,6 @@ test.group('Platform internals: pg, knex and Lucid', () => {
       assert.equal(result.rows[0].two, 2)
     } finally {
       await releasePgConnection(client)
-    }
-  })
-
-  test('a pg Client keeps its socket as connection.stream (change_listener unrefs it)', async ({
-    assert,
-  }) => {
-    const client = new pg.Client({ connectionString: env.get('DATABASE_URL') })
-    await client.connect()
-    try {
-      const stream: unknown = Reflect.get(Reflect.get(client, 'connection') ?? {}, 'stream')
-      assert.instanceOf(stream, Socket)
-    } finally {
-      await client.end()
     }
   })
 
