@@ -21,6 +21,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { expectFigures, sized } from './smoke.js'
+import './exit_on_signal.js'
 
 const ROOT = new URL('../', import.meta.url).pathname
 const BUILD = join(ROOT, 'build')
@@ -66,8 +67,12 @@ function startCluster() {
       `shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track = all\n`
   )
   pgTool('pg_ctl', ['-D', join(dataDir, 'data'), '-l', join(dataDir, 'log'), '-w', 'start'])
+  clusterRunning = true
 }
+let clusterRunning = false
 function stopCluster() {
+  if (!clusterRunning) return
+  clusterRunning = false
   pgTool('pg_ctl', ['-D', join(dataDir, 'data'), '-m', 'fast', '-w', 'stop'])
 }
 
@@ -92,6 +97,11 @@ const ace = (...args: string[]) =>
 
 const sql = new pg.Client({ connectionString: DATABASE_URL })
 const server = spawn(process.execPath, ['bin/server.js'], { cwd: BUILD, env, stdio: 'inherit' })
+// Stopped with a signal (exit_on_signal.ts), the bench still stops both.
+process.on('exit', () => {
+  server.kill('SIGTERM')
+  stopCluster()
+})
 try {
   ace('migration:run', '--force')
   const demo = JSON.parse(ace('demo:seed').trim().split('\n').pop()!)

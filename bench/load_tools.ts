@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs'
 import os from 'node:os'
 import { setTimeout as delay } from 'node:timers/promises'
 import autocannon from 'autocannon'
+import './exit_on_signal.js'
 
 export function flag(name: string, fallback: string) {
   const prefix = `--${name}=`

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
+import './exit_on_signal.js'
 
 function startScript(packageJson: string): string {
   const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as {

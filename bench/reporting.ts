@@ -39,6 +39,7 @@ import { scopeAggregateStatement } from '../app/services/collections/reporting/s
 import { parseTimestamp } from '../app/validators/rules/timestamp.ts'
 import { DATASETS, loadReportingDataset, type DatasetName } from './reporting_dataset.ts'
 import { expectFigures, sized } from './smoke.ts'
+import './exit_on_signal.ts'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
@@ -261,6 +262,8 @@ const server = spawn(
   [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/server.js'],
   { env, cwd: 'build', stdio: 'inherit' }
 )
+// Stopped with a signal (exit_on_signal.ts), the bench still stops its server.
+process.on('exit', () => server.kill('SIGTERM'))
 const results: any[] = []
 try {
   for (let attempt = 0; ; attempt++) {
