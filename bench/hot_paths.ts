@@ -67,7 +67,7 @@ import pg from 'pg'
 import { cannon, percentile, type CannonRound as Round } from './load_tools.js'
 import { DATASETS, loadReportingDataset } from './reporting_dataset.js'
 import { expectFigures, sized } from './smoke.js'
-import { deploymentEnvironment, deploymentNodeFlags } from './production_server.js'
+import { deploymentCommand } from './production_server.js'
 
 const DATABASE_URL = process.env.DATABASE_URL
 if (!DATABASE_URL) throw new Error('Set DATABASE_URL to a scratch database')
@@ -125,7 +125,7 @@ const env: NodeJS.ProcessEnv = {
   // Every limit is enforced (one limiter write per request) but never refuses.
   RATE_LIMIT_MULTIPLIER: '100000',
   // As README › Deployment runs it (glibc's malloc arenas).
-  ...deploymentEnvironment(`${ROOT}package.json`),
+  ...deploymentCommand(`${ROOT}package.json`).environment,
 }
 const loadAtStart = os.loadavg()
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
@@ -435,7 +435,7 @@ function singleP50(values: number[]) {
 try {
   start(
     [
-      ...deploymentNodeFlags(`${ROOT}package.json`),
+      ...deploymentCommand(`${ROOT}package.json`).flags,
       ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       'bin/server.js',
     ],
@@ -444,9 +444,9 @@ try {
   const peerNodeArgs = process.env.BENCH_PEER_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   if (PEER_BUILD) {
     // Another build of ours runs as its own start script says.
-    const asDeployed = deploymentNodeFlags(`${PEER_BUILD}/package.json`)
-    start([...asDeployed, ...peerNodeArgs, 'bin/server.js'], PEER_BUILD, {
-      ...deploymentEnvironment(`${PEER_BUILD}/package.json`),
+    const asDeployed = deploymentCommand(`${PEER_BUILD}/package.json`)
+    start([...asDeployed.flags, ...peerNodeArgs, 'bin/server.js'], PEER_BUILD, {
+      ...asDeployed.environment,
       PORT: String(PEER_PORT),
     })
   } else start([...peerNodeArgs, '--import=@poppinss/ts-exec', 'bench/peers/plain_server.ts'], ROOT)

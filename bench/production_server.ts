@@ -9,36 +9,19 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { setTimeout as delay } from 'node:timers/promises'
+import { type ServerCommand, serverCommand } from './deployment_command.js'
 import './exit_on_signal.js'
 
-function startScript(packageJson: string): string {
+/**
+ * The command `npm start` runs (the `start` script of `packageJson`): the node flags and
+ * glibc's malloc settings README › Deployment runs the server with, so the benches run
+ * it as deployed.
+ */
+export function deploymentCommand(packageJson = 'package.json'): ServerCommand {
   const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
     scripts: { start: string }
   }
-  return scripts.start
-}
-
-/**
- * The node flags README › Deployment runs the server with, read from the `start` script
- * of `packageJson` (what `npm start` runs), so the benches run it as deployed.
- */
-export function deploymentNodeFlags(packageJson = 'package.json'): string[] {
-  const flags = /\bnode (.*?)\s*bin\/server\.js/.exec(startScript(packageJson))?.[1]
-  if (flags === undefined) throw new Error('the start script does not run node bin/server.js')
-  return flags.split(' ').filter(Boolean)
-}
-
-/**
- * The environment the `start` script sets before `node` (glibc's malloc settings), with
- * the defaults it gives them (`${NAME:-default}`).
- */
-export function deploymentEnvironment(packageJson = 'package.json'): Record<string, string> {
-  const assignments = /^(.*?)\bnode /.exec(startScript(packageJson))?.[1] ?? ''
-  const environment: Record<string, string> = {}
-  for (const [, name, value] of assignments.matchAll(/([A-Z_]+)=(\S+)/g)) {
-    environment[name] = value.replace(/^\$\{[A-Z_]+:-(.*)\}$/, '$1')
-  }
-  return environment
+  return serverCommand(scripts.start)
 }
 
 /** Starts the build on 127.0.0.1:`port` and resolves once `/health/live` answers. */
@@ -51,7 +34,7 @@ export async function startProductionServer(options: {
   const server = spawn(
     'node',
     [
-      ...deploymentNodeFlags(),
+      ...deploymentCommand().flags,
       ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       'bin/server.js',
     ],
@@ -66,7 +49,7 @@ export async function startProductionServer(options: {
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         RATE_LIMIT_MULTIPLIER: '100000',
         // As README › Deployment runs it (glibc's malloc arenas).
-        ...deploymentEnvironment(),
+        ...deploymentCommand().environment,
         ...options.env,
       },
       stdio: 'inherit',
