@@ -19,6 +19,9 @@ process.env.NODE_ENV ??= defaultNodeEnvironment(import.meta.url)
 // a steady read load (docs/operations.md › Full garbage collections). V8 reads the
 // factor whenever it sets a limit, so setting it here, before the app loads, is in time.
 setFlagsFromString('--heap-growing-percent=100')
+// The deployment's young generation is this thread's alone (start/thread_heaps.ts).
+const { keepYoungGenerationFlagsToThisThread } = await import('#start/thread_heaps')
+keepYoungGenerationFlagsToThisThread()
 
 // Tracing (only with OTEL_EXPORTER_OTLP_ENDPOINT) comes first: its instrumentations
 // patch node:http and pg as they load (start/tracing.ts).
