@@ -62,6 +62,14 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.listen('SIGTERM', async () => {
       const { drain } = await import('#support/drain')
       await drain()
+      // Handlers whose clients have gone still use the database: wait for them before
+      // the providers close it (#http/handlers_in_flight).
+      const { default: server } = await import('@adonisjs/core/services/server')
+      const nodeServer = server.getNodeServer()
+      if (nodeServer) {
+        const { closeAndSettle } = await import('#http/handlers_in_flight')
+        await closeAndSettle(nodeServer)
+      }
       await app.terminate()
       // The spans of the last requests, statements and mails, after all of them ended.
       await stopTracing()

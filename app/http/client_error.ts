@@ -12,6 +12,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse }
 import type { Duplex } from 'node:stream'
 import { errorCodeFor } from '#http/error_envelope_net'
 import { takeCallerRequestId } from '#http/request_id'
+import { trackHandler } from '#http/handlers_in_flight'
 import { responseStarted } from '#platform/socket_response'
 
 const MESSAGES: Record<number, string> = {
@@ -72,6 +73,9 @@ export function createPortalHttpServer(
   // it generates into it (app/http/request_id.ts says why ours is the service's own).
   return createServer((request, response) => {
     takeCallerRequestId(request)
-    return handler(request, response)
+    const result = handler(request, response)
+    // A shutdown waits for the handler, even when its client has gone (#http/handlers_in_flight).
+    trackHandler(result)
+    return result
   }).on('clientError', onClientError)
 }
