@@ -4,6 +4,7 @@ import { ThreadedScrypt } from '#auth/threaded_scrypt'
 import { ScryptThreads } from '#platform/scrypt_threads'
 import { HashQueue } from '#platform/hash_queue'
 import settings from '#config/settings'
+import { watchPasswordHashQueue } from '#support/operator_metrics'
 
 /**
  * Passwords: scrypt, N=16384, r=8, p=1, 64-byte key, 16-byte salt, in the library's
@@ -51,6 +52,7 @@ export const passwordHashQueue = new HashQueue({
   // cores); the queue learns the real figure from the first hashes.
   expectedHashMs: 100,
 })
+watchPasswordHashQueue(() => passwordHashQueue.stats)
 
 const hashConfig = defineConfig({
   default: 'scrypt',

@@ -21,6 +21,15 @@ import { registry } from '#support/operator_metrics'
 import { metricsText, startMetricsServer } from '#platform/metrics_server'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { route } from '#tests/helpers/routes'
+import { passwordHashQueue } from '#config/hash'
+import { HashAbandoned, HashQueueFull } from '#platform/hash_refusal'
+
+/** The value of one series in an exposition (`series` as written there, labels included). */
+function seriesIn(text: string, series: string) {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `))
+  if (!line) throw new Error(`no series ${series} in the exposition`)
+  return Number(line.slice(series.length + 1))
+}
 
 /** Current value of one series of a metric (0 when absent). */
 async function valueOf(name: string, labels: Record<string, string> = {}) {
@@ -77,6 +86,9 @@ test.group('Operator metrics', (group) => {
       'portal_lane_tasks',
       'portal_lane_wait_seconds',
       'portal_lane_refusals_total',
+      'portal_password_hash_tasks',
+      'portal_password_hash_refusals_total',
+      'portal_password_hashes_abandoned_total',
       'process_cpu_seconds_total',
     ]) {
       assert.include(body, `# TYPE ${name} `)
@@ -261,6 +273,54 @@ test.group('Operator metrics', (group) => {
     // Each scrape starts a new window: the block is not reported twice.
     const next = await scrape()
     assert.isBelow(next.max, blocked.max)
+  })
+
+  test('the password hash queue is on /metrics: hashes running and queued, refusals by reason, hashes abandoned', async ({
+    assert,
+    cleanup,
+  }) => {
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 100, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
+    const refusedOnArrival = 'portal_password_hash_refusals_total{reason="wait_too_long"}'
+    const abandoned = 'portal_password_hashes_abandoned_total'
+    const before = await metricsText()
+    // Every thread's place held, so that the next hash waits.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const holders = Array.from({ length: passwordHashQueue.slots }, (_, slot) =>
+      passwordHashQueue.run(`test:metrics:${slot}`, () => released)
+    )
+    cleanup(async () => {
+      release()
+      await Promise.all(holders)
+    })
+    const clientGone = new AbortController()
+    const waiting = passwordHashQueue.run('test:metrics:waiting', async () => {}, clientGone.signal)
+
+    const busy = await metricsText()
+    assert.equal(
+      seriesIn(busy, 'portal_password_hash_tasks{state="running"}'),
+      passwordHashQueue.slots
+    )
+    assert.equal(seriesIn(busy, 'portal_password_hash_tasks{state="queued"}'), 1)
+
+    clientGone.abort()
+    await assert.rejects(() => waiting, HashAbandoned)
+    // Any wait is too long now: the next hash is refused on arrival.
+    const restoreWaitBound = overrideEnv({ PASSWORD_HASH_MAX_WAIT_MS: 1 })
+    try {
+      await assert.rejects(
+        () => passwordHashQueue.run('test:metrics:late', async () => {}),
+        HashQueueFull
+      )
+    } finally {
+      restoreWaitBound()
+    }
+
+    const after = await metricsText()
+    assert.equal(seriesIn(after, 'portal_password_hash_tasks{state="queued"}'), 0)
+    assert.equal(seriesIn(after, abandoned) - seriesIn(before, abandoned), 1)
+    assert.equal(seriesIn(after, refusedOnArrival) - seriesIn(before, refusedOnArrival), 1)
+    assert.match(after, /^# TYPE portal_password_hash_refusals_total counter$/m)
   })
 
   test('database pool usage is sampled at scrape time', async ({ assert }) => {
