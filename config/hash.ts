@@ -4,7 +4,7 @@ import { ThreadedScrypt } from '#auth/threaded_scrypt'
 import { ScryptThreads } from '#platform/scrypt_threads'
 import { HashQueue } from '#platform/hash_queue'
 import settings from '#config/settings'
-import { watchPasswordHashQueue } from '#support/operator_metrics'
+import { watchPasswordHashQueue } from '#support/hash_queue_metrics'
 
 /**
  * Passwords: scrypt, N=16384, r=8, p=1, 64-byte key, 16-byte salt, in the library's
