@@ -400,11 +400,12 @@ interface Scrape {
   loopMaxMs: number
 }
 const scrapes: Scrape[] = []
-async function scrape() {
+/** Records one scrape of the server's metrics; returns their text ('' when it failed). */
+async function scrape(): Promise<string> {
   const text = await fetch(`${metricsBase}/metrics`)
     .then((response) => response.text())
     .catch(() => null)
-  if (text === null) return
+  if (text === null) return ''
   const value = (name: string) => {
     const match = new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)
     return match ? Number(match[1]) : Number.NaN
@@ -421,6 +422,7 @@ async function scrape() {
     loopP99Ms: round1(value('nodejs_eventloop_lag_p99_seconds') * 1000),
     loopMaxMs: round1(value('nodejs_eventloop_lag_max_seconds') * 1000),
   })
+  return text
 }
 
 interface CommandRun {
@@ -516,7 +518,9 @@ const stops = [
     importFile(`import-${n}`, merchantIds.slice(0, 1), IMPORT_TRANSACTIONS, n + 2, true),
   ]),
   periodic('history:purge', PURGE_EVERY_MINUTES * 60_000, () => []),
-  stream('scrapes', SCRAPE_SECONDS * 1000, scrape),
+  stream('scrapes', SCRAPE_SECONDS * 1000, async () => {
+    await scrape()
+  }),
 ]
 
 /**
@@ -526,10 +530,7 @@ const stops = [
  * before the server read the request or in this process.
  */
 type ServerTimings = Map<string, { count: number; within10: number; within25: number }>
-async function serverTimings(): Promise<ServerTimings> {
-  const text = await fetch(`${metricsBase}/metrics`)
-    .then((response) => response.text())
-    .catch(() => '')
+function serverTimings(text: string): ServerTimings {
   const timings: ServerTimings = new Map()
   const series = /^portal_http_request_duration_seconds_(bucket|count)\{(.*)\} ([0-9.e+-]+)$/gm
   for (const [, kind, labels, value] of text.matchAll(series)) {
@@ -581,13 +582,12 @@ const serverTimingsAtWindow: Array<ReturnType<typeof serverTimingsBetween>> = []
 const loadAtWindow: number[][] = []
 try {
   await delay(WARM_UP_SECONDS * 1000)
-  await scrape() // resets the loop histogram: the windows start here
-  let timingsBefore = await serverTimings()
+  // A scrape resets the loop histogram: the windows start here.
+  let timingsBefore = serverTimings(await scrape())
   generatorLoop.reset()
   for (let index = 0; index < WINDOWS; index++) {
     await delay(windowsStart + (index + 1) * WINDOW_MS - performance.now())
-    await scrape()
-    const timingsAfter = await serverTimings()
+    const timingsAfter = serverTimings(await scrape())
     serverTimingsAtWindow.push(serverTimingsBetween(timingsBefore, timingsAfter))
     timingsBefore = timingsAfter
     generatorLoopAtWindow.push({
