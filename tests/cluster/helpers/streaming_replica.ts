@@ -66,16 +66,18 @@ export class StreamingReplica {
   primaryPort = 0
   replicaPort = 0
 
-  private async choosePorts() {
+  /**
+   * A cluster's port, chosen just before its settings are written and it starts, so
+   * that another process has the least time to take it: CLUSTER_PG_PORT_BASE and the
+   * next port when set, else one the operating system reports free.
+   */
+  private async portFor(which: 'primary' | 'replica') {
     const base = Number(process.env.CLUSTER_PG_PORT_BASE)
-    if (Number.isInteger(base) && base > 0) {
-      this.primaryPort = base
-      this.replicaPort = base + 1
-      return
-    }
-    this.primaryPort = await freePort()
-    do this.replicaPort = await freePort()
-    while (this.replicaPort === this.primaryPort)
+    if (Number.isInteger(base) && base > 0) return which === 'primary' ? base : base + 1
+    let port: number
+    do port = await freePort()
+    while (which === 'replica' && port === this.primaryPort)
+    return port
   }
 
   url(which: 'primary' | 'replica') {
@@ -110,7 +112,6 @@ export class StreamingReplica {
     await this.stop().catch(() => {})
     await rm(this.root, { recursive: true, force: true })
     await mkdir(this.root, { recursive: true })
-    await this.choosePorts()
     if (asRoot) {
       const { uid, gid } = await postgresUserIds()
       await chown(this.root, uid, gid)
@@ -127,6 +128,7 @@ export class StreamingReplica {
       'UTF8',
       '--no-sync',
     ])
+    this.primaryPort = await this.portFor('primary')
     await this.settings(this.primaryDir, this.primaryPort)
     const primaryLog = join(this.root, 'primary.log')
     await pgTool('pg_ctl', ['-D', this.primaryDir, '-l', primaryLog, '-w', 'start'], primaryLog)
@@ -150,6 +152,7 @@ export class StreamingReplica {
       ],
       primaryLog
     )
+    this.replicaPort = await this.portFor('replica')
     await this.settings(this.replicaDir, this.replicaPort)
     const replicaLog = join(this.root, 'replica.log')
     await pgTool('pg_ctl', ['-D', this.replicaDir, '-l', replicaLog, '-w', 'start'], replicaLog)
