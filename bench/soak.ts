@@ -54,12 +54,13 @@
 | is non-zero only when the run broke (setup, the server stopped answering
 | /health/live, a command failed, a route had no request in a window).
 |
-| This process, the load generator and the only one timing answers, runs at nice
-| --generator-nice (-10; 0 leaves it) once the server is up, as noisy_neighbour's merchant B
-| does: the clients it stands for are on other machines, and at the server's priority
-| its own wait for one of the two shared cores (its event loop's delay reached 50-110 ms
-| in runs H and I) was counted as the server's latency. The server and the ace commands
-| (started through `nice`, back at the server's level) keep the default priority.
+| This process's main thread, the load generator and the only one timing answers, runs
+| at nice --generator-nice (-10; 0 leaves it) once the server is up, as noisy_neighbour's
+| merchant B does: the clients it stands for are on other machines, and at the server's
+| priority its own wait for one of the two shared cores (its event loop's delay reached
+| 50-110 ms in runs H and I) was counted as the server's latency. Its V8 helper threads
+| (garbage collection), the server and the ace commands (started through `nice`, back
+| at the server's level) keep the default priority.
 |
 | Knobs (defaults in brackets): --minutes (30) --window-minutes (5) --warm-up-seconds (60)
 |   --merchants (3) --transactions (1000) --reads-per-second (20) --logins-per-minute (240)
@@ -73,7 +74,7 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -89,7 +90,6 @@ import {
   numberFlag,
   percentile,
   round1,
-  setThreadsPriority,
 } from './load_tools.js'
 import { startProductionServer } from './production_server.js'
 import { expectFigures, sized } from './smoke.js'
@@ -257,7 +257,20 @@ const server = await startProductionServer({
   env: { METRICS_PORT: String(PORT + 1) },
 })
 process.on('exit', server.stop)
-if (GENERATOR_NICE !== 0 && setThreadsPriority(GENERATOR_NICE)) generatorNice = GENERATOR_NICE
+/**
+ * Only this process's main thread (Linux keeps a nice level per thread; threads it makes
+ * later inherit it): at -10, its V8 helper threads' garbage collection took both cores
+ * from the server for up to 31 ms at a time (perf sched, bench/results/soak_2026-11-29.md).
+ */
+function raiseMainThread(level: number) {
+  try {
+    setPriority(level)
+    return true
+  } catch {
+    return false
+  }
+}
+if (GENERATOR_NICE !== 0 && raiseMainThread(GENERATOR_NICE)) generatorNice = GENERATOR_NICE
 else if (GENERATOR_NICE !== 0)
   progress(`could not raise this process's priority (nice ${GENERATOR_NICE}): it stays at 0`)
 const base = server.base
