@@ -185,3 +185,18 @@ export function setThreadsPriority(level: number): boolean {
     return false
   }
 }
+
+/**
+ * Sets only this process's main thread to nice `level` (threads it makes later inherit
+ * it). A load generator's V8 helper threads stay where they are: raised with it, their
+ * garbage collection took both cores from the server for up to 31 ms at a time (perf
+ * sched, bench/results/soak_2026-11-29.md). False where it cannot be set.
+ */
+export function setMainThreadPriority(level: number): boolean {
+  try {
+    os.setPriority(level)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -74,7 +74,7 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { setPriority, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -90,6 +90,7 @@ import {
   numberFlag,
   percentile,
   round1,
+  setMainThreadPriority,
 } from './load_tools.js'
 import { startProductionServer } from './production_server.js'
 import { expectFigures, sized } from './smoke.js'
@@ -257,20 +258,7 @@ const server = await startProductionServer({
   env: { METRICS_PORT: String(PORT + 1) },
 })
 process.on('exit', server.stop)
-/**
- * Only this process's main thread (Linux keeps a nice level per thread; threads it makes
- * later inherit it): at -10, its V8 helper threads' garbage collection took both cores
- * from the server for up to 31 ms at a time (perf sched, bench/results/soak_2026-11-29.md).
- */
-function raiseMainThread(level: number) {
-  try {
-    setPriority(level)
-    return true
-  } catch {
-    return false
-  }
-}
-if (GENERATOR_NICE !== 0 && raiseMainThread(GENERATOR_NICE)) generatorNice = GENERATOR_NICE
+if (GENERATOR_NICE !== 0 && setMainThreadPriority(GENERATOR_NICE)) generatorNice = GENERATOR_NICE
 else if (GENERATOR_NICE !== 0)
   progress(`could not raise this process's priority (nice ${GENERATOR_NICE}): it stays at 0`)
 const base = server.base
