@@ -38,10 +38,10 @@
 | Every window holds the same commands (two imports, one purge).
 | --arrivals (poisson): each stream's sends are a Poisson process at its rate (the gaps
 | drawn at random), as independent clients arrive; `even` sends at exact intervals from
-| a random phase, as runs before M did. Even streams keep their phase for the whole run,
-| so which of them meet (a tall PNG while a 64 x 64 upload is encoded) is drawn once at
-| the start: the tall PNG's 422 took over 10 ms in 4 % of its answers in run M and 22 %
-| in run N (bench/results/soak_2026-11-29.md). The commands and scrapes stay periodic.
+| a random phase, as runs up to N did. Even streams keep their phase for the whole run,
+| so which of their sends meet is drawn once at the start: the tall PNG's 422 took over
+| 10 ms in 4 % to 50 % of its answers from one run to the next, never tied to what the
+| runs changed (bench/results/soak_2026-11-29.md). The commands and scrapes stay periodic.
 | A stream never has more than 64 requests in flight; a send beyond that is skipped
 | and counted (it would mean the server stopped keeping up).
 |
