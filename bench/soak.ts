@@ -346,15 +346,16 @@ async function send(route: Route, expected: number, url: string, init: RequestIn
   samples.push({ route, at: sentAt, ms: performance.now() - sentAt, status, retryAfter, expected })
 }
 
-/**
- * Calls `request(n)` every `intervalMs` (n = 0, 1, ...) until stopped, open loop; the
- * first after `firstMs` (a random phase within the interval when not given).
- */
 /** The gap before a stream's next send: its mean interval, drawn at random for Poisson arrivals. */
 function nextGap(intervalMs: number, arrivals: string) {
   return arrivals === 'poisson' ? -Math.log(1 - Math.random()) * intervalMs : intervalMs
 }
 
+/**
+ * Calls `request(n)` every `intervalMs`, on average for Poisson arrivals (n = 0, 1, ...),
+ * until stopped, open loop; the first after `firstMs` (when not given: a random gap, or
+ * a random phase within the interval for even arrivals).
+ */
 function stream(
   name: string,
   intervalMs: number,
