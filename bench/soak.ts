@@ -55,7 +55,9 @@
 | a purge ran and the p99 of the others, the server's own timing of each route (its
 | histogram), this process's event-loop delay, and the machine's speed (a canary: the
 | median time of a SHA-256 of 1 MiB, once a second); diagnostics, not the goal. At the end: the last window against the first (RSS ratio, goal
-| at most 1.1×; p99 per route, at most 1.2×; 5xx other than shedding, 0), and with
+| at most 1.1×; p99 per route, at most 1.2×, with the ratio's 95 % bootstrap interval
+| (bench/ratio_interval.ts), which says whether the run could tell a miss from the
+| windows' noise; 5xx other than shedding, 0), and with
 | --json=FILE the whole report there. The goals are reported, not enforced: the exit
 | is non-zero only when the run broke (setup, the server stopped answering
 | /health/live, a command failed, a route had no request in a window).
@@ -98,6 +100,7 @@ import {
   round1,
   setMainThreadPriority,
 } from './load_tools.js'
+import { percentileRatioInterval } from './ratio_interval.js'
 import { startProductionServer } from './production_server.js'
 import { expectFigures, sized } from './smoke.js'
 
@@ -123,8 +126,7 @@ if (!Number.isInteger(GENERATOR_NICE) || GENERATOR_NICE < -20 || GENERATOR_NICE 
   throw new Error('--generator-nice is an integer from -20 to 0')
 // Even in the smoke run: its windows of 10 s hold two to four sends of a stream, and a
 // Poisson stream then sends none in a window often enough to fail CI.
-const ARRIVALS = flag('arrivals', sized('poisson', 'even'))
-if (ARRIVALS !== 'poisson' && ARRIVALS !== 'even') throw new Error('--arrivals is poisson or even')
+const ARRIVALS = arrivalsFlag()
 const JSON_FILE = flag('json', '')
 const MAX_IN_FLIGHT = 64
 const WINDOWS = Math.max(1, Math.round(MINUTES / WINDOW_MINUTES))
@@ -348,8 +350,16 @@ async function send(route: Route, expected: number, url: string, init: RequestIn
   samples.push({ route, at: sentAt, ms: performance.now() - sentAt, status, retryAfter, expected })
 }
 
+type Arrivals = 'poisson' | 'even'
+
+function arrivalsFlag(): Arrivals {
+  const value = flag('arrivals', sized('poisson', 'even'))
+  if (value === 'poisson' || value === 'even') return value
+  throw new Error('--arrivals is poisson or even')
+}
+
 /** The gap before a stream's next send: its mean interval, drawn at random for Poisson arrivals. */
-function nextGap(intervalMs: number, arrivals: string) {
+function nextGap(intervalMs: number, arrivals: Arrivals) {
   return arrivals === 'poisson' ? -Math.log(1 - Math.random()) * intervalMs : intervalMs
 }
 
@@ -365,7 +375,7 @@ function stream(
   {
     arrivals = ARRIVALS,
     firstMs = arrivals === 'poisson' ? nextGap(intervalMs, arrivals) : Math.random() * intervalMs,
-  }: { arrivals?: string; firstMs?: number } = {}
+  }: { arrivals?: Arrivals; firstMs?: number } = {}
 ) {
   let running = true
   const stopped = new AbortController()
@@ -636,11 +646,22 @@ try {
   rmSync(work, { recursive: true, force: true })
 }
 
+/** The items of `list` sent (or taken) within window `index` (from 0). */
+function inWindow<T extends { at: number }>(index: number, list: T[]) {
+  const from = windowsStart + index * WINDOW_MS
+  return list.filter((item) => item.at >= from && item.at < from + WINDOW_MS)
+}
+
+/** A route's answers that its p50 and p99 count: load shedding with Retry-After apart. */
+function counted(list: Sample[]) {
+  return list.filter(
+    (sample) => sample.status !== 0 && !(sample.status === 503 && sample.retryAfter)
+  )
+}
+
 function windowOf(index: number) {
   const from = windowsStart + index * WINDOW_MS
   const to = from + WINDOW_MS
-  const inWindow = <T extends { at: number }>(list: T[]) =>
-    list.filter((item) => item.at >= from && item.at < to)
   // A scrape's loop figures cover the time since the one before: the scrapes ending in
   // the window, the one that closes it (just after its end) included, the one that
   // closed the window before (just after its start) not.
@@ -649,7 +670,7 @@ function windowOf(index: number) {
     values.length ? round1(values.reduce((sum, value) => sum + value, 0) / values.length) : null
   const max = (values: number[]) => (values.length ? Math.max(...values) : null)
   const routes: Record<string, ReturnType<typeof routeFigures>> = {}
-  const windowSamples = inWindow(samples)
+  const windowSamples = inWindow(index, samples)
   for (const route of ROUTES) {
     routes[route] = routeFigures(windowSamples.filter((sample) => sample.route === route))
   }
@@ -680,10 +701,10 @@ function windowOf(index: number) {
     /** This process's event-loop delay (resolution 10 ms included). */
     load_generator_loop_ms: generatorLoopAtWindow[index] ?? null,
     /** The canary's time (median of the window's, ms): the machine's speed. */
-    canary_ms: median3(inWindow(canary).map((sample) => sample.ms)),
+    canary_ms: median3(inWindow(index, canary).map((sample) => sample.ms)),
     routes,
     server_timings: serverTimingsAtWindow[index] ?? {},
-    commands: inWindow(commands).map(({ command, seconds, ok, output }) => ({
+    commands: inWindow(index, commands).map(({ command, seconds, ok, output }) => ({
       command,
       seconds,
       ok,
@@ -707,8 +728,7 @@ function median3(values: number[]) {
 }
 
 function routeFigures(list: Sample[]) {
-  const shed = list.filter((sample) => sample.status === 503 && sample.retryAfter)
-  const answered = list.filter((sample) => sample.status !== 0 && !shed.includes(sample))
+  const answered = counted(list)
   const statuses: Record<string, number> = {}
   for (const sample of list) statuses[sample.status] = (statuses[sample.status] ?? 0) + 1
   const times = answered.map((sample) => sample.ms)
@@ -725,7 +745,7 @@ function routeFigures(list: Sample[]) {
       99
     ),
     statuses,
-    shed: shed.length,
+    shed: list.filter((sample) => sample.status === 503 && sample.retryAfter).length,
     other_5xx: answered.filter((sample) => sample.status >= 500).length,
     unexpected: answered.filter((sample) => sample.status !== sample.expected).length,
     failed_connections: list.filter((sample) => sample.status === 0).length,
@@ -769,8 +789,19 @@ const ratio = (late: number | null, early: number | null) =>
 const rssRatio = ratio(last?.rss_mib.mean ?? null, first?.rss_mib.mean ?? null)
 const p99Ratios: Record<string, number | null> = {}
 const p99ApartRatios: Record<string, number | null> = {}
+// How far each ratio can be trusted: its 95 % bootstrap interval (bench/ratio_interval.ts).
+const p99Intervals: Record<string, [number, number] | null> = {}
+const countedTimes = (index: number, route: string) =>
+  counted(inWindow(index, samples).filter((sample) => sample.route === route)).map(
+    (sample) => sample.ms
+  )
 for (const route of Object.keys(first?.routes ?? {})) {
   p99Ratios[route] = ratio(last.routes[route]?.p99_ms ?? null, first.routes[route].p99_ms)
+  p99Intervals[route] = percentileRatioInterval(
+    countedTimes(windows.length - 1, route),
+    countedTimes(0, route),
+    99
+  )
   p99ApartRatios[route] = ratio(
     last.routes[route]?.p99_apart_from_commands_ms ?? null,
     first.routes[route].p99_apart_from_commands_ms
@@ -812,7 +843,12 @@ const report = {
     purge_every_minutes: PURGE_EVERY_MINUTES,
   },
   windows,
-  last_over_first: { rss: rssRatio, p99: p99Ratios, p99_apart_from_commands: p99ApartRatios },
+  last_over_first: {
+    rss: rssRatio,
+    p99: p99Ratios,
+    p99_interval_95: p99Intervals,
+    p99_apart_from_commands: p99ApartRatios,
+  },
   totals: { windows: all, warm_up: warmUp, skipped_sends: skipped },
   commands: commands.map(({ command, seconds, ok }) => ({ command, seconds, ok })),
   goals,
@@ -829,7 +865,7 @@ console.log(
     `- RSS (mean of the window): ${cell(first?.rss_mib.mean)} → ${cell(last?.rss_mib.mean)} MiB, **${cell(rssRatio)}×** (goal ≤ 1.1×)`,
     ...Object.entries(p99Ratios).map(
       ([route, value]) =>
-        `- ${route} p99: ${cell(first.routes[route].p99_ms)} → ${cell(last.routes[route]?.p99_ms)} ms, **${cell(value)}×** (goal ≤ 1.2×)`
+        `- ${route} p99: ${cell(first.routes[route].p99_ms)} → ${cell(last.routes[route]?.p99_ms)} ms, **${cell(value)}×** (goal ≤ 1.2×; 95 % interval ${p99Intervals[route]?.join('-') ?? '-'}×)`
     ),
     `- diagnostic, p99 of the answers not in flight during an import or a purge, last ÷ first: ${Object.entries(
       p99ApartRatios
