@@ -652,11 +652,14 @@ function inWindow<T extends { at: number }>(index: number, list: T[]) {
   return list.filter((item) => item.at >= from && item.at < from + WINDOW_MS)
 }
 
-/** A route's answers that its p50 and p99 count: load shedding with Retry-After apart. */
+/** Load shedding as the goal allows it: 503 with Retry-After. */
+function isShed(sample: Sample) {
+  return sample.status === 503 && sample.retryAfter
+}
+
+/** A route's answers that its p50 and p99 count: load shedding apart. */
 function counted(list: Sample[]) {
-  return list.filter(
-    (sample) => sample.status !== 0 && !(sample.status === 503 && sample.retryAfter)
-  )
+  return list.filter((sample) => sample.status !== 0 && !isShed(sample))
 }
 
 function windowOf(index: number) {
@@ -745,7 +748,7 @@ function routeFigures(list: Sample[]) {
       99
     ),
     statuses,
-    shed: list.filter((sample) => sample.status === 503 && sample.retryAfter).length,
+    shed: list.filter(isShed).length,
     other_5xx: answered.filter((sample) => sample.status >= 500).length,
     unexpected: answered.filter((sample) => sample.status !== sample.expected).length,
     failed_connections: list.filter((sample) => sample.status === 0).length,
