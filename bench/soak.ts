@@ -53,8 +53,10 @@
 | than load shedding), the answers by status, the 503s with Retry-After (shed), and
 | every other 5xx; beside the p99, how many answers were in flight while an import or
 | a purge ran and the p99 of the others, the server's own timing of each route (its
-| histogram), this process's event-loop delay, and the machine's speed (a canary: the
-| median time of a SHA-256 of 1 MiB, once a second); diagnostics, not the goal. At the end: the last window against the first (RSS ratio, goal
+| histogram), this process's event-loop delay, the machine's speed (a canary: the
+| median time of a SHA-256 of 1 MiB, once a second) and its reclaim (major faults and
+| file pages read back after eviction, /proc/vmstat); diagnostics, not the goal. At the
+| end: the last window against the first (RSS ratio, goal
 | at most 1.1×; p99 per route, at most 1.2×, with the ratio's 95 % bootstrap interval
 | (bench/ratio_interval.ts), which says whether the run could tell a miss from the
 | windows' noise; 5xx other than shedding, 0), and with
@@ -81,7 +83,7 @@
 */
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -611,6 +613,27 @@ const canaryTimer = setInterval(() => {
   createHash('sha256').update(canaryBytes).digest()
   canary.push({ at: started, ms: performance.now() - started })
 }, 1000)
+// The machine's reclaim, as a second canary: a host that pages out memory it finds
+// cold (this one's kernel runs DAMON's pageout scheme: bench/results/soak_2026-11-30.md)
+// makes later windows read back code and database pages that the first still held.
+// Machine-wide counters from /proc/vmstat (null where there are none).
+function reclaimCounters() {
+  try {
+    const counters = new Map(
+      readFileSync('/proc/vmstat', 'utf8')
+        .split('\n')
+        .map((line) => line.split(' ') as [string, string])
+        .map(([name, value]) => [name, Number(value)])
+    )
+    return {
+      majorFaults: counters.get('pgmajfault') ?? 0,
+      refaultedFilePages: counters.get('workingset_refault_file') ?? 0,
+    }
+  } catch {
+    return null
+  }
+}
+const reclaimAtBoundary: Array<ReturnType<typeof reclaimCounters>> = []
 const generatorLoopAtWindow: Array<{ p99_ms: number; max_ms: number }> = []
 const serverTimingsAtWindow: Array<ReturnType<typeof serverTimingsBetween>> = []
 
@@ -620,6 +643,7 @@ try {
   // A scrape resets the loop histogram: the windows start here.
   let timingsBefore = serverTimings(await scrape())
   generatorLoop.reset()
+  reclaimAtBoundary.push(reclaimCounters())
   for (let index = 0; index < WINDOWS; index++) {
     await delay(windowsStart + (index + 1) * WINDOW_MS - performance.now())
     const timingsAfter = serverTimings(await scrape())
@@ -631,6 +655,7 @@ try {
     })
     generatorLoop.reset()
     loadAtWindow.push(loadAverage())
+    reclaimAtBoundary.push(reclaimCounters())
     printWindow(index)
     const live = await fetch(`${base}/health/live`).catch(() => null)
     if (!live?.ok) {
@@ -705,6 +730,7 @@ function windowOf(index: number) {
     load_generator_loop_ms: generatorLoopAtWindow[index] ?? null,
     /** The canary's time (median of the window's, ms): the machine's speed. */
     canary_ms: median3(inWindow(index, canary).map((sample) => sample.ms)),
+    reclaim: reclaimIn(index),
     routes,
     server_timings: serverTimingsAtWindow[index] ?? {},
     commands: inWindow(index, commands).map(({ command, seconds, ok, output }) => ({
@@ -713,6 +739,19 @@ function windowOf(index: number) {
       ok,
       output,
     })),
+  }
+}
+
+/** The machine's major faults and file pages read back after eviction (MiB) in window `index`. */
+function reclaimIn(index: number) {
+  const before = reclaimAtBoundary[index]
+  const after = reclaimAtBoundary[index + 1]
+  if (!before || !after) return null
+  return {
+    major_faults: after.majorFaults - before.majorFaults,
+    refaulted_file_mib: round1(
+      ((after.refaultedFilePages - before.refaultedFilePages) * 4096) / 2 ** 20
+    ),
   }
 }
 
@@ -762,7 +801,8 @@ function printWindow(index: number) {
     `Window ${figures.window} (minutes ${figures.minutes} after the warm-up), load average ${loadAtWindow[index]?.join(' / ')}: ` +
       `RSS ${cell(figures.rss_mib.mean)} MiB (max ${cell(figures.rss_mib.max)}), heap used ${cell(figures.heap_used_mib.mean)} MiB ` +
       `(max ${cell(figures.heap_used_mib.max)}) of a heap of ${cell(figures.heap_total_mib)} MiB (new space ${cell(figures.new_space_mib)}, old space ${cell(figures.old_space_mib)}), external ${cell(figures.external_mib)} MiB, event-loop delay p50 ${cell(figures.event_loop_ms.p50)} ms, p99 ≤ ${cell(figures.event_loop_ms.p99_at_most)} ms, ` +
-      `max ${cell(figures.event_loop_ms.max)} ms (${figures.scrapes} scrapes); this load generator's own event-loop delay p99 ${cell(figures.load_generator_loop_ms?.p99_ms)} ms, max ${cell(figures.load_generator_loop_ms?.max_ms)} ms; the machine's speed (SHA-256 of 1 MiB, median) ${cell(figures.canary_ms)} ms`,
+      `max ${cell(figures.event_loop_ms.max)} ms (${figures.scrapes} scrapes); this load generator's own event-loop delay p99 ${cell(figures.load_generator_loop_ms?.p99_ms)} ms, max ${cell(figures.load_generator_loop_ms?.max_ms)} ms; the machine's speed (SHA-256 of 1 MiB, median) ${cell(figures.canary_ms)} ms; ` +
+      `the machine's reclaim: ${cell(figures.reclaim?.major_faults)} major faults, ${cell(figures.reclaim?.refaulted_file_mib)} MiB of file pages read back after eviction`,
     `The server's own timing (its histogram), answers over 10 ms / over 25 ms of n: ${Object.entries(
       figures.server_timings
     )
