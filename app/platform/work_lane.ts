@@ -1,7 +1,10 @@
 /*
 | A bounded lane for heavy work.
 |
-| At most `concurrency` tasks run at once; the others wait in arrival order (FIFO).
+| At most `concurrency` tasks run at once; the others wait. A freed place goes to the
+| waiting task whose key had a task started least recently (a key with none in the lane
+| first), ties in arrival order: so another key's task waits for at most the tasks
+| running, not also for a key's second task queued before it.
 | The waiting is bounded too, so that a burst costs a quick refusal instead of minutes
 | of queueing and memory:
 | - at most `maxQueued` tasks wait in all;
@@ -40,6 +43,12 @@ export interface LaneOptions {
   now?: () => number
 }
 
+/** A task waiting for a place: its key, and how to start it. */
+interface Waiting {
+  key: string
+  start: () => void
+}
+
 /** A task admitted to the lane, running (since `startedAt`) or waiting. */
 interface Admitted {
   key: string
@@ -71,7 +80,10 @@ export class WorkLane {
   readonly secondsPerKeyPerMinute: number | undefined
 
   #running = 0
-  readonly #waiting: Array<() => void> = []
+  readonly #waiting: Waiting[] = []
+  /** For each key with tasks in the lane, when its last task started (a count of starts). */
+  readonly #lastStarted = new Map<string, number>()
+  #starts = 0
   readonly #perKey = new Map<string, number>()
   readonly #admitted = new Set<Admitted>()
   /** Moving average of the seconds a unit of work took, for the estimates. */
@@ -177,12 +189,13 @@ export class WorkLane {
         const queuedAt = performance.now()
         // #release hands the place over directly: #running already counts this task.
         await new Promise<void>((resolve) => {
-          this.#waiting.push(resolve)
+          this.#waiting.push({ key, start: resolve })
           this.#publish()
         })
         recordLaneWait(this.name, (performance.now() - queuedAt) / 1000)
       } else {
         this.#running++
+        this.#lastStarted.set(key, ++this.#starts)
         recordLaneWait(this.name, 0)
         this.#publish()
       }
@@ -203,15 +216,32 @@ export class WorkLane {
       this.#admitted.delete(admitted)
       const left = (this.#perKey.get(key) ?? 1) - 1
       if (left > 0) this.#perKey.set(key, left)
-      else this.#perKey.delete(key)
+      else {
+        this.#perKey.delete(key)
+        this.#lastStarted.delete(key)
+      }
     }
   }
 
   #release() {
-    const next = this.#waiting.shift()
-    if (next) next()
-    else this.#running--
+    const next = this.#nextWaiting()
+    if (next) {
+      this.#lastStarted.set(next.key, ++this.#starts)
+      next.start()
+    } else this.#running--
     this.#publish()
+  }
+
+  /** Takes the waiting task whose key was served least recently; ties in arrival order. */
+  #nextWaiting() {
+    const servedAt = (waiting: Waiting) => this.#lastStarted.get(waiting.key) ?? 0
+    let chosen = -1
+    for (let index = 0; index < this.#waiting.length; index++) {
+      if (chosen === -1 || servedAt(this.#waiting[index]) < servedAt(this.#waiting[chosen])) {
+        chosen = index
+      }
+    }
+    return chosen === -1 ? undefined : this.#waiting.splice(chosen, 1)[0]
   }
 
   /**

@@ -1,6 +1,6 @@
 /*
-| app/platform/work_lane.ts: at most `concurrency` tasks at once, the others in arrival
-| order; at most `maxQueued` waiting and `maxPerKey` per key, else LaneFullError at once;
+| app/platform/work_lane.ts: at most `concurrency` tasks at once; a freed place to the
+| key served least recently, ties in arrival order; at most `maxQueued` waiting and `maxPerKey` per key, else LaneFullError at once;
 | a key's time budget, its tasks counted at their expected time from admission; and
 | Retry-After as the expected wait.
 */
@@ -97,6 +97,58 @@ test.group('WorkLane', () => {
     await Promise.all(runs)
     // Its share is back once its tasks are done.
     assert.equal(await subject.run('a', async () => 'again'), 'again')
+  })
+
+  test("a freed place goes to a key with no task started before another key's second task, not in arrival order", async ({
+    assert,
+  }) => {
+    const subject = lane({ maxPerKey: 2 })
+    const [firstOfA, secondOfA, firstOfB] = [pendingTask(), pendingTask(), pendingTask()]
+    const runs = [
+      subject.run('a', firstOfA.task),
+      subject.run('a', secondOfA.task),
+      subject.run('b', firstOfB.task),
+    ]
+    await turns()
+    assert.deepEqual([firstOfA.started, secondOfA.started, firstOfB.started], [true, false, false])
+
+    firstOfA.finish()
+    await turns()
+    assert.deepEqual([secondOfA.started, firstOfB.started], [false, true])
+
+    firstOfB.finish()
+    await turns()
+    assert.isTrue(secondOfA.started)
+    secondOfA.finish()
+    await Promise.all(runs)
+    assert.deepEqual([subject.running, subject.queued], [0, 0])
+  })
+
+  test('keys served in turn: a key whose task just ran waits behind the keys that waited longer', async ({
+    assert,
+  }) => {
+    const subject = lane({ maxPerKey: 2 })
+    const tasks = { a1: pendingTask(), b1: pendingTask(), a2: pendingTask(), c1: pendingTask() }
+    const runs = [
+      subject.run('a', tasks.a1.task),
+      subject.run('b', tasks.b1.task),
+      subject.run('a', tasks.a2.task),
+      subject.run('c', tasks.c1.task),
+    ]
+    const started = () => Object.values(tasks).map((task) => task.started)
+    await turns()
+    tasks.a1.finish()
+    await turns()
+    // b and c have had no turn; b waited first.
+    assert.deepEqual(started(), [true, true, false, false])
+    tasks.b1.finish()
+    await turns()
+    assert.deepEqual(started(), [true, true, false, true])
+    tasks.c1.finish()
+    await turns()
+    assert.deepEqual(started(), [true, true, true, true])
+    tasks.a2.finish()
+    await Promise.all(runs)
   })
 
   test('a failing task passes its error on and frees its place and its key share', async ({

@@ -18,8 +18,10 @@
 | - one deadline, LOGO_IMAGE_DEADLINE_SECONDS (default 20), for all of an image's work
 |   in the child: past it the child is killed and replaced, and the upload is 503 with
 |   Retry-After;
-| - the others wait in arrival order, at most LOGO_IMAGE_QUEUE of them (default 4) and
-|   at most MAX_PER_MERCHANT per merchant (running or waiting);
+| - the others wait, at most LOGO_IMAGE_QUEUE of them (default 4) and at most
+|   MAX_PER_MERCHANT per merchant (running or waiting); a freed place goes first to the
+|   merchant whose last image started longest ago, so one merchant's second image does
+|   not hold another's first behind both (WorkLane);
 | - a merchant's images take at most LOGO_IMAGE_SECONDS_PER_MINUTE (default 15) of the
 |   lane's time a minute: within the places, one merchant's stream of the costliest
 |   images (about 4 s each) kept the encoder busy all the time, and other merchants'
