@@ -1,7 +1,8 @@
 /*
 | issue 21 › Heavy work in bounded lanes: logo images are decoded and encoded in the
 | logo_image lane (app/services/merchants/logo_image.ts): at most
-| LOGO_IMAGE_CONCURRENCY at once per process (1 here), the others waiting in order;
+| LOGO_IMAGE_CONCURRENCY at once per process (1 here), the others waiting (their order:
+| tests/unit/work_lane.spec.ts);
 | at most LOGO_IMAGE_QUEUE waiting, at most two per merchant; beyond that 503
 | SERVICE_UNAVAILABLE with Retry-After. Observed through the lane's Prometheus gauges,
 | never through timing: a test holds the lane's places itself, so uploads stay queued
