@@ -1,10 +1,8 @@
 /*
 | A bounded lane for heavy work.
 |
-| At most `concurrency` tasks run at once; the others wait. A freed place goes to the
-| waiting task whose key had a task started least recently (a key with none in the lane
-| first), ties in arrival order: so another key's task waits for at most the tasks
-| running, not also for a key's second task queued before it.
+| At most `concurrency` tasks run at once; the others wait, and a freed place goes to
+| the key served least recently (fair_line.ts), not in arrival order.
 | The waiting is bounded too, so that a burst costs a quick refusal instead of minutes
 | of queueing and memory:
 | - at most `maxQueued` tasks wait in all;
@@ -28,6 +26,7 @@
 */
 import { recordLaneRefusal, recordLaneTasks, recordLaneWait } from '#support/operator_metrics'
 import { LaneFullError, type LaneRefusal } from '#platform/lane_refusal'
+import { FairLine } from '#platform/fair_line'
 
 export interface LaneOptions {
   /** Names the lane in metrics. */
@@ -41,12 +40,6 @@ export interface LaneOptions {
   secondsPerWork?: number
   /** Milliseconds, for task times and the budget (tests pass a clock they control). */
   now?: () => number
-}
-
-/** A task waiting for a place: its key, and how to start it. */
-interface Waiting {
-  key: string
-  start: () => void
 }
 
 /** A task admitted to the lane, running (since `startedAt`) or waiting. */
@@ -80,10 +73,7 @@ export class WorkLane {
   readonly secondsPerKeyPerMinute: number | undefined
 
   #running = 0
-  readonly #waiting: Waiting[] = []
-  /** For each key with tasks in the lane, when its last task started (a count of starts). */
-  readonly #lastStarted = new Map<string, number>()
-  #starts = 0
+  readonly #line = new FairLine()
   readonly #perKey = new Map<string, number>()
   readonly #admitted = new Set<Admitted>()
   /** Moving average of the seconds a unit of work took, for the estimates. */
@@ -108,7 +98,7 @@ export class WorkLane {
   }
 
   get queued() {
-    return this.#waiting.length
+    return this.#line.length
   }
 
   /**
@@ -121,7 +111,7 @@ export class WorkLane {
     const refusal: LaneRefusal | undefined =
       held >= this.maxPerKey
         ? 'key_busy'
-        : mustWait && this.#waiting.length >= this.maxQueued
+        : mustWait && this.#line.length >= this.maxQueued
           ? 'queue_full'
           : undefined
     if (refusal) {
@@ -188,14 +178,13 @@ export class WorkLane {
       if (mustWait) {
         const queuedAt = performance.now()
         // #release hands the place over directly: #running already counts this task.
-        await new Promise<void>((resolve) => {
-          this.#waiting.push({ key, start: resolve })
-          this.#publish()
-        })
+        const placed = this.#line.wait(key)
+        this.#publish()
+        await placed
         recordLaneWait(this.name, (performance.now() - queuedAt) / 1000)
       } else {
         this.#running++
-        this.#lastStarted.set(key, ++this.#starts)
+        this.#line.started(key)
         recordLaneWait(this.name, 0)
         this.#publish()
       }
@@ -218,30 +207,14 @@ export class WorkLane {
       if (left > 0) this.#perKey.set(key, left)
       else {
         this.#perKey.delete(key)
-        this.#lastStarted.delete(key)
+        this.#line.forget(key)
       }
     }
   }
 
   #release() {
-    const next = this.#nextWaiting()
-    if (next) {
-      this.#lastStarted.set(next.key, ++this.#starts)
-      next.start()
-    } else this.#running--
+    if (!this.#line.startNext()) this.#running--
     this.#publish()
-  }
-
-  /** Takes the waiting task whose key was served least recently; ties in arrival order. */
-  #nextWaiting() {
-    const servedAt = (waiting: Waiting) => this.#lastStarted.get(waiting.key) ?? 0
-    let chosen = -1
-    for (let index = 0; index < this.#waiting.length; index++) {
-      if (chosen === -1 || servedAt(this.#waiting[index]) < servedAt(this.#waiting[chosen])) {
-        chosen = index
-      }
-    }
-    return chosen === -1 ? undefined : this.#waiting.splice(chosen, 1)[0]
   }
 
   /**
@@ -259,7 +232,7 @@ export class WorkLane {
   }
 
   #publish() {
-    recordLaneTasks(this.name, this.#running, this.#waiting.length)
+    recordLaneTasks(this.name, this.#running, this.#line.length)
   }
 }
 
