@@ -5,20 +5,21 @@
 | hash that could still be dropped or overtaken), and at most `slotsPerKey` of one key,
 | so that a slot is free for another key's hash the moment it arrives (a flood of one
 | identity then holds half the threads, not all of them); the others wait here:
-| - per key (the caller's choice: the login identity tried, the user), served round
-|   robin: the next hash is the oldest of the key whose turn it is, then that key goes
-|   to the back of the line. A burst of one key waits behind itself; another key's
-|   hash waits for at most one hash of each other key waiting.
+| - per key (the caller's choice: the login identity tried, the user), in the fair line
+|   (fair_line.ts): a freed slot goes to the key served least recently. A burst of one
+|   key waits behind itself; another key's hash waits for at most one hash of each key
+|   whose turn comes before it.
 | - at most `maxQueued` wait in all, at most `maxPerKey` of one key;
-| - a hash is admitted only when its expected wait, from its place in the round robin
-|   and the measured time of a hash, is within `maxWaitMs`. Refusals are decided at
-|   once on arrival (HashQueueFull, with the expected wait as Retry-After), not found
-|   out after waiting; a hash still waiting `maxWaitMs` after admission (the estimate
-|   was wrong) is refused then.
+| - a hash is admitted only when its expected wait, from its place in the line and the
+|   measured time of a hash, is within `maxWaitMs`. Refusals are decided at once on
+|   arrival (HashQueueFull, with the expected wait as Retry-After), not found out after
+|   waiting; a hash still waiting `maxWaitMs` after admission (the estimate was wrong) is
+|   refused then.
 | - a hash whose signal aborts (its client has gone) while it waits is dropped before
 |   it reaches a thread (HashAbandoned). A hash already running is not interrupted.
 */
 import { HashAbandoned, HashQueueFull, type HashRefusal } from '#platform/hash_refusal'
+import { FairLine } from '#platform/fair_line'
 import type {
   HashQueueBounds,
   HashQueueOptions,
@@ -28,7 +29,6 @@ import type {
 export type { HashQueueBounds, HashQueueOptions, HashQueueStats }
 
 interface Waiting {
-  key: string
   start: () => void
   /** Removes the deadline and the abort listener. */
   release: () => void
@@ -55,9 +55,7 @@ export class HashQueue {
   #running = 0
   /** Hashes running per key (keys with none are absent). */
   readonly #runningByKey = new Map<string, number>()
-  /** The keys with hashes waiting, in round-robin order (a Map keeps insertion order). */
-  readonly #lines = new Map<string, Waiting[]>()
-  #queued = 0
+  readonly #line = new FairLine<Waiting>()
   readonly #counts = {
     admitted: 0,
     started: 0,
@@ -80,7 +78,7 @@ export class HashQueue {
   get stats(): HashQueueStats {
     return {
       running: this.#running,
-      queued: this.#queued,
+      queued: this.#line.length,
       ...this.#counts,
       refused: { ...this.#counts.refused },
     }
@@ -104,6 +102,7 @@ export class HashQueue {
     }
     if (this.#canStartAtOnce(key)) {
       this.#counts.admitted++
+      this.#line.started(key)
       return this.#start(key, hash)
     }
     const refusal = this.#refusalFor(key)
@@ -114,17 +113,16 @@ export class HashQueue {
     this.#counts.admitted++
     return new Promise<T>((resolve, reject) => {
       const waiting: Waiting = {
-        key,
         start: () => this.#start(key, hash).then(resolve, reject),
         release: () => {},
       }
       const cancelDeadline = this.#setTimer(() => {
-        if (!this.#remove(waiting)) return
+        if (!this.#remove(key, waiting)) return
         this.#counts.refused.waited_too_long++
         reject(new HashQueueFull('waited_too_long', this.#retryAfterSeconds(key)))
       }, this.#bounds().maxWaitMs)
       const onAbort = () => {
-        if (!this.#remove(waiting)) return
+        if (!this.#remove(key, waiting)) return
         this.#counts.abandoned++
         reject(new HashAbandoned())
       }
@@ -133,17 +131,14 @@ export class HashQueue {
         cancelDeadline()
         signal?.removeEventListener('abort', onAbort)
       }
-      const line = this.#lines.get(key)
-      if (line) line.push(waiting)
-      else this.#lines.set(key, [waiting])
-      this.#queued++
+      this.#line.add(key, waiting)
     })
   }
 
   #refusalFor(key: string): HashRefusal | undefined {
     const { maxQueued, maxPerKey, maxWaitMs } = this.#bounds()
-    if (this.#queued >= maxQueued) return 'queue_full'
-    if ((this.#lines.get(key)?.length ?? 0) >= maxPerKey) return 'key_full'
+    if (this.#line.length >= maxQueued) return 'queue_full'
+    if (this.#line.waitingOf(key) >= maxPerKey) return 'key_full'
     if (this.#expectedWaitMs(key) > maxWaitMs) return 'wait_too_long'
     return undefined
   }
@@ -157,33 +152,17 @@ export class HashQueue {
   }
 
   /**
-   * How long a new hash of `key` is expected to wait: the hashes served before it in
-   * the round robin, spread over the slots, plus the time for a slot to free (a slot
+   * How long a new hash of `key` is expected to wait: the hashes that start before it in
+   * the fair line, spread over the slots, plus the time for a slot to free (a slot
    * frees every hash time / slots while all are busy); and at least the time for the
    * key's own hashes ahead of it to pass through its share of the slots.
    */
   #expectedWaitMs(key: string) {
     if (this.#canStartAtOnce(key)) return 0
-    const inTurn = ((this.#servedBefore(key) + 1) * this.#expectedHashMs) / this.slots
+    const inTurn = ((this.#line.startBefore(key) + 1) * this.#expectedHashMs) / this.slots
     if ((this.#runningByKey.get(key) ?? 0) < this.slotsPerKey) return inTurn
-    const ownAhead = this.#lines.get(key)?.length ?? 0
+    const ownAhead = this.#line.waitingOf(key)
     return Math.max(inTurn, ((ownAhead + 1) * this.#expectedHashMs) / this.slotsPerKey)
-  }
-
-  /**
-   * The hashes served before a new hash of `key`: with n of its own waiting, it is
-   * served in round n (from 0), after n of each key whose turn comes before it
-   * (round n included), and n of each key after it. A key not waiting joins last.
-   */
-  #servedBefore(key: string) {
-    const own = this.#lines.get(key)?.length ?? 0
-    let before = own
-    let afterKey = false
-    for (const [other, line] of this.#lines) {
-      if (other === key) afterKey = true
-      else before += Math.min(line.length, afterKey ? own : own + 1)
-    }
-    return before
   }
 
   #retryAfterSeconds(key: string) {
@@ -191,6 +170,7 @@ export class HashQueue {
     return Math.min(RETRY_AFTER_MAX, Math.max(RETRY_AFTER_MIN, seconds))
   }
 
+  /** Runs `hash` in a slot; a hash that waited has its start recorded by the line already. */
   #start<T>(key: string, hash: () => Promise<T>): Promise<T> {
     this.#running++
     this.#runningByKey.set(key, (this.#runningByKey.get(key) ?? 0) + 1)
@@ -204,45 +184,29 @@ export class HashQueue {
     return result.finally(() => {
       this.#running--
       const left = this.#runningByKey.get(key)! - 1
-      if (left === 0) this.#runningByKey.delete(key)
-      else this.#runningByKey.set(key, left)
+      if (left === 0) {
+        this.#runningByKey.delete(key)
+        this.#line.forget(key)
+      } else this.#runningByKey.set(key, left)
       this.#next()
     })
   }
 
-  /**
-   * Starts waiting hashes while slots are free: the oldest of the first key in turn
-   * that is under its share (a key at its share keeps its place).
-   */
+  /** Starts waiting hashes while slots are free, of keys under their share (a key at its share keeps its turn). */
   #next() {
-    while (this.#running < this.slots && this.#queued > 0) {
-      const turn = this.#nextInTurn()
-      if (!turn) return
-      const [key, line] = turn
-      const waiting = line.shift()!
-      this.#lines.delete(key)
-      if (line.length > 0) this.#lines.set(key, line)
-      this.#queued--
+    const underShare = (key: string) => (this.#runningByKey.get(key) ?? 0) < this.slotsPerKey
+    while (this.#running < this.slots) {
+      const waiting = this.#line.takeNext(underShare)
+      if (!waiting) return
       waiting.release()
       waiting.start()
     }
   }
 
-  #nextInTurn() {
-    for (const entry of this.#lines) {
-      if ((this.#runningByKey.get(entry[0]) ?? 0) < this.slotsPerKey) return entry
-    }
-    return undefined
-  }
-
-  /** Takes a waiting hash out of its line; false when it is not waiting any more. */
-  #remove(waiting: Waiting) {
-    const line = this.#lines.get(waiting.key)
-    const index = line?.indexOf(waiting) ?? -1
-    if (!line || index === -1) return false
-    line.splice(index, 1)
-    if (line.length === 0) this.#lines.delete(waiting.key)
-    this.#queued--
+  /** Takes a waiting hash out of the line; false when it is not waiting any more. */
+  #remove(key: string, waiting: Waiting) {
+    if (!this.#line.remove(key, waiting)) return false
+    if (!this.#runningByKey.has(key)) this.#line.forget(key)
     waiting.release()
     return true
   }

@@ -73,7 +73,8 @@ export class WorkLane {
   readonly secondsPerKeyPerMinute: number | undefined
 
   #running = 0
-  readonly #line = new FairLine()
+  /** The waiting tasks' starts: each hands its place over to the task it starts. */
+  readonly #line = new FairLine<() => void>()
   readonly #perKey = new Map<string, number>()
   readonly #admitted = new Set<Admitted>()
   /** Moving average of the seconds a unit of work took, for the estimates. */
@@ -178,7 +179,7 @@ export class WorkLane {
       if (mustWait) {
         const queuedAt = performance.now()
         // #release hands the place over directly: #running already counts this task.
-        const placed = this.#line.wait(key)
+        const placed = new Promise<void>((start) => this.#line.add(key, start))
         this.#publish()
         await placed
         recordLaneWait(this.name, (performance.now() - queuedAt) / 1000)
@@ -213,7 +214,9 @@ export class WorkLane {
   }
 
   #release() {
-    if (!this.#line.startNext()) this.#running--
+    const start = this.#line.takeNext()
+    if (start) start()
+    else this.#running--
     this.#publish()
   }
 

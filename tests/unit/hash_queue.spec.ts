@@ -1,6 +1,6 @@
 /*
 | app/platform/hash_queue.ts: at most `slots` hashes at once; the others wait per key,
-| served round robin; refused at once beyond the bounds (count, per key, expected
+| in the fair line (the key served least recently first); refused at once beyond the bounds (count, per key, expected
 | wait), refused when waiting past the bound, dropped when their signal aborts.
 */
 import { test } from '@japa/runner'
@@ -82,7 +82,7 @@ test.group('Hash queue', () => {
     assert.include(queue.stats, { running: 0, queued: 0, started: 3 })
   })
 
-  test('keys are served round robin: a burst of one key does not hold back another', async ({
+  test('keys are served in turn, the key served least recently first: a burst of one key does not hold back another', async ({
     assert,
   }) => {
     const { queue } = queueOf(1)
@@ -90,9 +90,13 @@ test.group('Hash queue', () => {
     const flood = ['a1', 'a2', 'a3', 'a4'].map((name) => queue.run('a', hashes.hash(name)))
     const other = queue.run('b', hashes.hash('b1'))
     const third = queue.run('c', hashes.hash('c1'))
-    for (const name of ['a1', 'a2', 'b1', 'c1', 'a3', 'a4']) await hashes.finish(name)
-    await Promise.all([...flood, other, third])
-    assert.deepEqual(hashes.started, ['a1', 'a2', 'b1', 'c1', 'a3', 'a4'])
+    // a1 started: a2, queued before b1 and c1, waits behind them.
+    for (const name of ['a1', 'b1', 'c1', 'a2']) await hashes.finish(name)
+    // While a3 runs, d1 arrives: it goes before a4, queued long before it.
+    const late = queue.run('d', hashes.hash('d1'))
+    for (const name of ['a3', 'd1', 'a4']) await hashes.finish(name)
+    await Promise.all([...flood, other, third, late])
+    assert.deepEqual(hashes.started, ['a1', 'b1', 'c1', 'a2', 'a3', 'd1', 'a4'])
   })
 
   test('one key runs at most slotsPerKey hashes at once: another key finds a slot free and starts at once', async ({
@@ -159,31 +163,31 @@ test.group('Hash queue', () => {
     })
   })
 
-  test('admission judges the expected wait from the place in the round robin', async ({
-    assert,
-  }) => {
+  test('admission judges the expected wait from the place in the fair line', async ({ assert }) => {
     // 100 ms a hash, one slot: a hash behind n others is expected to wait (n + 1) x 100 ms.
     const { queue } = queueOf(1, { maxWaitMs: 250 })
     const hashes = controlledHashes()
     void queue.run('a', hashes.hash('running'))
     void queue.run('a', hashes.hash('a1'))
-    // a1 ahead: (1 + 1) x 100 = 200 ms, admitted.
+    // b has had no turn: it goes before a1, (0 + 1) x 100 ms, admitted.
     void queue.run('b', hashes.hash('b1'))
     // Another a waits behind a1 and b1: 300 ms, refused.
     const refused = await refusalOf(queue.run('a', hashes.hash('a2')))
     assert.equal((refused as HashQueueFull).reason, 'wait_too_long')
     assert.equal((refused as HashQueueFull).retryAfterSeconds, 1)
-    // A new key waits behind one hash of each key waiting: a1 and b1, 300 ms as well.
-    const third = await refusalOf(queue.run('c', hashes.hash('c1')))
-    assert.equal((third as HashQueueFull).reason, 'wait_too_long')
+    // A new key goes after b1 and before a1: 200 ms, admitted.
+    void queue.run('c', hashes.hash('c1'))
+    // The next new key goes after b1 and c1: 300 ms, refused.
+    const fourth = await refusalOf(queue.run('d', hashes.hash('d1')))
+    assert.equal((fourth as HashQueueFull).reason, 'wait_too_long')
 
-    // Faster hashes measured: the same places are now within the bound.
+    // Faster hashes measured: the same place is now within the bound.
     for (let sample = 0; sample < 20; sample++) queue.observe(40)
     assert.isBelow(queue.expectedHashMs, 45)
-    const admitted = queue.run('c', hashes.hash('c1'))
-    for (const name of ['running', 'a1', 'b1', 'c1']) await hashes.finish(name)
-    assert.equal(await admitted, 'c1')
-    assert.deepEqual(hashes.started, ['running', 'a1', 'b1', 'c1'])
+    const admitted = queue.run('d', hashes.hash('d1'))
+    for (const name of ['running', 'b1', 'c1', 'd1', 'a1']) await hashes.finish(name)
+    assert.equal(await admitted, 'd1')
+    assert.deepEqual(hashes.started, ['running', 'b1', 'c1', 'd1', 'a1'])
   })
 
   test('Retry-After is the expected wait in whole seconds', async ({ assert }) => {
