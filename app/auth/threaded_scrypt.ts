@@ -102,7 +102,7 @@ export class ThreadedScrypt implements HashDriverContract {
       return derived.key
     } catch (error) {
       if (error instanceof HashQueueFull) {
-        throw ApiError.serviceUnavailable(
+        throw ApiError.shed(
           'Too many password checks are waiting. Try again later.',
           error.retryAfterSeconds
         )

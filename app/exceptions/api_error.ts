@@ -51,6 +51,20 @@ export default class ApiError extends Error {
     return new ApiError('RATE_LIMITED', message, undefined, retryAfter(retryAfterSeconds))
   }
 
+  /**
+   * 503 with Retry-After for a request refused by a bound of the service's own (the hash
+   * queue, an image lane): load shed by design, counted by the bound's metrics, not an
+   * outage (the exception handler logs it apart).
+   */
+  static shed(message: string, retryAfterSeconds: number) {
+    const error = ApiError.serviceUnavailable(message, retryAfterSeconds)
+    error.shed = true
+    return error
+  }
+
+  /** Set by shed(). */
+  shed = false
+
   /** 503; with Retry-After when the caller knows when to come back. */
   static serviceUnavailable(
     message = 'The service is temporarily unavailable.',

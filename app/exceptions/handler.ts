@@ -105,6 +105,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
     const apiError = this.toApiError(error, ctx)
     if (apiError.status < 500) return
+    if (apiError.shed) {
+      // Load shed by a bound, by design: the bound's metrics count it. Not logged at the
+      // default level: a flood would otherwise write a line per refused request.
+      ctx.logger.debug(`request shed: ${apiError.message}`)
+      return
+    }
     // The kind only: driver errors can quote SQL parameters. An unavailable
     // dependency is expected operational noise (warn, no stack); anything else is a bug.
     const err = error as { name?: string; code?: string; stack?: string }

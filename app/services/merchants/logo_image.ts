@@ -121,7 +121,7 @@ export function logoImageLane() {
 }
 
 const laneFull = (error: LaneFullError) =>
-  ApiError.serviceUnavailable(
+  ApiError.shed(
     error.reason === 'key_budget'
       ? "This merchant's recent images took their share of processing time. Try again later."
       : 'Too many images are being processed. Try again later.',

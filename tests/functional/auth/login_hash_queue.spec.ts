@@ -124,6 +124,37 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     assert.equal(refused(after) - refused(before), 8)
   })
 
+  test('a login shed by the queue is counted, not logged as an outage: no warning line per refused login', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // One place in all, one for the identity: its first login waits, the next two are shed.
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 1, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
+    const app = await createPortalClient()
+    const logs = captureLogs()
+    cleanup(() => logs.restore())
+    const letGo = holdTheHashingSlots()
+    cleanup(letGo)
+
+    const waiting = login(client, app, 'nobody@example.com', wrongPassword(1))
+    await untilQueued(1)
+    const shed = await Promise.all(
+      [2, 3].map((attempt) => login(client, app, 'nobody@example.com', wrongPassword(attempt)))
+    )
+    for (const response of shed) assertShed(assert, response)
+    await letGo()
+    const checked = await waiting
+    checked.assertStatus(401)
+
+    const warnings = logs.lines.filter((line) =>
+      /dependency unavailable|unexpected failure/.test(line)
+    )
+    assert.deepEqual(warnings, [])
+    const shedLines = logs.lines.filter((line) => line.includes('request shed'))
+    assert.lengthOf(shedLines, 2)
+  })
+
   test('a login whose hash would wait longer than PASSWORD_HASH_MAX_WAIT_MS is 503 with Retry-After at once', async ({
     client,
     assert,

@@ -19,6 +19,7 @@ import { tinyPng, tinyWebp } from '#tests/helpers/images'
 import { logoImageLane } from '#services/merchants/logo_image'
 import { metricsText } from '#platform/metrics_server'
 import { encoderPids, holdTheLane, laneGauges } from '#tests/helpers/logo_lane'
+import { captureLogs } from '#tests/helpers/logs'
 
 async function refusals(reason: string) {
   const line = new RegExp(
@@ -124,6 +125,26 @@ test.group('Logo images go through a bounded lane', (group) => {
 
     await letGo()
     for (const response of await Promise.all([...first, others])) response.assertStatus(200)
+  })
+
+  test('an upload refused by the lane is counted, not logged as an outage', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { latecomer, image, waiting, letGo } = await fullLane(client, cleanup)
+    const logs = captureLogs()
+    cleanup(() => logs.restore())
+    const before = await refusals('queue_full')
+
+    const refused = await uploadLogo(client, latecomer, image)
+    refused.assertStatus(503)
+    assert.equal(await refusals('queue_full'), before + 1)
+    assert.isFalse(logs.lines.some((line) => line.includes('dependency unavailable')))
+    assert.isTrue(logs.lines.some((line) => line.includes('request shed')))
+
+    await letGo()
+    for (const response of await Promise.all(waiting)) response.assertStatus(200)
   })
 
   test("a merchant whose images took LOGO_IMAGE_SECONDS_PER_MINUTE of the lane is 503 with Retry-After until it is repaid; other merchants' images are stored", async ({
