@@ -1,6 +1,7 @@
 /*
 | app/platform/work_lane.ts: at most `concurrency` tasks at once; a freed place to the
-| key served least recently, ties in arrival order; at most `maxQueued` waiting and `maxPerKey` per key, else LaneFullError at once;
+| key served least recently, ties in arrival order (fair_line.ts); at most `maxQueued`
+| waiting and `maxPerKey` per key, else LaneFullError at once;
 | a key's time budget, its tasks counted at their expected time from admission; and
 | Retry-After as the expected wait.
 */
