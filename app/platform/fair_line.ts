@@ -7,8 +7,8 @@
 | its tasks go in arrival order. So keys are served in turn, and a task of another key
 | waits for the running tasks and at most one task of each key waiting ahead of it: never
 | for a key's second task, even one queued before it. A key's last start is kept only
-| while it has tasks in the lane (the lane forgets it when its last one ends), so the
-| line never grows beyond the tasks in the lane.
+| while it has tasks running or waiting (its user calls forget when its last one ends),
+| so the line never holds more keys than there are tasks.
 */
 interface Entry<Item> {
   item: Item
