@@ -1,4 +1,6 @@
+import type { HttpContext } from '@adonisjs/core/http'
 import type { UserActor } from '#auth/actor'
+import { clientGoneSignal } from '#http/client_gone'
 import type { InputValue, PageRequest, PreparedOf } from '#http/endpoint'
 import { listMachineClients } from '#services/machine_clients/list'
 import { issueMachineClient } from '#services/machine_clients/issue'
@@ -19,37 +21,37 @@ export default class MachineClientsController {
   }
 
   /** POST /portal/merchant/machine-clients (Admin) */
-  async store(input: InputValue<typeof endpoints.store>, actor: UserActor) {
-    return issueMachineClient(actor, input)
+  async store(input: InputValue<typeof endpoints.store>, actor: UserActor, ctx: HttpContext) {
+    return issueMachineClient(actor, input, { signal: clientGoneSignal(ctx) })
   }
 
   /** POST /portal/merchant/machine-clients/{client}/rotate (Admin) */
   async rotate(
     input: InputValue<typeof endpoints.rotate>,
     actor: UserActor,
-    _ctx: unknown,
+    ctx: HttpContext,
     client: PreparedOf<typeof endpoints.rotate>
   ) {
-    return rotateMachineClient(actor, client, input)
+    return rotateMachineClient(actor, client, input, { signal: clientGoneSignal(ctx) })
   }
 
   /** POST /portal/merchant/machine-clients/{client}/revoke (Admin) */
   async revoke(
     input: InputValue<typeof endpoints.revoke>,
     actor: UserActor,
-    _ctx: unknown,
+    ctx: HttpContext,
     client: PreparedOf<typeof endpoints.revoke>
   ) {
-    return revokeMachineClient(actor, client, input)
+    return revokeMachineClient(actor, client, input, { signal: clientGoneSignal(ctx) })
   }
 
   /** POST /portal/merchant/credential-deliveries/{delivery}/consume (the issuing Admin) */
   async consume(
     input: InputValue<typeof endpoints.consume>,
     actor: UserActor,
-    _ctx: unknown,
+    ctx: HttpContext,
     delivery: PreparedOf<typeof endpoints.consume>
   ) {
-    return consumeDelivery(actor, delivery, input)
+    return consumeDelivery(actor, delivery, input, { signal: clientGoneSignal(ctx) })
   }
 }

@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type PortalClient from '#models/portal_client'
 import { applicationActor, type UserActor } from '#auth/actor'
 import type { InputValue, PageRequest, PreparedOf } from '#http/endpoint'
+import { clientGoneSignal } from '#http/client_gone'
 import { listInvitations } from '#services/team/invitations/list'
 import { createInvitation } from '#services/team/invitations/create'
 import { resendInvitation } from '#services/team/invitations/resend'
@@ -50,7 +51,9 @@ export default class TeamInvitationsController {
     const requester = applicationActor(ctx, application.id)
     // The existing account's form is the one with `current_password` (formOf).
     return 'current_password' in input
-      ? acceptAsExistingAccount(requester, invitation, account!, input)
+      ? acceptAsExistingAccount(requester, invitation, account!, input, {
+          signal: clientGoneSignal(ctx),
+        })
       : acceptAsNewAccount(requester, invitation, input)
   }
 }

@@ -54,13 +54,16 @@ export async function findConsumableDelivery(
 export async function consumeDelivery(
   actor: UserActor,
   delivery: CredentialDelivery,
-  input: { current_password: string }
+  input: { current_password: string },
+  options: { signal?: AbortSignal } = {}
 ): Promise<DeliveredCredential> {
   const id = delivery.id
-  await requireCurrentPassword(actor, input.current_password, {
-    action: AuditActions.credentialDeliveryConsume,
-    target: { type: TARGET_DELIVERY, id },
-  })
+  await requireCurrentPassword(
+    actor,
+    input.current_password,
+    { action: AuditActions.credentialDeliveryConsume, target: { type: TARGET_DELIVERY, id } },
+    options.signal
+  )
 
   const outcome = await db.transaction(async (trx) => {
     const now = DateTime.now()

@@ -18,12 +18,15 @@ import {
 
 export async function issueMachineClient(
   actor: UserActor,
-  input: { label: string; reason: string; current_password: string }
+  input: { label: string; reason: string; current_password: string },
+  options: { signal?: AbortSignal } = {}
 ): Promise<IssuedClient & { now: DateTime }> {
-  await requireCurrentPassword(actor, input.current_password, {
-    action: AuditActions.machineClientIssue,
-    target: { type: TARGET_CLIENT, id: 'new' },
-  })
+  await requireCurrentPassword(
+    actor,
+    input.current_password,
+    { action: AuditActions.machineClientIssue, target: { type: TARGET_CLIENT, id: 'new' } },
+    options.signal
+  )
   const now = DateTime.now()
   const issued = await withLabelGuard(() =>
     db.transaction(async (trx) => {

@@ -16,12 +16,15 @@ import { TARGET_CLIENT, lockManagedClient } from '#services/machine_clients/mana
 export async function revokeMachineClient(
   actor: UserActor,
   ownershipId: string,
-  input: { reason: string; current_password: string }
+  input: { reason: string; current_password: string },
+  options: { signal?: AbortSignal } = {}
 ) {
-  await requireCurrentPassword(actor, input.current_password, {
-    action: AuditActions.machineClientRevoke,
-    target: { type: TARGET_CLIENT, id: ownershipId },
-  })
+  await requireCurrentPassword(
+    actor,
+    input.current_password,
+    { action: AuditActions.machineClientRevoke, target: { type: TARGET_CLIENT, id: ownershipId } },
+    options.signal
+  )
   const now = DateTime.now()
   return db.transaction(async (trx) => {
     const { ownership, client } = await lockManagedClient(trx, actor.merchantId, ownershipId)

@@ -22,12 +22,15 @@ import {
 export async function rotateMachineClient(
   actor: UserActor,
   ownershipId: string,
-  input: { label: string; reason: string; current_password: string; overlap_minutes: number }
+  input: { label: string; reason: string; current_password: string; overlap_minutes: number },
+  options: { signal?: AbortSignal } = {}
 ): Promise<IssuedClient & { now: DateTime }> {
-  await requireCurrentPassword(actor, input.current_password, {
-    action: AuditActions.machineClientRotate,
-    target: { type: TARGET_CLIENT, id: ownershipId },
-  })
+  await requireCurrentPassword(
+    actor,
+    input.current_password,
+    { action: AuditActions.machineClientRotate, target: { type: TARGET_CLIENT, id: ownershipId } },
+    options.signal
+  )
   const now = DateTime.now()
   const issued = await withLabelGuard(() =>
     db.transaction(async (trx) => {

@@ -61,10 +61,11 @@ async function authorizeKeyMutation(
   actor: UserActor,
   keyType: IntegrationKeyType,
   action: string,
-  currentPassword: string
+  currentPassword: string,
+  signal: AbortSignal | undefined
 ) {
   const target = { type: 'integration_key', id: keyType }
-  await requireCurrentPassword(actor, currentPassword, { action, target })
+  await requireCurrentPassword(actor, currentPassword, { action, target }, signal)
   return { column: COLUMN[keyType], target }
 }
 
@@ -72,14 +73,16 @@ async function authorizeKeyMutation(
 export async function putIntegrationKey(
   actor: UserActor,
   keyType: IntegrationKeyType,
-  input: { value: string; current_password: string; reason: string }
+  input: { value: string; current_password: string; reason: string },
+  options: { signal?: AbortSignal } = {}
 ): Promise<IntegrationKeysView> {
   const action = AuditActions.integrationKeyPut
   const { column, target } = await authorizeKeyMutation(
     actor,
     keyType,
     action,
-    input.current_password
+    input.current_password,
+    options.signal
   )
   const encrypted = encryption.encrypt(
     input.value,
@@ -124,14 +127,16 @@ export async function putIntegrationKey(
 export async function deleteIntegrationKey(
   actor: UserActor,
   keyType: IntegrationKeyType,
-  input: { current_password: string; reason: string }
+  input: { current_password: string; reason: string },
+  options: { signal?: AbortSignal } = {}
 ): Promise<void> {
   const action = AuditActions.integrationKeyDelete
   const { column, target } = await authorizeKeyMutation(
     actor,
     keyType,
     action,
-    input.current_password
+    input.current_password,
+    options.signal
   )
   await db.transaction(async (trx) => {
     await lockTeamAsAdministrator(trx, actor)

@@ -1,13 +1,13 @@
 /*
 | The current-password check of every operation that asks for one (machine clients,
 | credential consumption, password change, invitation acceptance by an existing
-| account; integration keys alike). The hash is read afresh, under the caller's row
-| lock when a transaction is given, never from a user loaded earlier in the request.
+| account; integration keys alike). The hash is read afresh, never from a user loaded
+| earlier in the request, and before any transaction (never hash while holding a lock).
 | The check waits in the user's line of the hash queue (#auth/password_hashing), so
-| one user's checks never push other users' back.
+| one user's checks never push other users' back; when `signal` aborts (the caller has
+| gone) while it waits, it is dropped (HashAbandoned) and nothing is written.
 */
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import ApiError from '#exceptions/api_error'
 import type { Actor } from '#auth/actor'
 import { audit, type AuditTarget } from '#services/audit/audit_trail'
@@ -16,17 +16,19 @@ import { userHashingPlace, verifyPassword } from '#auth/password_hashing'
 export const wrongCurrentPassword = () =>
   ApiError.field('current_password', 'The current password is incorrect.')
 
-/** Whether `password` is the user's current password (locked `FOR UPDATE` within `trx`). */
+/** Whether `password` is the user's current password. */
 export async function currentPasswordMatches(
   userId: number,
   password: string,
-  trx?: TransactionClientContract
+  signal?: AbortSignal
 ): Promise<boolean> {
-  const query = (trx ?? db).from('users').where('id', userId).select('password')
-  if (trx) query.forUpdate()
-  const row: { password: string } | null = await query.first()
+  const row: { password: string } | null = await db
+    .from('users')
+    .where('id', userId)
+    .select('password')
+    .first()
   if (row === null) return false
-  return verifyPassword(row.password, password, userHashingPlace(userId))
+  return verifyPassword(row.password, password, userHashingPlace(userId, signal))
 }
 
 /**
@@ -36,9 +38,12 @@ export async function currentPasswordMatches(
 export async function requireCurrentPassword(
   actor: Actor,
   password: string,
-  failure: { action: string; target: AuditTarget }
+  failure: { action: string; target: AuditTarget },
+  signal?: AbortSignal
 ): Promise<void> {
-  if (actor.userId !== null && (await currentPasswordMatches(actor.userId, password))) return
+  if (actor.userId !== null && (await currentPasswordMatches(actor.userId, password, signal))) {
+    return
+  }
   await audit(undefined, actor, {
     action: failure.action,
     outcome: 'failure',

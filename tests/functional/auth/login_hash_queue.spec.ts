@@ -14,7 +14,12 @@ import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { passwordHashQueue } from '#config/hash'
 import { callersOnSharedChecks } from '#auth/password_hashing'
 import { resetState } from '#tests/helpers/database'
-import { appHeaders, createMerchantWithUser, createPortalClient } from '#tests/helpers/portal'
+import {
+  appHeaders,
+  createMerchantWithUser,
+  createPortalClient,
+  signedInMember,
+} from '#tests/helpers/portal'
 import { raiseLimits } from '#tests/helpers/limits'
 import { overrideEnv } from '#tests/helpers/env'
 import { route } from '#tests/helpers/routes'
@@ -23,6 +28,8 @@ import type PortalClient from '#models/portal_client'
 import { portalLogin } from '#tests/helpers/requests'
 import { connectToServer } from '#tests/helpers/test_server'
 import { captureLogs } from '#tests/helpers/logs'
+import { auditRows } from '#tests/helpers/machine'
+import db from '@adonisjs/lucid/services/db'
 
 const WRONG_PASSWORD = 'Wrong-Horse-1-Battery'
 /** A guesser's flood: every attempt a different password (the same one shares a hash). */
@@ -55,6 +62,26 @@ function untilQueued(count: number) {
 /** Sends a login now (an api-client request is sent when awaited). */
 function login(client: ApiClient, app: PortalClient, username: string, password: string) {
   return Promise.resolve<ApiResponse>(portalLogin(client, app, { username, password }))
+}
+
+/** Sends a JSON POST over a socket of its own, so that the test can close it mid-request. */
+async function sendJson(path: string, headers: Record<string, string>, payload: object) {
+  const socket = await connectToServer()
+  const body = JSON.stringify(payload)
+  const head = {
+    ...headers,
+    'Host': `${process.env.HOST}:${process.env.PORT}`,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+  }
+  socket.write(
+    `POST ${path} HTTP/1.1\r\n` +
+      Object.entries(head)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
+      `\r\n${body}`
+  )
+  return socket
 }
 
 function assertShed(assert: Assert, response: ApiResponse) {
@@ -259,22 +286,11 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     const logs = captureLogs()
     cleanup(() => logs.restore())
 
-    const socket = await connectToServer()
+    const socket = await sendJson(route('auth.login'), appHeaders(app), {
+      username: user.email,
+      password: WRONG_PASSWORD,
+    })
     cleanup(() => void socket.destroy())
-    const body = JSON.stringify({ username: user.email, password: WRONG_PASSWORD })
-    const headers = {
-      ...appHeaders(app),
-      'Host': `${process.env.HOST}:${process.env.PORT}`,
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(body)),
-    }
-    socket.write(
-      `POST ${route('auth.login')} HTTP/1.1\r\n` +
-        Object.entries(headers)
-          .map(([name, value]) => `${name}: ${value}\r\n`)
-          .join('') +
-        `\r\n${body}`
-    )
     await untilQueued(1)
     socket.destroy()
     await eventually(
@@ -295,5 +311,41 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     const next = await login(client, app, user.email, WRONG_PASSWORD)
     next.assertStatus(401)
     assert.equal(passwordHashQueue.stats.started, before.started + 1)
+  })
+})
+
+test.group('Current-password checks wait in the same queue', (group) => {
+  group.each.setup(() => resetState())
+  group.each.setup(() => raiseLimits())
+
+  test('a machine-client issue whose client has gone while its current-password check waits is never hashed, and writes nothing', async ({
+    assert,
+    cleanup,
+  }) => {
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 10, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
+    const admin = await signedInMember('administrator')
+    const letGo = holdTheHashingSlots()
+    cleanup(letGo)
+    const before = passwordHashQueue.stats
+    const auditsBefore = await auditRows()
+
+    const socket = await sendJson(
+      route('merchant.machine_clients.store'),
+      { Authorization: admin.bearer },
+      { label: 'Orders server', reason: 'Integration server', current_password: admin.password }
+    )
+    cleanup(() => void socket.destroy())
+    await untilQueued(1)
+    socket.destroy()
+    await eventually(
+      async () => passwordHashQueue.stats.abandoned === before.abandoned + 1,
+      'the waiting check dropped',
+      { within: REQUEST_MS, every: 20 }
+    )
+    await letGo()
+    // The holders' hashes only: the check was never computed.
+    assert.equal(passwordHashQueue.stats.started, before.started)
+    assert.lengthOf(await db.from('merchant_oauth_clients'), 0)
+    assert.lengthOf(await auditRows(), auditsBefore.length)
   })
 })

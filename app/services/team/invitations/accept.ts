@@ -125,9 +125,10 @@ export async function acceptAsExistingAccount(
   requester: ApplicationActor,
   seen: TeamInvitation,
   account: User,
-  input: { current_password: string }
+  input: { current_password: string },
+  options: { signal?: AbortSignal } = {}
 ) {
-  if (!(await currentPasswordMatches(account.id, input.current_password))) {
+  if (!(await currentPasswordMatches(account.id, input.current_password, options.signal))) {
     await recordWrongPassword(requester, seen)
     throw wrongCurrentPassword()
   }
