@@ -1,5 +1,7 @@
+import type { HttpContext } from '@adonisjs/core/http'
 import type { PortalActor, UserActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
+import { clientGoneSignal } from '#http/client_gone'
 import { changePassword } from '#services/profile/passwords'
 import {
   resendEmailVerification,
@@ -32,8 +34,12 @@ export default class ProfileController {
   }
 
   /** PUT /portal/me/password (unlisted fields ignored) */
-  async changePassword(input: InputValue<typeof endpoints.changePassword>, actor: UserActor) {
-    await changePassword(actor, input)
+  async changePassword(
+    input: InputValue<typeof endpoints.changePassword>,
+    actor: UserActor,
+    ctx: HttpContext
+  ) {
+    await changePassword(actor, input, { signal: clientGoneSignal(ctx) })
     return { reauthentication_required: true } as const
   }
 }

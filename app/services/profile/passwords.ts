@@ -13,6 +13,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import hash from '@adonisjs/core/services/hash'
+import { userHashingPlace, verifyPassword } from '#auth/password_hashing'
 import ApiError from '#exceptions/api_error'
 import User from '#models/user'
 import { actorFor, audit } from '#services/audit/audit_trail'
@@ -87,16 +88,20 @@ export async function resetPassword(
 /** PUT /portal/me/password for the signed-in user: 422 on `current_password` when it does not match. */
 export async function changePassword(
   actor: UserActor,
-  input: { current_password: string; password: string }
+  input: { current_password: string; password: string },
+  options: { signal?: AbortSignal } = {}
 ) {
   const user = { id: actor.userId, merchantId: actor.merchantId }
-  const passwordHash = await hash.make(input.password)
-  // Verified before any lock or transaction (never hash while holding one), then
-  // re-checked under the row lock: the hash must still be the one verified.
+  // Verified before any lock or transaction (never hash while holding one), in the
+  // user's line like every current-password check (dropped while it waits when the
+  // caller has gone), then re-checked under the row lock: the hash must still be the
+  // one verified. The new password is hashed only once the current one matched.
   const current = await db.from('users').where('id', user.id).select('password').first()
-  if (!current || !(await hash.verify(current.password, input.current_password))) {
+  const place = userHashingPlace(user.id, options.signal)
+  if (!current || !(await verifyPassword(current.password, input.current_password, place))) {
     throw wrongCurrentPassword()
   }
+  const passwordHash = await hash.make(input.password)
   const changed = await db.transaction(async (trx) => {
     // Of two racing changes with the same current password, the second sees the
     // first one's new hash under the lock and is refused.

@@ -64,8 +64,13 @@ function login(client: ApiClient, app: PortalClient, username: string, password:
   return Promise.resolve<ApiResponse>(portalLogin(client, app, { username, password }))
 }
 
-/** Sends a JSON POST over a socket of its own, so that the test can close it mid-request. */
-async function sendJson(path: string, headers: Record<string, string>, payload: object) {
+/** Sends a JSON request over a socket of its own, so that the test can close it mid-request. */
+async function sendJson(
+  path: string,
+  headers: Record<string, string>,
+  payload: object,
+  method = 'POST'
+) {
   const socket = await connectToServer()
   const body = JSON.stringify(payload)
   const head = {
@@ -75,7 +80,7 @@ async function sendJson(path: string, headers: Record<string, string>, payload: 
     'Content-Length': String(Buffer.byteLength(body)),
   }
   socket.write(
-    `POST ${path} HTTP/1.1\r\n` +
+    `${method} ${path} HTTP/1.1\r\n` +
       Object.entries(head)
         .map(([name, value]) => `${name}: ${value}\r\n`)
         .join('') +
@@ -347,5 +352,49 @@ test.group('Current-password checks wait in the same queue', (group) => {
     assert.equal(passwordHashQueue.stats.started, before.started)
     assert.lengthOf(await db.from('merchant_oauth_clients'), 0)
     assert.lengthOf(await auditRows(), auditsBefore.length)
+  })
+
+  test('a password change whose client has gone while its current-password check waits is never hashed, and the password stays', async ({
+    assert,
+    cleanup,
+  }) => {
+    cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 10, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
+    const member = await signedInMember('developer')
+    const storedBefore = await db
+      .from('users')
+      .where('id', member.user.id)
+      .select('password')
+      .first()
+    const letGo = holdTheHashingSlots()
+    cleanup(letGo)
+    const before = passwordHashQueue.stats
+
+    const newPassword = 'Brand-New-Passw0rd!'
+    const socket = await sendJson(
+      route('profile.password'),
+      { Authorization: member.bearer },
+      {
+        current_password: member.password,
+        password: newPassword,
+        password_confirmation: newPassword,
+      },
+      'PUT'
+    )
+    cleanup(() => void socket.destroy())
+    await untilQueued(1)
+    socket.destroy()
+    await eventually(
+      async () => passwordHashQueue.stats.abandoned === before.abandoned + 1,
+      'the waiting check dropped',
+      { within: REQUEST_MS, every: 20 }
+    )
+    await letGo()
+    assert.equal(passwordHashQueue.stats.started, before.started)
+    const storedAfter = await db
+      .from('users')
+      .where('id', member.user.id)
+      .select('password')
+      .first()
+    assert.equal(storedAfter.password, storedBefore.password)
   })
 })

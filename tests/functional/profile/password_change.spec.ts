@@ -11,6 +11,7 @@ import User from '#models/user'
 import AuditLog from '#models/audit_log'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import { route } from '#tests/helpers/routes'
+import { passwordHashQueue } from '#config/hash'
 import { getProfile, portalLogin } from '#tests/helpers/requests'
 
 let fake: FakeMailer
@@ -80,6 +81,21 @@ test.group('PUT /portal/me/password', (group) => {
     assert.isTrue(await hash.verify(stored.password, password))
     const me = await getProfile(client, bearer)
     me.assertStatus(200)
+  })
+
+  test("a wrong current_password costs one hash, in the user's line: the new password is hashed only once the current one matched", async ({
+    client,
+    assert,
+  }) => {
+    const { bearer, password } = await signedInMember()
+    const before = passwordHashQueue.stats.started
+    const response = await change(client, bearer, {
+      current_password: `${password}x`,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    })
+    response.assertStatus(422)
+    assert.equal(passwordHashQueue.stats.started, before + 1)
   })
 
   test('a surrounding space makes the current password wrong (passwords are not trimmed)', async ({
