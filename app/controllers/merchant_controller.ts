@@ -2,6 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { PortalActor, UserActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
 import { receiveSingleFile } from '#http/single_file_upload'
+import { clientGoneSignal } from '#http/client_gone'
 import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
 import { showMerchant } from '#services/merchants/show_merchant'
 import { updateMerchant } from '#services/merchants/update_merchant'
@@ -44,7 +45,11 @@ export default class MerchantController {
         // The multipart fields are known only now: a merchant selector among them is 403.
         beforeFieldChecks: () => new MerchantScopeMiddleware().handle(ctx, async () => {}),
       },
-      async (upload) => uploadLogo(actor, await normalizeLogo(merchantId, upload))
+      async (upload) =>
+        uploadLogo(
+          actor,
+          await normalizeLogo(merchantId, upload, { signal: clientGoneSignal(ctx) })
+        )
     )
     return { url }
   }

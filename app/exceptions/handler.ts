@@ -11,6 +11,7 @@ import { isDatabaseUnavailable } from '#support/database_errors'
 import { isRedisUnavailable } from '#exceptions/redis_unavailable'
 import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
 import { HashAbandoned } from '#platform/hash_refusal'
+import { LaneAbandoned } from '#platform/lane_refusal'
 
 /** The token endpoint (start/routes.ts): its failures take RFC 6749 §5.2 form. */
 const OAUTH_TOKEN_ROUTE = 'oauth.token'
@@ -103,6 +104,10 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       ctx.logger.info('request abandoned by the client: its password check was dropped')
       return
     }
+    if (error instanceof LaneAbandoned) {
+      ctx.logger.info(`request abandoned by the client: its task in lane ${error.lane} was dropped`)
+      return
+    }
     const apiError = this.toApiError(error, ctx)
     if (apiError.status < 500) return
     if (apiError.shed) {
@@ -130,6 +135,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (error instanceof ApiError) return error
     if (error instanceof HashAbandoned) {
       return ApiError.serviceUnavailable('The password check was dropped: its client has gone.')
+    }
+    if (error instanceof LaneAbandoned) {
+      return ApiError.serviceUnavailable('The work was dropped: its client has gone.')
     }
     const err = (error ?? {}) as {
       code?: string

@@ -15,3 +15,11 @@ export class LaneFullError extends Error {
     this.name = 'LaneFullError'
   }
 }
+
+/** The task's signal aborted while it waited (its caller has gone): it never ran. */
+export class LaneAbandoned extends Error {
+  constructor(readonly lane: string) {
+    super(`lane ${lane} dropped a task: its caller has gone`)
+    this.name = 'LaneAbandoned'
+  }
+}

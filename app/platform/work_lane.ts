@@ -10,7 +10,7 @@
 |   one key cannot fill the queue in front of everybody else.
 | - optionally, a key's tasks take at most `secondsPerKeyPerMinute` of the lane's time
 |   a minute: a budget of that many seconds, refilled evenly up to it, and a key in
-|   debt is refused until it is repaid. Places bound how much work waits; this bounds
+|   debt is refused until it is repaid (key_budgets.ts). Places bound how much work waits; this bounds
 |   how much of the lane's time one key's work may take (one merchant's stream of
 |   costly images otherwise holds it all the time).
 | Every task comes with its amount of work (the caller's unit: an image's pixels), and
@@ -25,8 +25,9 @@
 | lane's name (docs/operations.md).
 */
 import { recordLaneRefusal, recordLaneTasks, recordLaneWait } from '#support/operator_metrics'
-import { LaneFullError, type LaneRefusal } from '#platform/lane_refusal'
+import { LaneAbandoned, LaneFullError, type LaneRefusal } from '#platform/lane_refusal'
 import { FairLine } from '#platform/fair_line'
+import { KeyBudgets } from '#platform/key_budgets'
 
 export interface LaneOptions {
   /** Names the lane in metrics. */
@@ -47,16 +48,6 @@ interface Admitted {
   key: string
   expectedSeconds: number
   startedAt?: number
-}
-
-/**
- * A key's time budget: its balance at `at` (ms), in sixtieths of a millisecond, so
- * that it is exact: a task's milliseconds cost 60 each, and each millisecond of the
- * clock gives back secondsPerKeyPerMinute.
- */
-interface Budget {
-  balance: number
-  at: number
 }
 
 /** Retry-After bounds, in seconds: at least a second; at most 5 minutes, whatever a wrong estimate says. */
@@ -80,8 +71,7 @@ export class WorkLane {
   /** Moving average of the seconds a unit of work took, for the estimates. */
   #secondsPerWork: number
   readonly #now: () => number
-  /** Keys whose budget is not full; a full one is dropped, so this holds recent keys only. */
-  readonly #budgets = new Map<string, Budget>()
+  readonly #budgets: KeyBudgets
 
   constructor(options: LaneOptions) {
     this.name = options.name
@@ -91,6 +81,7 @@ export class WorkLane {
     this.secondsPerKeyPerMinute = options.secondsPerKeyPerMinute
     this.#secondsPerWork = options.secondsPerWork ?? 1
     this.#now = options.now ?? Date.now
+    this.#budgets = new KeyBudgets(options.secondsPerKeyPerMinute, this.#now)
     this.#publish()
   }
 
@@ -120,11 +111,10 @@ export class WorkLane {
       throw new LaneFullError(this.name, refusal, this.retryAfterSeconds())
     }
     // The key's tasks in the lane are charged already, at their expected time.
-    const available = this.#balance(key) - this.#expectedSecondsOf(key) * 60_000
+    const available = this.#budgets.balance(key) - this.#expectedSecondsOf(key) * 60_000
     if (available < 0) {
       recordLaneRefusal(this.name, 'key_budget')
-      // Repaid at secondsPerKeyPerMinute sixtieths of a millisecond per millisecond.
-      const repaid = Math.ceil(-available / (this.secondsPerKeyPerMinute! * 1000))
+      const repaid = this.#budgets.secondsToRepay(available)
       throw new LaneFullError(this.name, 'key_budget', clampRetryAfter(repaid))
     }
   }
@@ -136,39 +126,18 @@ export class WorkLane {
     return seconds
   }
 
-  /** The key's balance now (Budget), Infinity without a budget; a full one is forgotten. */
-  #balance(key: string) {
-    const perMinute = this.secondsPerKeyPerMinute
-    if (perMinute === undefined) return Infinity
-    const full = perMinute * 60_000
-    const budget = this.#budgets.get(key)
-    if (!budget) return full
-    // A clock set back (NTP) refills nothing rather than deepening a debt.
-    const balance = budget.balance + Math.max(0, this.#now() - budget.at) * perMinute
-    if (balance < full) return balance
-    this.#budgets.delete(key)
-    return full
-  }
-
   /** Every key's budget full again (tests start from it; merchant ids restart there). */
   refillBudgets() {
-    this.#budgets.clear()
-  }
-
-  /** Charges `milliseconds` of the lane's time to the key's budget. */
-  #charge(key: string, milliseconds: number) {
-    if (this.secondsPerKeyPerMinute === undefined) return
-    const balance = this.#balance(key) - Math.round(milliseconds) * 60
-    this.#budgets.set(key, { balance, at: this.#now() })
-    // Forget the keys whose budget has refilled, so the map holds recent keys only.
-    if (this.#budgets.size > 64) for (const each of [...this.#budgets.keys()]) this.#balance(each)
+    this.#budgets.refill()
   }
 
   /**
    * Runs `task`, `work` units of it (more than 0; 1 when absent), when a place is free,
-   * or throws LaneFullError at once.
+   * or throws LaneFullError at once. When `signal` aborts (the caller has gone) before
+   * the task starts, it is dropped with LaneAbandoned; a task already running goes on.
    */
-  async run<T>(key: string, task: () => Promise<T>, work = 1): Promise<T> {
+  async run<T>(key: string, task: () => Promise<T>, work = 1, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw new LaneAbandoned(this.name)
     this.refuseWhenFull(key)
     const held = this.#perKey.get(key) ?? 0
     const mustWait = this.#running >= this.concurrency
@@ -179,9 +148,18 @@ export class WorkLane {
       if (mustWait) {
         const queuedAt = performance.now()
         // #release hands the place over directly: #running already counts this task.
-        const placed = new Promise<void>((start) => this.#line.add(key, start))
+        let leave = () => {}
+        const placed = new Promise<void>((start, drop) => {
+          this.#line.add(key, start)
+          leave = () => {
+            if (!this.#line.remove(key, start)) return
+            this.#publish()
+            drop(new LaneAbandoned(this.name))
+          }
+        })
+        signal?.addEventListener('abort', leave, { once: true })
         this.#publish()
-        await placed
+        await placed.finally(() => signal?.removeEventListener('abort', leave))
         recordLaneWait(this.name, (performance.now() - queuedAt) / 1000)
       } else {
         this.#running++
@@ -199,7 +177,7 @@ export class WorkLane {
         const secondsPerWork = milliseconds / 1000 / work
         this.#secondsPerWork += LEARNING_RATE * (secondsPerWork - this.#secondsPerWork)
         // The real time takes the estimate's place (removed below) in the key's charges.
-        this.#charge(key, milliseconds)
+        this.#budgets.charge(key, milliseconds)
         this.#release()
       }
     } finally {

@@ -7,7 +7,7 @@
 */
 import { test } from '@japa/runner'
 import { WorkLane } from '#platform/work_lane'
-import { LaneFullError } from '#platform/lane_refusal'
+import { LaneAbandoned, LaneFullError } from '#platform/lane_refusal'
 
 /** A task that runs until `finish()` is called. */
 function pendingTask() {
@@ -66,6 +66,36 @@ test.group('WorkLane', () => {
     tasks[3].finish()
     await Promise.all(runs)
     assert.deepEqual([subject.running, subject.queued], [0, 0])
+  })
+
+  test('a waiting task whose signal aborts is dropped (LaneAbandoned): it never runs, and frees its place in line and its key share', async ({
+    assert,
+  }) => {
+    const subject = lane({ maxQueued: 1, maxPerKey: 1 })
+    const running = pendingTask()
+    const dropped = pendingTask()
+    const first = subject.run('a', running.task)
+    const callerGone = new AbortController()
+    const abandoned = subject.run('b', dropped.task, 1, callerGone.signal).catch((error) => error)
+    assert.deepEqual([subject.running, subject.queued], [1, 1])
+
+    callerGone.abort()
+    assert.instanceOf(await abandoned, LaneAbandoned)
+    assert.deepEqual([subject.running, subject.queued], [1, 0])
+    // Its place and its key's share are free again: b's next task is admitted.
+    const next = pendingTask()
+    const again = subject.run('b', next.task)
+    running.finish()
+    await turns()
+    assert.isFalse(dropped.started)
+    assert.isTrue(next.started)
+    next.finish()
+    await Promise.all([first, again])
+    // A signal aborted before the call is refused at once.
+    const late = pendingTask()
+    const refused = await subject.run('c', late.task, 1, callerGone.signal).catch((error) => error)
+    assert.instanceOf(refused, LaneAbandoned)
+    assert.isFalse(late.started)
   })
 
   test('refuses at once beyond maxQueued waiting tasks (queue_full)', async ({ assert }) => {

@@ -143,11 +143,14 @@ export function refuseWhileLaneFull(merchantId: number) {
 
 /**
  * Decides whether `upload` (a private file in a directory of its own) is an acceptable
- * logo of `merchantId`, and writes its re-encoded copy beside it.
+ * logo of `merchantId`, and writes its re-encoded copy beside it. When `signal` aborts
+ * (the caller has gone) while the image waits for the lane, it is dropped
+ * (LaneAbandoned) and never decoded.
  */
 export async function normalizeLogo(
   merchantId: number,
-  upload: FileOnDisk
+  upload: FileOnDisk,
+  options: { signal?: AbortSignal } = {}
 ): Promise<NormalizedLogo> {
   if (upload.size === 0) throw refuse('The file is empty.')
   if (upload.size > LOGO_MAX_BYTES) throw refuse('The file must not be larger than 2,048 KB.')
@@ -179,7 +182,8 @@ export async function normalizeLogo(
           { source: upload.path, target, format },
           { timeoutMs: settings.logoImageDeadlineSeconds() * 1000 }
         ),
-      workOf(size)
+      workOf(size),
+      options.signal
     )
   } catch (error) {
     if (error instanceof LaneFullError) throw laneFull(error)

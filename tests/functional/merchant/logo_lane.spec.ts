@@ -20,6 +20,9 @@ import { logoImageLane } from '#services/merchants/logo_image'
 import { metricsText } from '#platform/metrics_server'
 import { encoderPids, holdTheLane, laneGauges } from '#tests/helpers/logo_lane'
 import { captureLogs } from '#tests/helpers/logs'
+import { connectToServer } from '#tests/helpers/test_server'
+import { route } from '#tests/helpers/routes'
+import db from '@adonisjs/lucid/services/db'
 
 async function refusals(reason: string) {
   const line = new RegExp(
@@ -145,6 +148,52 @@ test.group('Logo images go through a bounded lane', (group) => {
 
     await letGo()
     for (const response of await Promise.all(waiting)) response.assertStatus(200)
+  })
+
+  test('an upload whose client has gone while its image waits for the lane is dropped: never decoded, nothing stored', async ({
+    assert,
+    cleanup,
+  }) => {
+    const [admin] = await administrators(1)
+    const image = await tinyPng()
+    const letGo = holdTheLane()
+    cleanup(letGo)
+    const logs = captureLogs()
+    cleanup(() => logs.restore())
+
+    const boundary = 'lane-abandon-boundary'
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\n` +
+          'Content-Type: image/png\r\n\r\n'
+      ),
+      image,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ])
+    const socket = await connectToServer()
+    cleanup(() => void socket.destroy())
+    socket.write(
+      `POST ${route('merchant.logo.store')} HTTP/1.1\r\n` +
+        `Host: ${process.env.HOST}:${process.env.PORT}\r\n` +
+        `Authorization: ${admin.bearer}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n`
+    )
+    socket.write(body)
+    await untilQueued(1)
+    socket.destroy()
+    await untilQueued(0)
+    await letGo()
+
+    assert.deepEqual(await laneGauges(), { running: 0, queued: 0 })
+    const merchant = await db.from('merchants').where('id', admin.merchant.id).first()
+    assert.isNull(merchant.logo_path)
+    await eventually(
+      async () => logs.lines.some((line) => line.includes('request abandoned by the client')),
+      'the departure logged',
+      { every: 5 }
+    )
+    assert.isFalse(logs.lines.some((line) => line.includes('dependency unavailable')))
   })
 
   test("a merchant whose images took LOGO_IMAGE_SECONDS_PER_MINUTE of the lane is 503 with Retry-After until it is repaid; other merchants' images are stored", async ({
