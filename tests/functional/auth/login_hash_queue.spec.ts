@@ -89,6 +89,28 @@ async function sendJson(
   return socket
 }
 
+/**
+ * Sends a request whose password check will wait (the test holds the hashing slots),
+ * closes its connection once the check is queued, and resolves when the queue has
+ * dropped it. Returns the queue's counters from before the request.
+ */
+async function leaveWhileTheCheckWaits(
+  request: { path: string; headers: Record<string, string>; payload: object; method?: string },
+  cleanup: (handler: () => void) => void
+) {
+  const before = passwordHashQueue.stats
+  const socket = await sendJson(request.path, request.headers, request.payload, request.method)
+  cleanup(() => void socket.destroy())
+  await untilQueued(1)
+  socket.destroy()
+  await eventually(
+    async () => passwordHashQueue.stats.abandoned === before.abandoned + 1,
+    'the waiting check dropped',
+    { within: REQUEST_MS, every: 20 }
+  )
+  return before
+}
+
 function assertShed(assert: Assert, response: ApiResponse) {
   response.assertStatus(503)
   assert.equal(response.body().error_code, 'SERVICE_UNAVAILABLE')
@@ -287,21 +309,16 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
     const { user } = await createMerchantWithUser()
     const letGo = holdTheHashingSlots()
     cleanup(letGo)
-    const before = passwordHashQueue.stats
     const logs = captureLogs()
     cleanup(() => logs.restore())
 
-    const socket = await sendJson(route('auth.login'), appHeaders(app), {
-      username: user.email,
-      password: WRONG_PASSWORD,
-    })
-    cleanup(() => void socket.destroy())
-    await untilQueued(1)
-    socket.destroy()
-    await eventually(
-      async () => passwordHashQueue.stats.abandoned === before.abandoned + 1,
-      'the waiting hash dropped',
-      { within: REQUEST_MS, every: 20 }
+    const before = await leaveWhileTheCheckWaits(
+      {
+        path: route('auth.login'),
+        headers: appHeaders(app),
+        payload: { username: user.email, password: WRONG_PASSWORD },
+      },
+      cleanup
     )
     assert.equal(passwordHashQueue.stats.queued, 0)
     await eventually(
@@ -331,21 +348,19 @@ test.group('Current-password checks wait in the same queue', (group) => {
     const admin = await signedInMember('administrator')
     const letGo = holdTheHashingSlots()
     cleanup(letGo)
-    const before = passwordHashQueue.stats
     const auditsBefore = await auditRows()
 
-    const socket = await sendJson(
-      route('merchant.machine_clients.store'),
-      { Authorization: admin.bearer },
-      { label: 'Orders server', reason: 'Integration server', current_password: admin.password }
-    )
-    cleanup(() => void socket.destroy())
-    await untilQueued(1)
-    socket.destroy()
-    await eventually(
-      async () => passwordHashQueue.stats.abandoned === before.abandoned + 1,
-      'the waiting check dropped',
-      { within: REQUEST_MS, every: 20 }
+    const before = await leaveWhileTheCheckWaits(
+      {
+        path: route('merchant.machine_clients.store'),
+        headers: { Authorization: admin.bearer },
+        payload: {
+          label: 'Orders server',
+          reason: 'Integration server',
+          current_password: admin.password,
+        },
+      },
+      cleanup
     )
     await letGo()
     // The holders' hashes only: the check was never computed.
@@ -360,41 +375,30 @@ test.group('Current-password checks wait in the same queue', (group) => {
   }) => {
     cleanup(overrideEnv({ PASSWORD_HASH_QUEUE: 10, PASSWORD_HASH_MAX_WAIT_MS: 60_000 }))
     const member = await signedInMember('developer')
-    const storedBefore = await db
-      .from('users')
-      .where('id', member.user.id)
-      .select('password')
-      .first()
+    const storedPassword = async () => {
+      const row = await db.from('users').where('id', member.user.id).select('password').first()
+      return row.password
+    }
+    const storedBefore = await storedPassword()
     const letGo = holdTheHashingSlots()
     cleanup(letGo)
-    const before = passwordHashQueue.stats
 
     const newPassword = 'Brand-New-Passw0rd!'
-    const socket = await sendJson(
-      route('profile.password'),
-      { Authorization: member.bearer },
+    const before = await leaveWhileTheCheckWaits(
       {
-        current_password: member.password,
-        password: newPassword,
-        password_confirmation: newPassword,
+        path: route('profile.password'),
+        method: 'PUT',
+        headers: { Authorization: member.bearer },
+        payload: {
+          current_password: member.password,
+          password: newPassword,
+          password_confirmation: newPassword,
+        },
       },
-      'PUT'
-    )
-    cleanup(() => void socket.destroy())
-    await untilQueued(1)
-    socket.destroy()
-    await eventually(
-      async () => passwordHashQueue.stats.abandoned === before.abandoned + 1,
-      'the waiting check dropped',
-      { within: REQUEST_MS, every: 20 }
+      cleanup
     )
     await letGo()
     assert.equal(passwordHashQueue.stats.started, before.started)
-    const storedAfter = await db
-      .from('users')
-      .where('id', member.user.id)
-      .select('password')
-      .first()
-    assert.equal(storedAfter.password, storedBefore.password)
+    assert.equal(await storedPassword(), storedBefore)
   })
 })
