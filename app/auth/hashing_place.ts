@@ -13,7 +13,7 @@ export interface HashingPlace {
   signal?: AbortSignal
 }
 
-/** The line of hashes made without a stated place (new passwords, operator commands). */
+/** The line of hashes made without a stated place (accounts made by operator commands and seeders). */
 export const UNPLACED: HashingPlace = Object.freeze({ key: 'unplaced' })
 
 const places = new AsyncLocalStorage<HashingPlace>()

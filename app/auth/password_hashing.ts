@@ -6,7 +6,9 @@
 | or email, normalized), whether or not an account has it, so that its place in line
 | never tells whether the account exists; a signed-in user's current-password check
 | waits in that user's line. One identity flooded with wrong passwords then waits
-| behind itself, and every other login is served in turn beside it.
+| behind itself, and every other login is served in turn beside it. A new password is
+| hashed in the line of the account it is for (a change, a reset) or of the invitation
+| it accepts, and dropped too while it waits when its caller has gone.
 */
 import { createHash, randomBytes } from 'node:crypto'
 import hash from '@adonisjs/core/services/hash'
@@ -23,6 +25,16 @@ export function loginHashingPlace(identity: string, signal?: AbortSignal): Hashi
 /** The place of a signed-in user's password check: that user's line. */
 export function userHashingPlace(userId: number, signal?: AbortSignal): HashingPlace {
   return { key: `user:${userId}`, signal }
+}
+
+/** The place of an invitation's new account's password: that invitation's line. */
+export function invitationHashingPlace(invitationId: string, signal?: AbortSignal): HashingPlace {
+  return { key: `invitation:${invitationId}`, signal }
+}
+
+/** A new password's stored hash, made in its turn at `place`. */
+export function hashNewPassword(password: string, place: HashingPlace): Promise<string> {
+  return hashingAt(place, () => hash.make(password))
 }
 
 /**

@@ -49,11 +49,10 @@ export default class TeamInvitationsController {
     { invitation, account }: PreparedOf<typeof endpoints.accept>
   ) {
     const requester = applicationActor(ctx, application.id)
+    const options = { signal: clientGoneSignal(ctx) }
     // The existing account's form is the one with `current_password` (formOf).
     return 'current_password' in input
-      ? acceptAsExistingAccount(requester, invitation, account!, input, {
-          signal: clientGoneSignal(ctx),
-        })
-      : acceptAsNewAccount(requester, invitation, input)
+      ? acceptAsExistingAccount(requester, invitation, account!, input, options)
+      : acceptAsNewAccount(requester, invitation, input, options)
   }
 }

@@ -12,8 +12,7 @@ import { wrongCurrentPassword } from '#services/users/current_password'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import hash from '@adonisjs/core/services/hash'
-import { userHashingPlace, verifyPassword } from '#auth/password_hashing'
+import { hashNewPassword, userHashingPlace, verifyPassword } from '#auth/password_hashing'
 import ApiError from '#exceptions/api_error'
 import User from '#models/user'
 import { actorFor, audit } from '#services/audit/audit_trail'
@@ -29,10 +28,13 @@ export function resetTokenInvalid() {
 /**
  * Sets a new password with a reset proof; 400 RESET_TOKEN_INVALID for any bad proof.
  * `requester` is the (unauthenticated) caller; the audit record names the account.
+ * The new password is hashed in the account's line once the proof matched, and
+ * dropped while it waits when the caller has gone (`signal`): nothing is written then.
  */
 export async function resetPassword(
   requester: Actor,
-  input: { email: string; token: string; password: string }
+  input: { email: string; token: string; password: string },
+  options: { signal?: AbortSignal } = {}
 ) {
   const tokenHash = sha256Hex(input.token)
   // One query whether or not the email is known: the account and the proof of that
@@ -65,7 +67,10 @@ export async function resetPassword(
   if (!user || !record || !matches || record.expiresAt <= now) {
     throw resetTokenInvalid()
   }
-  const passwordHash = await hash.make(input.password)
+  const passwordHash = await hashNewPassword(
+    input.password,
+    userHashingPlace(user.id, options.signal)
+  )
   const consumed = await db.transaction(async (trx) => {
     // The account first, as a reset-link request locks it: two of its proofs used at
     // once then take turns instead of deadlocking, and the second finds its proof
@@ -101,7 +106,7 @@ export async function changePassword(
   if (!current || !(await verifyPassword(current.password, input.current_password, place))) {
     throw wrongCurrentPassword()
   }
-  const passwordHash = await hash.make(input.password)
+  const passwordHash = await hashNewPassword(input.password, place)
   const changed = await db.transaction(async (trx) => {
     // Of two racing changes with the same current password, the second sees the
     // first one's new hash under the lock and is refused.

@@ -26,7 +26,11 @@ import { route } from '#tests/helpers/routes'
 import { eventually, REQUEST_MS } from '#tests/helpers/server_process'
 import type PortalClient from '#models/portal_client'
 import { portalLogin } from '#tests/helpers/requests'
-import { connectToServer } from '#tests/helpers/test_server'
+import {
+  holdTheHashingSlots,
+  leaveWhileTheCheckWaits,
+  untilQueued,
+} from '#tests/helpers/hash_queue'
 import { captureLogs } from '#tests/helpers/logs'
 import { auditRows } from '#tests/helpers/machine'
 import db from '@adonisjs/lucid/services/db'
@@ -35,80 +39,9 @@ const WRONG_PASSWORD = 'Wrong-Horse-1-Battery'
 /** A guesser's flood: every attempt a different password (the same one shares a hash). */
 const wrongPassword = (attempt: number) => `${WRONG_PASSWORD}-${attempt}`
 
-/**
- * Occupies every hashing slot until the returned function lets them go (a key of its
- * own per slot: one key holds at most its share of the slots).
- */
-function holdTheHashingSlots() {
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  const holders = Array.from({ length: passwordHashQueue.slots }, (_, slot) =>
-    passwordHashQueue.run(`test:holder:${slot}`, () => released)
-  )
-  return async () => {
-    release()
-    await Promise.all(holders)
-  }
-}
-
-function untilQueued(count: number) {
-  return eventually(
-    async () => passwordHashQueue.stats.queued === count,
-    `${count} password hashes waiting`,
-    { within: REQUEST_MS, every: 20 }
-  )
-}
-
 /** Sends a login now (an api-client request is sent when awaited). */
 function login(client: ApiClient, app: PortalClient, username: string, password: string) {
   return Promise.resolve<ApiResponse>(portalLogin(client, app, { username, password }))
-}
-
-/** Sends a JSON request over a socket of its own, so that the test can close it mid-request. */
-async function sendJson(
-  path: string,
-  headers: Record<string, string>,
-  payload: object,
-  method = 'POST'
-) {
-  const socket = await connectToServer()
-  const body = JSON.stringify(payload)
-  const head = {
-    ...headers,
-    'Host': `${process.env.HOST}:${process.env.PORT}`,
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-  }
-  socket.write(
-    `${method} ${path} HTTP/1.1\r\n` +
-      Object.entries(head)
-        .map(([name, value]) => `${name}: ${value}\r\n`)
-        .join('') +
-      `\r\n${body}`
-  )
-  return socket
-}
-
-/**
- * Sends a request whose password check will wait (the test holds the hashing slots),
- * closes its connection once the check is queued, and resolves when the queue has
- * dropped it. Returns the queue's counters from before the request.
- */
-async function leaveWhileTheCheckWaits(
-  request: { path: string; headers: Record<string, string>; payload: object; method?: string },
-  cleanup: (handler: () => void) => void
-) {
-  const before = passwordHashQueue.stats
-  const socket = await sendJson(request.path, request.headers, request.payload, request.method)
-  cleanup(() => void socket.destroy())
-  await untilQueued(1)
-  socket.destroy()
-  await eventually(
-    async () => passwordHashQueue.stats.abandoned === before.abandoned + 1,
-    'the waiting check dropped',
-    { within: REQUEST_MS, every: 20 }
-  )
-  return before
 }
 
 function assertShed(assert: Assert, response: ApiResponse) {

@@ -13,7 +13,7 @@
 import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
-import hash from '@adonisjs/core/services/hash'
+import { hashNewPassword, invitationHashingPlace } from '#auth/password_hashing'
 import { onUniqueViolation } from '#support/database_errors'
 import TeamInvitation from '#models/team_invitation'
 import User from '#models/user'
@@ -84,14 +84,22 @@ export async function resolveInvitation(proof: string): Promise<AcceptanceTarget
   return { invitation: seen, account }
 }
 
-/** New account: the invitation email becomes its username and email. */
+/**
+ * New account: the invitation email becomes its username and email. Its password is
+ * hashed in the invitation's line, and dropped while it waits when the caller has gone
+ * (`signal`): nothing is written then.
+ */
 export async function acceptAsNewAccount(
   requester: ApplicationActor,
   seen: TeamInvitation,
-  input: { first_name: string; last_name: string; password: string }
+  input: { first_name: string; last_name: string; password: string },
+  options: { signal?: AbortSignal } = {}
 ) {
   // Hashed before the transaction and its locks: never hash while holding a lock.
-  const passwordHash = await hash.make(input.password)
+  const passwordHash = await hashNewPassword(
+    input.password,
+    invitationHashingPlace(seen.id, options.signal)
+  )
   // Another account may take this email or username between the check and the insert.
   return onUniqueViolation(
     () =>
