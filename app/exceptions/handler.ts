@@ -10,8 +10,7 @@ import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { isDatabaseUnavailable } from '#support/database_errors'
 import { isRedisUnavailable } from '#exceptions/redis_unavailable'
 import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
-import { HashAbandoned } from '#platform/hash_refusal'
-import { LaneAbandoned } from '#platform/lane_refusal'
+import { ClientLeft } from '#platform/client_left'
 
 /** The token endpoint (start/routes.ts): its failures take RFC 6749 §5.2 form. */
 const OAUTH_TOKEN_ROUTE = 'oauth.token'
@@ -99,13 +98,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       ctx.logger.info('request aborted by the client')
       return
     }
-    if (error instanceof HashAbandoned) {
-      // Its client left while its password check waited, so the check was dropped.
-      ctx.logger.info('request abandoned by the client: its password check was dropped')
-      return
-    }
-    if (error instanceof LaneAbandoned) {
-      ctx.logger.info(`request abandoned by the client: its task in lane ${error.lane} was dropped`)
+    if (error instanceof ClientLeft) {
+      // Its client left while its work waited for its turn, so the work was dropped.
+      ctx.logger.info(`request abandoned by the client: ${error.dropped} was dropped`)
       return
     }
     const apiError = this.toApiError(error, ctx)
@@ -133,10 +128,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   private toApiError(error: unknown, ctx: HttpContext): ApiError {
     if (error instanceof ApiError) return error
-    if (error instanceof HashAbandoned) {
-      return ApiError.serviceUnavailable('The password check was dropped: its client has gone.')
-    }
-    if (error instanceof LaneAbandoned) {
+    if (error instanceof ClientLeft) {
       return ApiError.serviceUnavailable('The work was dropped: its client has gone.')
     }
     const err = (error ?? {}) as {

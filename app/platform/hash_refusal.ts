@@ -2,6 +2,8 @@
 | Why the password hash queue (hash_queue.ts) did not hash: refused on arrival or
 | after waiting (503 with Retry-After), or dropped because its caller had gone.
 */
+import { ClientLeft } from '#platform/client_left'
+
 export type HashRefusal = 'queue_full' | 'key_full' | 'wait_too_long' | 'waited_too_long'
 
 /** The hash was not admitted, or waited past the bound: come back in `retryAfterSeconds`. */
@@ -16,9 +18,9 @@ export class HashQueueFull extends Error {
 }
 
 /** The hash's signal aborted while it waited: it was never computed. */
-export class HashAbandoned extends Error {
+export class HashAbandoned extends ClientLeft {
   constructor() {
-    super('a password hash was dropped: its caller has gone')
+    super('a password hash was dropped: its caller has gone', 'its password check')
     this.name = 'HashAbandoned'
   }
 }

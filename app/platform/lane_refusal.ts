@@ -3,6 +3,8 @@
 | admitted. Apart from the lane so that the metrics that count refusals
 | (operator_metrics.ts) and the lane that records them import it one way.
 */
+import { ClientLeft } from '#platform/client_left'
+
 export type LaneRefusal = 'queue_full' | 'key_busy' | 'key_budget'
 
 export class LaneFullError extends Error {
@@ -17,9 +19,9 @@ export class LaneFullError extends Error {
 }
 
 /** The task's signal aborted while it waited (its caller has gone): it never ran. */
-export class LaneAbandoned extends Error {
+export class LaneAbandoned extends ClientLeft {
   constructor(readonly lane: string) {
-    super(`lane ${lane} dropped a task: its caller has gone`)
+    super(`lane ${lane} dropped a task: its caller has gone`, `its task in lane ${lane}`)
     this.name = 'LaneAbandoned'
   }
 }
