@@ -15,13 +15,15 @@
 | an idle child is always there. A child that exits, or is killed because it did not
 | answer by the request's deadline, is replaced on the next request. Children never
 | keep this process alive, and end at once when it ends, even killed with -9 (their
-| IPC channel closes).
+| IPC channel closes). A request whose caller has gone gets a grace to end; past it,
+| its child is killed too: a child's restart costs less than a costly image for nobody.
 */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { constants, setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { siblingModule } from '#platform/sibling_module'
+import { ClientLeft } from '#platform/client_left'
 
 /** A child ended (crash, out of memory, killed) while answering a request. */
 export class ChildWorkerExited extends Error {
@@ -37,6 +39,23 @@ export class ChildWorkerTimedOut extends Error {
     super(`worker process gave no answer within ${timeoutMs} ms and was killed`)
     this.name = 'ChildWorkerTimedOut'
   }
+}
+
+/** The request's caller had gone and its grace passed: the child was killed (and is replaced). */
+export class ChildWorkerAbandoned extends ClientLeft {
+  constructor() {
+    super('worker process killed: its caller has gone', 'its work in a child process')
+    this.name = 'ChildWorkerAbandoned'
+  }
+}
+
+/** How a call ends early: its deadline, and its caller's departure with a grace after it. */
+export interface CallBounds {
+  timeoutMs: number
+  /** Aborts when the caller has gone. */
+  signal?: AbortSignal
+  /** How long the child may still answer once `signal` aborted (at most until the deadline). */
+  graceMs?: number
 }
 
 type Reply<Response> = { ok: true; value: Response } | { ok: false; message: string }
@@ -70,25 +89,33 @@ export class ChildWorkers<Request, Response> {
    * Sends `request` to an idle child and returns its answer. Past `timeoutMs` the child
    * is killed, whatever it is doing (a stopped or hung child included), and the call
    * fails with ChildWorkerTimedOut once it has exited, so its place is free for a new
-   * child by then.
+   * child by then. Once `signal` aborts, the child has `graceMs` more (0 by default) to
+   * answer before it is killed so, and the call fails with ChildWorkerAbandoned.
    */
-  async call(request: Request, { timeoutMs }: { timeoutMs: number }): Promise<Response> {
+  async call(request: Request, bounds: CallBounds): Promise<Response> {
+    const { timeoutMs, signal, graceMs = 0 } = bounds
+    if (signal?.aborted) throw new ChildWorkerAbandoned()
     const child = this.#idle.pop() ?? this.#spawn()
     child.channel?.ref()
-    let timedOut = false
-    const deadline = setTimeout(() => {
-      timedOut = true
+    let killedFor: ChildWorkerTimedOut | ChildWorkerAbandoned | undefined
+    const killFor = (reason: ChildWorkerTimedOut | ChildWorkerAbandoned) => {
+      killedFor ??= reason
       child.kill('SIGKILL')
-    }, timeoutMs)
+    }
+    const startedAt = performance.now()
+    let deadline = setTimeout(() => killFor(new ChildWorkerTimedOut(timeoutMs)), timeoutMs)
+    const onAbort = () => {
+      const left = timeoutMs - (performance.now() - startedAt)
+      if (graceMs >= left) return
+      clearTimeout(deadline)
+      deadline = setTimeout(() => killFor(new ChildWorkerAbandoned()), graceMs)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
     try {
       const reply = await new Promise<Reply<Response>>((resolve, reject) => {
         const onMessage = (message: Reply<Response>) => settle(() => resolve(message))
-        const onExit = (code: number | null, signal: string | null) =>
-          settle(() =>
-            reject(
-              timedOut ? new ChildWorkerTimedOut(timeoutMs) : new ChildWorkerExited(code, signal)
-            )
-          )
+        const onExit = (code: number | null, exitSignal: string | null) =>
+          settle(() => reject(killedFor ?? new ChildWorkerExited(code, exitSignal)))
         const onError = (error: Error) => settle(() => reject(error))
         const settle = (finish: () => void) => {
           child.off('message', onMessage).off('exit', onExit).off('error', onError)
@@ -101,7 +128,8 @@ export class ChildWorkers<Request, Response> {
       return reply.value
     } finally {
       clearTimeout(deadline)
-      if (child.connected && !timedOut) {
+      signal?.removeEventListener('abort', onAbort)
+      if (child.connected && !killedFor) {
         child.channel?.unref()
         this.#idle.push(child)
       } else {

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { logoImageLane } from '#services/merchants/logo_image'
 import { metricsText } from '#platform/metrics_server'
+import { connectToServer } from '#tests/helpers/test_server'
+import { route } from '#tests/helpers/routes'
 
 /** The lane's gauges as scraped: portal_lane_tasks{lane="logo_image",state}. */
 export async function laneGauges() {
@@ -63,4 +65,30 @@ export function isRunning(pid: number) {
   } catch {
     return false
   }
+}
+
+/**
+ * Sends a logo upload of `image` (a PNG) with `authorization` over a socket of its own,
+ * so that the test can close it mid-request, as a client that gives up.
+ */
+export async function uploadOverItsOwnSocket(authorization: string, image: Buffer) {
+  const boundary = 'own-socket-boundary'
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\n` +
+        'Content-Type: image/png\r\n\r\n'
+    ),
+    image,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ])
+  const socket = await connectToServer()
+  socket.write(
+    `POST ${route('merchant.logo.store')} HTTP/1.1\r\n` +
+      `Host: ${process.env.HOST}:${process.env.PORT}\r\n` +
+      `Authorization: ${authorization}\r\n` +
+      `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+      `Content-Length: ${body.length}\r\n\r\n`
+  )
+  socket.write(body)
+  return socket
 }

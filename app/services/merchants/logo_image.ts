@@ -81,6 +81,14 @@ const MAX_PER_MERCHANT = 2
 const workOf = ({ width, height }: PixelSize) => 1 + (width * height) / 65_536
 const SECONDS_PER_WORK = 5 / 257
 
+/**
+ * An image whose client has gone while the encoder works on it gets this much more
+ * time, then its encoder is killed and replaced: most images end within it (no
+ * restart), and a costly one stops holding a place for nobody. A new encoder took
+ * 170-200 ms from its start to its first answer on an idle 2-core machine.
+ */
+const GRACE_AFTER_CLIENT_LEFT_MS = 1000
+
 /** The re-encoded copy to store: a file beside the upload's. */
 export interface NormalizedLogo extends FileOnDisk {
   format: LogoFormat
@@ -145,7 +153,8 @@ export function refuseWhileLaneFull(merchantId: number) {
  * Decides whether `upload` (a private file in a directory of its own) is an acceptable
  * logo of `merchantId`, and writes its re-encoded copy beside it. When `signal` aborts
  * (the caller has gone) while the image waits for the lane, it is dropped
- * (LaneAbandoned) and never decoded.
+ * (LaneAbandoned) and never decoded; while the encoder works on it, the encoder is
+ * killed once GRACE_AFTER_CLIENT_LEFT_MS pass (ChildWorkerAbandoned).
  */
 export async function normalizeLogo(
   merchantId: number,
@@ -180,7 +189,11 @@ export async function normalizeLogo(
       () =>
         encoders.call(
           { source: upload.path, target, format },
-          { timeoutMs: settings.logoImageDeadlineSeconds() * 1000 }
+          {
+            timeoutMs: settings.logoImageDeadlineSeconds() * 1000,
+            signal: options.signal,
+            graceMs: GRACE_AFTER_CLIENT_LEFT_MS,
+          }
         ),
       workOf(size),
       options.signal

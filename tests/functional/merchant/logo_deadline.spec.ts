@@ -2,8 +2,9 @@
 | issue 38 › 1, 2: one deadline covers a whole image (header, decoding, encoding):
 | LOGO_IMAGE_DEADLINE_SECONDS after the encoder was given the image, it is killed,
 | whatever it is doing, and replaced. An encoder that dies on an image fails that one
-| upload. Either way the lane's place is free again. The deadline is shortened through
-| the settings; the test waits for outcomes, never for a clock.
+| upload. An image whose client has gone gets a short grace, then its encoder is killed
+| and replaced too. Either way the lane's place is free again. The deadline is set
+| through the settings; the tests wait for outcomes, never for a clock.
 */
 import { test } from '@japa/runner'
 import { resetState } from '#tests/helpers/database'
@@ -12,8 +13,15 @@ import { signedInMember } from '#tests/helpers/portal'
 import { clearLogoStorage, uploadLogo } from '#tests/helpers/merchant'
 import { eventually } from '#tests/helpers/server_process'
 import { tinyPng } from '#tests/helpers/images'
-import { encoderPids, isRunning, laneGauges } from '#tests/helpers/logo_lane'
+import {
+  encoderPids,
+  isRunning,
+  laneGauges,
+  uploadOverItsOwnSocket,
+} from '#tests/helpers/logo_lane'
 import { logoImageLane } from '#services/merchants/logo_image'
+import { captureLogs } from '#tests/helpers/logs'
+import db from '@adonisjs/lucid/services/db'
 
 /** The encoder child, started by an upload if none runs yet. */
 async function runningEncoder(upload: () => Promise<unknown>) {
@@ -84,5 +92,62 @@ test.group('POST /portal/merchant/logo: one deadline for a whole image', (group)
     const next = await uploadLogo(client, admin, image)
     next.assertStatus(200)
     assert.notInclude(encoderPids(), killed)
+  })
+
+  test('an image whose client has gone while the encoder works on it is stopped well before the deadline: the encoder is killed and replaced, nothing is stored, the lane is free', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const [admin, other] = [
+      await signedInMember('administrator'),
+      await signedInMember('administrator'),
+    ]
+    const image = await tinyPng()
+    // A deadline far beyond the test's own bounds: only the departure can end the image.
+    cleanup(setEnv('LOGO_IMAGE_DEADLINE_SECONDS', 3600))
+    const stopped = await runningEncoder(() => uploadLogo(client, other, image))
+    process.kill(stopped, 'SIGSTOP')
+    cleanup(() => {
+      if (isRunning(stopped)) process.kill(stopped, 'SIGKILL')
+    })
+    const logs = captureLogs()
+    cleanup(() => logs.restore())
+
+    const socket = await uploadOverItsOwnSocket(admin.bearer, image)
+    cleanup(() => void socket.destroy())
+    await eventually(
+      async () => {
+        const { running } = await laneGauges()
+        return running === 1
+      },
+      'the image is in the encoder',
+      { every: 5 }
+    )
+    socket.destroy()
+
+    await eventually(async () => !isRunning(stopped), 'the stopped encoder is gone')
+    await eventually(
+      async () => {
+        const { running, queued } = await laneGauges()
+        return running === 0 && queued === 0
+      },
+      'the lane is free',
+      { every: 5 }
+    )
+    const merchant = await db.from('merchants').where('id', admin.merchant.id).first()
+    assert.isNull(merchant.logo_path)
+    await eventually(
+      async () => logs.lines.some((line) => line.includes('request abandoned by the client')),
+      'the departure logged',
+      { every: 5 }
+    )
+    assert.isFalse(
+      logs.lines.some((line) => /passed its deadline|dependency unavailable/.test(line))
+    )
+
+    const next = await uploadLogo(client, other, image)
+    next.assertStatus(200)
+    assert.notInclude(encoderPids(), stopped)
   })
 })

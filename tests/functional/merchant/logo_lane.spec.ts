@@ -18,10 +18,13 @@ import { eventually, pause } from '#tests/helpers/server_process'
 import { tinyPng, tinyWebp } from '#tests/helpers/images'
 import { logoImageLane } from '#services/merchants/logo_image'
 import { metricsText } from '#platform/metrics_server'
-import { encoderPids, holdTheLane, laneGauges } from '#tests/helpers/logo_lane'
+import {
+  encoderPids,
+  holdTheLane,
+  laneGauges,
+  uploadOverItsOwnSocket,
+} from '#tests/helpers/logo_lane'
 import { captureLogs } from '#tests/helpers/logs'
-import { connectToServer } from '#tests/helpers/test_server'
-import { route } from '#tests/helpers/routes'
 import db from '@adonisjs/lucid/services/db'
 
 async function refusals(reason: string) {
@@ -161,25 +164,8 @@ test.group('Logo images go through a bounded lane', (group) => {
     const logs = captureLogs()
     cleanup(() => logs.restore())
 
-    const boundary = 'lane-abandon-boundary'
-    const body = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="logo.png"\r\n` +
-          'Content-Type: image/png\r\n\r\n'
-      ),
-      image,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ])
-    const socket = await connectToServer()
+    const socket = await uploadOverItsOwnSocket(admin.bearer, image)
     cleanup(() => void socket.destroy())
-    socket.write(
-      `POST ${route('merchant.logo.store')} HTTP/1.1\r\n` +
-        `Host: ${process.env.HOST}:${process.env.PORT}\r\n` +
-        `Authorization: ${admin.bearer}\r\n` +
-        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
-        `Content-Length: ${body.length}\r\n\r\n`
-    )
-    socket.write(body)
     await untilQueued(1)
     socket.destroy()
     await untilQueued(0)
