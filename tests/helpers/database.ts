@@ -2,6 +2,7 @@ import db from '@adonisjs/lucid/services/db'
 import { Settings } from 'luxon'
 import limiter from '@adonisjs/limiter/services/main'
 import { logoImageLane } from '#services/merchants/logo_image'
+import { forgetBodyPartitions } from '#services/collections/history/evidence_storage'
 
 /** Tables a migration fills (reference data) or the migrator owns: never truncated. */
 const KEPT_TABLES = new Set(['adonis_schema', 'adonis_schema_versions', 'currencies'])
@@ -30,6 +31,9 @@ export async function resetState() {
       `TRUNCATE ${tables.map((name) => `"${name}"`).join(', ')} RESTART IDENTITY CASCADE`
     )
   }
+  // Emptying evidence_purged_months makes purged months writable again, which the
+  // service never does: their partitions, dropped by a purge, are made again on demand.
+  forgetBodyPartitions()
 }
 
 /** Controls the app clock (luxon) instead of sleeping. */

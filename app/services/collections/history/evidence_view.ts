@@ -9,7 +9,8 @@
 |
 | The SQL functions here are the one place for a body's month: its retention month
 | (evidence_retain_month, the record's body_month), its partition
-| (evidence_body_partition, created when missing), the month lock's key, where the
+| (evidence_body_partition, created when missing, never for a month purged whole:
+| purged_partitions.ts drops those), the month lock's key, where the
 | body of a month lies (evidence_body_place: loose once the month is purged), and
 | the month a body is written under (evidence_body_month, with the month's lock).
 */
@@ -66,7 +67,8 @@ CREATE OR REPLACE FUNCTION evidence_body_partition(month date) RETURNS void AS $
 DECLARE
   name text := 'bodies_' || to_char(month, 'YYYY_MM');
 BEGIN
-  IF month = 'infinity' OR to_regclass('${PARTITION_SCHEMA}.' || name) IS NOT NULL THEN
+  IF month = 'infinity' OR to_regclass('${PARTITION_SCHEMA}.' || name) IS NOT NULL
+    OR EXISTS (SELECT 1 FROM ${PURGED_MONTHS} p WHERE p.month = $1) THEN
     RETURN;
   END IF;
   PERFORM pg_advisory_xact_lock(${PARTITION_LOCK});

@@ -7,7 +7,8 @@
 | it changes.
 |
 | A month of evidence whose end is past is purged whole (its partition emptied, the
-| month recorded as purged), smaller months and the rest row by row in batches of
+| month recorded as purged, then its partition dropped: purged_partitions.ts), smaller
+| months and the rest row by row in batches of
 | short transactions (purge_months.ts). Purges started from cron on several hosts share
 | the work: a whole month is purged by one of them, and rows are claimed with
 | `FOR UPDATE SKIP LOCKED`, so every event is purged exactly once. Running it again
@@ -30,6 +31,7 @@ import {
   purgeMonth,
   purgeRows,
 } from '#services/collections/history/purge_months'
+import { dropPurgedPartitions } from '#services/collections/history/purged_partitions'
 
 export const PURGE_BATCH_SIZE = 1_000
 
@@ -102,6 +104,8 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
       if (purged === 0) break
       done(purged)
     }
+    // Then the partitions of the months purged whole, this run's and earlier runs'.
+    if (!stopped()) await dropPurgedPartitions(options.signal)
     // Last: creating one locks the bodies' table, which must not hold the purge back.
     await ensureBodyPartitions(monthsAhead(now))
   } catch (error) {
