@@ -39,6 +39,14 @@ export const UNPURGED = `e.purged_at IS NULL
  */
 export const MONTH_LOCK_CLASS = 1110
 
+/**
+ * The SQL type of an array of event ids, as their columns are (char(26)). Compared with
+ * a text[] instead, every id is cast to text: the key's index no longer applies and
+ * each statement scans the whole table (each batch of a maintenance run over a
+ * million events read them all).
+ */
+export const EVENT_IDS = 'char(26)[]'
+
 /** body_month of bodies outside every month partition (and of records outside years 1-9999). */
 export const LOOSE_MONTH = 'infinity'
 

@@ -24,7 +24,7 @@ import {
   defineEvidenceView,
   evidenceIsSplit,
 } from '#services/collections/history/evidence_view'
-import { BODY_COLUMNS } from '#services/collections/history/evidence_layout'
+import { BODY_COLUMNS, EVENT_IDS } from '#services/collections/history/evidence_layout'
 import { PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
 
 export const SPLIT_BATCH_ROWS = 5_000
@@ -169,8 +169,8 @@ async function copyQueued(trx: TransactionClientContract, batchRows: number): Pr
   )
   if (taken.rows.length === 0) return 0
   const ids = [`{${taken.rows.map((row: { id: string }) => row.id).join(',')}}`]
-  await trx.rawQuery(`DELETE FROM ${RECORDS} WHERE id = ANY(?::text[])`, ids)
-  const source = '(SELECT * FROM exchange_evidence WHERE id = ANY(?::text[]))'
+  await trx.rawQuery(`DELETE FROM ${RECORDS} WHERE id = ANY(?::${EVENT_IDS})`, ids)
+  const source = `(SELECT * FROM exchange_evidence WHERE id = ANY(?::${EVENT_IDS}))`
   await trx.rawQuery(ENSURE_PARTITIONS(source), ids)
   await trx.rawQuery(`WITH batch AS MATERIALIZED ${source} ${COPY_ROWS('batch')} SELECT 1`, ids)
   return taken.rows.length

@@ -6,10 +6,13 @@
 |
 | Due rows: unpurged, with a snapshot, projected with another PROJECTION_VERSION (or
 | never). Work goes in batches of short transactions, each claiming its rows with
-| `FOR UPDATE SKIP LOCKED` in id order: runs on several hosts share the rows, a row is
-| re-projected once, and a purge never races a re-projection of the same row. A row
-| done carries the current version, so an interrupted run resumes where it stopped and
-| a second run finds nothing to do. Snapshots (up to the 2 MiB read bound; larger ones
+| `FOR UPDATE SKIP LOCKED` in id order after the last id the run claimed (no batch reads
+| again the rows done before it: without that cursor, each batch walked every row done
+| so far, and a run's cost grew with the square of the rows): runs on several hosts
+| share the rows, a row is re-projected once, and a purge never races a re-projection
+| of the same row. A row done carries the current version, so an interrupted run
+| resumes where it stopped and a second run finds nothing to do (a row another run
+| held and gave up on included). Snapshots (up to the 2 MiB read bound; larger ones
 | are withheld unread and need no projection) are fetched a few MiB at a time.
 |
 | An aborted `signal` (the command's SIGTERM or SIGINT) stops the run before its next
@@ -27,6 +30,7 @@ import {
 } from '#services/collections/history/evidence_snapshot'
 import type { EvidenceKind } from '#services/collections/history/evidence_kinds'
 import { audit } from '#services/audit/audit_trail'
+import { EVENT_IDS } from '#services/collections/history/evidence_layout'
 import { SYSTEM_ACTOR } from '#auth/actor'
 
 export const REPROJECT_BATCH_ROWS = 200
@@ -60,7 +64,7 @@ const CLAIM_BATCH = `
 SELECT id, kind, schema_version, snapshot_size, content_type, body_capture_status,
   delivery_state, duration_ms, is_repeated_request
 FROM exchange_evidence
-WHERE ${DUE}
+WHERE id > ? AND ${DUE}
 ORDER BY id
 LIMIT ?
 FOR UPDATE SKIP LOCKED`
@@ -68,7 +72,7 @@ FOR UPDATE SKIP LOCKED`
 const STORE_BATCH = `
 UPDATE exchange_evidence e
 SET projection_ciphertext = v.projection, projection_version = ?
-FROM unnest(?::text[], ?::bytea[]) AS v(id, projection)
+FROM unnest(?::${EVENT_IDS}, ?::bytea[]) AS v(id, projection)
 WHERE e.id = v.id`
 
 interface ClaimedRow {
@@ -116,14 +120,19 @@ async function countDue(): Promise<number> {
   return result.rows[0].due
 }
 
-/** Re-projects one claimed batch; returns how many rows it wrote. */
-async function reprojectBatch(trx: TransactionClientContract, batchRows: number) {
-  const claim = await trx.rawQuery(CLAIM_BATCH, [PROJECTION_VERSION, batchRows])
+/**
+ * Re-projects one batch claimed after id `after`; returns the last id it claimed (null
+ * when none was left) and how many rows it wrote.
+ */
+async function reprojectBatch(trx: TransactionClientContract, batchRows: number, after: string) {
+  const claim = await trx.rawQuery(CLAIM_BATCH, [after, PROJECTION_VERSION, batchRows])
+  if (claim.rows.length === 0) return { last: null, written: 0 }
+  const last: string = claim.rows[claim.rows.length - 1].id
   // Over the view (migration 1110) the lock is the record's and the version the body's:
   // a row another run re-projected while this claim waited is still due in the claim's
   // snapshot, so what is due is read again now that the rows are held.
   const still = await trx.rawQuery(
-    `SELECT id FROM exchange_evidence WHERE id = ANY(?::text[]) AND ${DUE}`,
+    `SELECT id FROM exchange_evidence WHERE id = ANY(?::${EVENT_IDS}) AND ${DUE}`,
     [textArray(claim.rows.map((row: ClaimedRow) => row.id)), PROJECTION_VERSION]
   )
   const due = new Set(still.rows.map((row: { id: string }) => row.id))
@@ -149,7 +158,7 @@ async function reprojectBatch(trx: TransactionClientContract, batchRows: number)
     const group = readable.slice(start, end)
     const ciphertexts = new Map<string, Buffer>()
     const fetched = await trx.rawQuery(
-      'SELECT id, snapshot_ciphertext FROM exchange_evidence WHERE id = ANY(?::text[])',
+      `SELECT id, snapshot_ciphertext FROM exchange_evidence WHERE id = ANY(?::${EVENT_IDS})`,
       [textArray(group.map(({ row }) => row.id))]
     )
     for (const row of fetched.rows) ciphertexts.set(row.id, row.snapshot_ciphertext)
@@ -168,7 +177,7 @@ async function reprojectBatch(trx: TransactionClientContract, batchRows: number)
       byteaArray([...projections.values()]),
     ])
   }
-  return projections.size
+  return { last, written: projections.size }
 }
 
 export async function reprojectHistory(options: ReprojectOptions = {}): Promise<ReprojectResult> {
@@ -183,15 +192,20 @@ export async function reprojectHistory(options: ReprojectOptions = {}): Promise<
   if (options.dryRun || result.due === 0) return result
   const batchRows = options.batchRows ?? REPROJECT_BATCH_ROWS
   try {
-    for (;;) {
+    // Every ULID sorts after the empty string.
+    let after: string | null = ''
+    while (after !== null) {
       if (options.signal?.aborted) {
         result.interrupted = true
         break
       }
-      const written = await db.transaction((trx) => reprojectBatch(trx, batchRows))
-      if (written === 0) break
+      const cursor: string = after
+      const batch = await db.transaction((trx) => reprojectBatch(trx, batchRows, cursor))
+      after = batch.last
+      // A batch whose rows another run had done meanwhile writes nothing: the run goes on.
+      if (batch.written === 0) continue
       result.batches++
-      result.reprojected += written
+      result.reprojected += batch.written
       options.onProgress?.({ done: result.reprojected, due: result.due })
     }
   } catch (error) {

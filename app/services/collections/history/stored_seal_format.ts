@@ -25,7 +25,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { toBytes, toText, type StoredRow } from '#services/collections/history/stored_seal_rows'
-import { BODIES } from '#services/collections/history/evidence_layout'
+import { BODIES, EVENT_IDS } from '#services/collections/history/evidence_layout'
 import { defineEvidenceView, evidenceIsSplit } from '#services/collections/history/evidence_view'
 
 export type StoredSealFormat = 'bytes' | 'text'
@@ -123,7 +123,7 @@ async function convertBatch(
     `UPDATE ${table} e
         SET snapshot_ciphertext_next = v.snapshot, projection_ciphertext_next = v.projection,
             snapshot_size = v.size
-       FROM unnest(?::text[], ?::${type}[], ?::${type}[], ?::int[])
+       FROM unnest(?::${EVENT_IDS}, ?::${type}[], ?::${type}[], ?::int[])
          AS v(id, snapshot, projection, size)
       WHERE e.id = v.id`,
     [
