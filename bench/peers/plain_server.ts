@@ -232,9 +232,13 @@ const utc = (column: string) =>
 const TRANSACTION_COLUMNS = `t.id, t.merchant_transaction_id, t.environment, t.amount,
   t.currency, t.status, t.payment_brand, ${utc('t.created_at')} as created_at,
   ${utc('t.updated_at')} as updated_at,
-  exists (select 1 from exchange_evidence e
+  exists (select 1 from evidence_records e
            where e.transaction_id = t.id and e.merchant_id = t.merchant_id
              and e.environment = t.environment and e.purged_at is null
+             and (not exists (select 1 from evidence_purged_months pm
+                               where pm.month = e.body_month)
+                  or exists (select 1 from evidence_bodies b
+                              where b.id = e.id and b.body_month = 'infinity'))
              and e.kind in (${PERMITTED_KINDS.map((kind) => `'${kind}'`).join(', ')})
          ) as history_available`
 
