@@ -11,7 +11,11 @@ import type { passwordResetEndpoints as endpoints } from '#controllers/password_
 /** portal-api.md › POST /auth/reset-password/reset-link and /new-password (public). */
 export default class PasswordResetController {
   /** POST /auth/reset-password/reset-link: the same answer whether or not the account exists. */
-  async sendLink(input: InputValue<typeof endpoints.sendLink>) {
+  async sendLink(
+    input: InputValue<typeof endpoints.sendLink>,
+    _actor: undefined,
+    ctx: HttpContext
+  ) {
     const origin = requirePortalOrigin()
     if (!isPortalPageUrl(input.reset_url, origin)) {
       throw ApiError.field(
@@ -19,7 +23,10 @@ export default class PasswordResetController {
         'The reset_url must be a page of the Portal, without credentials, query or fragment.'
       )
     }
-    await requestPasswordResetInBackground({ email: input.email, resetUrl: input.reset_url })
+    await requestPasswordResetInBackground(
+      { email: input.email, resetUrl: input.reset_url },
+      actorOf(ctx)
+    )
   }
 
   /** POST /auth/reset-password/new-password */

@@ -8,7 +8,7 @@
 | change it follows stays committed.
 |
 |   await deliver(new InvitationMail(...))          // after the transaction; true/false
-|   runInBackground('label', async () => ...)       // any work after the response path
+|   inBackground('label', afterThisTurn().then(work))  // work after the response path
 |   await settleBackgroundDeliveries()              // tests, shutdown: wait for those
 */
 import type { BaseMail } from '@adonisjs/mail'
@@ -66,13 +66,18 @@ export async function deliver(message: BaseMail): Promise<boolean> {
   }
 }
 
+/** Resolves once the current turn (a request's response path) has run. */
+export function afterThisTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve))
+}
+
 /**
- * Runs `work` after the response path, without making the caller wait: the HTTP
- * response depends neither on its duration nor on its outcome (a failure is
- * logged under `label`, never thrown).
+ * Follows `work`, started without making the caller wait (after the response path:
+ * afterThisTurn): the HTTP response depends neither on its duration nor on its
+ * outcome (a failure is logged under `label`, never thrown), and shutdown waits for it.
  */
-export function runInBackground(label: string, work: () => Promise<unknown>): void {
-  const running = new Promise<void>((resolve) => setImmediate(resolve)).then(work).then(
+export function inBackground(label: string, work: Promise<unknown>): void {
+  const running = work.then(
     () => true,
     (error) => {
       const err = (error ?? {}) as { name?: string; code?: string }

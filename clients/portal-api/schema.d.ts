@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Email a password reset link
-         * @description Answers the same generic message whether or not an account exists. `reset_url` must be a page of the configured Portal origin (scheme, host and effective port equal; no userinfo, query or fragment); the service appends the token and email as query values. Reset tokens are valid 60 minutes. Unlisted fields are ignored. 503 when the Portal origin is not configured.
+         * @description Answers the same generic message whether or not an account exists. `reset_url` must be a page of the configured Portal origin (scheme, host and effective port equal; no userinfo, query or fragment); the service appends the token and email as query values. Reset tokens are valid 60 minutes. Unlisted fields are ignored. 503 when the Portal origin is not configured, and 503 `SERVICE_UNAVAILABLE` with `Retry-After` (seconds) when too many reset requests already wait to be processed, whatever the address.
          *
          *     **Access:** Public (no credentials).
          *

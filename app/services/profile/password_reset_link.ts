@@ -20,6 +20,9 @@
 |   show in the response time). Only a database round trip that every request makes
 |   alike comes before it, so an unreachable database answers 503 as on every other
 |   route that needs it, whatever the limit store, instead of a 200 with nothing sent.
+| - That work waits its turn in a lane of its own (resetWorkLane), fair between client
+|   addresses and bounded: beyond it the request is shed with 503 and Retry-After
+|   before any of it is done, whatever address it names.
 */
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
@@ -27,9 +30,12 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { normalizeIdentity } from '#support/identity'
 import { ROLES } from '#models/user'
 import { newProof, sha256Hex } from '#support/one_time_proof'
-import { deliver, runInBackground } from '#services/mailer'
+import { afterThisTurn, deliver, inBackground } from '#services/mailer'
 import PasswordResetMail from '#mails/password_reset_mail'
 import settings from '#config/settings'
+import ApiError from '#exceptions/api_error'
+import { WorkLane } from '#platform/work_lane'
+import { LaneFullError } from '#platform/lane_refusal'
 
 export const RESET_TOKEN_MINUTES = 60
 
@@ -56,16 +62,58 @@ export function resetLinkFor(resetUrl: string, token: string, email: string) {
 }
 
 /**
+ * The lane of the work after reset-link answers: four at a time (each holds a database
+ * connection for its short transaction, so at most four of the pool's ten, then the
+ * relay for up to the SMTP timeouts, about 40 s when it hangs), a hundred waiting, in
+ * turn between client addresses
+ * (one address is held to the public limit anyway). Unbounded, a flood from many
+ * addresses queued transactions for the database's pool, beside every request, and
+ * mails for a relay that could not take them.
+ */
+let resetWork: WorkLane | undefined
+export function resetWorkLane() {
+  // A task takes milliseconds when the relay answers: the estimate starts there.
+  resetWork ??= new WorkLane({
+    name: 'reset_link',
+    concurrency: 4,
+    maxQueued: 100,
+    maxPerKey: 100,
+    secondsPerWork: 0.05,
+  })
+  return resetWork
+}
+
+/**
  * POST /auth/reset-password/reset-link after validation: everything else runs
  * after the response path, so the answer is the same, in content and in time,
  * whether or not the account exists and whether or not a mail goes out. Rejects,
- * as any database access does, when the database cannot be reached.
+ * as any database access does, when the database cannot be reached, and with 503
+ * SERVICE_UNAVAILABLE and Retry-After when the lane of that work is full.
  */
-export async function requestPasswordResetInBackground(input: { email: string; resetUrl: string }) {
+export async function requestPasswordResetInBackground(
+  input: { email: string; resetUrl: string },
+  client: { ip: string | null }
+) {
   // The same statement for every request, known account or not: it shows nothing
   // of the account, only whether the work after the answer can be done at all.
   await db.rawQuery('SELECT 1')
-  runInBackground('password reset request', () => requestPasswordReset(input))
+  const lane = resetWorkLane()
+  const key = client.ip ?? 'unknown'
+  try {
+    lane.refuseWhenFull(key)
+  } catch (error) {
+    if (!(error instanceof LaneFullError)) throw error
+    throw ApiError.shed(
+      'Too many password reset requests are waiting. Try again later.',
+      error.retryAfterSeconds
+    )
+  }
+  // Admitted in the same turn as the check above; the work itself starts after the
+  // response path.
+  inBackground(
+    'password reset request',
+    lane.run(key, () => afterThisTurn().then(() => requestPasswordReset(input)))
+  )
 }
 
 /**
