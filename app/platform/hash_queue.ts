@@ -20,6 +20,7 @@
 */
 import { HashAbandoned, HashQueueFull, type HashRefusal } from '#platform/hash_refusal'
 import { FairLine } from '#platform/fair_line'
+import { unrefTimer, type SetTimer } from '#platform/unref_timer'
 import type {
   HashQueueBounds,
   HashQueueOptions,
@@ -40,17 +41,11 @@ const LEARNING_RATE = 0.2
 const RETRY_AFTER_MIN = 1
 const RETRY_AFTER_MAX = 60
 
-const realTimer = (callback: () => void, ms: number) => {
-  const timer = setTimeout(callback, ms)
-  timer.unref()
-  return () => clearTimeout(timer)
-}
-
 export class HashQueue {
   readonly slots: number
   readonly slotsPerKey: number
   readonly #bounds: () => HashQueueBounds
-  readonly #setTimer: (callback: () => void, ms: number) => () => void
+  readonly #setTimer: SetTimer
   #expectedHashMs: number
   #running = 0
   /** Hashes running per key (keys with none are absent). */
@@ -68,7 +63,7 @@ export class HashQueue {
     this.slotsPerKey = Math.min(this.slots, Math.max(1, options.slotsPerKey ?? this.slots))
     this.#bounds = options.bounds
     this.#expectedHashMs = options.expectedHashMs
-    this.#setTimer = options.setTimer ?? realTimer
+    this.#setTimer = options.setTimer ?? unrefTimer
   }
 
   get expectedHashMs() {

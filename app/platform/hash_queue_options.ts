@@ -2,6 +2,7 @@
 | The hash queue's settings and counters (hash_queue.ts).
 */
 import type { HashRefusal } from '#platform/hash_refusal'
+import type { SetTimer } from '#platform/unref_timer'
 
 export interface HashQueueBounds {
   /** Hashes waiting in all. */
@@ -22,7 +23,7 @@ export interface HashQueueOptions {
   /** The milliseconds of one hash until one has been measured (observe). */
   expectedHashMs: number
   /** Schedules `callback` in `ms`; returns its cancellation (tests pass a clock they control). */
-  setTimer?: (callback: () => void, ms: number) => () => void
+  setTimer?: SetTimer
 }
 
 /** What the queue did since it was made, and what it holds now. */

@@ -5,7 +5,7 @@
 */
 import { ClientLeft } from '#platform/client_left'
 
-export type LaneRefusal = 'queue_full' | 'key_busy' | 'key_budget'
+export type LaneRefusal = 'queue_full' | 'key_busy' | 'key_budget' | 'waited_too_long'
 
 export class LaneFullError extends Error {
   constructor(

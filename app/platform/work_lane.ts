@@ -19,7 +19,9 @@
 | ones it already has in the lane; its real time replaces the estimate when it ends.
 | A task over any bound is refused at once with LaneFullError, which carries when it
 | would be admitted (the Retry-After of a 503): the expected time of the tasks ahead
-| over the places, or the time until the key's debt is repaid.
+| over the places, or the time until the key's debt is repaid. A task still waiting
+| `maxWaitMs` after its admission (the estimate was wrong: a slow relay, a slow host)
+| leaves the line then, with the same error (`waited_too_long`).
 |
 | Running and waiting tasks, waits and refusals are Prometheus series labelled with the
 | lane's name (docs/operations.md).
@@ -28,6 +30,7 @@ import { recordLaneRefusal, recordLaneTasks, recordLaneWait } from '#support/ope
 import { LaneAbandoned, LaneFullError, type LaneRefusal } from '#platform/lane_refusal'
 import { FairLine } from '#platform/fair_line'
 import { KeyBudgets } from '#platform/key_budgets'
+import { unrefTimer, type SetTimer } from '#platform/unref_timer'
 
 export interface LaneOptions {
   /** Names the lane in metrics. */
@@ -41,6 +44,10 @@ export interface LaneOptions {
   secondsPerWork?: number
   /** Milliseconds, for task times and the budget (tests pass a clock they control). */
   now?: () => number
+  /** The longest a task waits for a place; unbounded when absent. */
+  maxWaitMs?: number
+  /** Calls back after `ms`, returning a cancel (tests pass timers they fire). */
+  setTimer?: SetTimer
 }
 
 /** A task admitted to the lane, running (since `startedAt`) or waiting. */
@@ -72,6 +79,8 @@ export class WorkLane {
   #secondsPerWork: number
   readonly #now: () => number
   readonly #budgets: KeyBudgets
+  readonly #maxWaitMs: number | undefined
+  readonly #setTimer: SetTimer
 
   constructor(options: LaneOptions) {
     this.name = options.name
@@ -82,6 +91,8 @@ export class WorkLane {
     this.#secondsPerWork = options.secondsPerWork ?? 1
     this.#now = options.now ?? Date.now
     this.#budgets = new KeyBudgets(options.secondsPerKeyPerMinute, this.#now)
+    this.#maxWaitMs = options.maxWaitMs
+    this.#setTimer = options.setTimer ?? unrefTimer
     this.#publish()
   }
 
@@ -149,17 +160,31 @@ export class WorkLane {
         const queuedAt = performance.now()
         // #release hands the place over directly: #running already counts this task.
         let leave = () => {}
+        let cancelWait = () => {}
         const placed = new Promise<void>((start, drop) => {
           this.#line.add(key, start)
-          leave = () => {
+          const leaveWith = (error: () => Error) => {
             if (!this.#line.remove(key, start)) return
             this.#publish()
-            drop(new LaneAbandoned(this.name))
+            drop(error())
           }
+          leave = () => leaveWith(() => new LaneAbandoned(this.name))
+          if (this.#maxWaitMs === undefined) return
+          cancelWait = this.#setTimer(
+            () =>
+              leaveWith(() => {
+                recordLaneRefusal(this.name, 'waited_too_long')
+                return new LaneFullError(this.name, 'waited_too_long', this.retryAfterSeconds())
+              }),
+            this.#maxWaitMs
+          )
         })
         signal?.addEventListener('abort', leave, { once: true })
         this.#publish()
-        await placed.finally(() => signal?.removeEventListener('abort', leave))
+        await placed.finally(() => {
+          signal?.removeEventListener('abort', leave)
+          cancelWait()
+        })
         recordLaneWait(this.name, (performance.now() - queuedAt) / 1000)
       } else {
         this.#running++

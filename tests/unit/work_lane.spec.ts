@@ -2,8 +2,8 @@
 | app/platform/work_lane.ts: at most `concurrency` tasks at once; a freed place to the
 | key served least recently, ties in arrival order (fair_line.ts); at most `maxQueued`
 | waiting and `maxPerKey` per key, else LaneFullError at once;
-| a key's time budget, its tasks counted at their expected time from admission; and
-| Retry-After as the expected wait.
+| a key's time budget, its tasks counted at their expected time from admission;
+| Retry-After as the expected wait; and a wait bounded by `maxWaitMs`.
 */
 import { test } from '@japa/runner'
 import { WorkLane } from '#platform/work_lane'
@@ -66,6 +66,50 @@ test.group('WorkLane', () => {
     tasks[3].finish()
     await Promise.all(runs)
     assert.deepEqual([subject.running, subject.queued], [0, 0])
+  })
+
+  test('a task still waiting maxWaitMs after its admission leaves the line (LaneFullError waited_too_long, with Retry-After): it never runs, and frees its place and its key share', async ({
+    assert,
+  }) => {
+    const timers: Array<{ fire: () => void; ms: number; cancelled: boolean }> = []
+    const subject = lane({
+      maxQueued: 1,
+      maxPerKey: 1,
+      maxWaitMs: 40_000,
+      setTimer: (callback, ms) => {
+        const timer = { fire: callback, ms, cancelled: false }
+        timers.push(timer)
+        return () => (timer.cancelled = true)
+      },
+    })
+    const running = pendingTask()
+    const late = pendingTask()
+    const first = subject.run('a', running.task)
+    const waited = subject.run('b', late.task).catch((error) => error)
+    // Only a task that waits gets a deadline for its wait.
+    assert.deepEqual(
+      timers.map((timer) => timer.ms),
+      [40_000]
+    )
+
+    timers[0].fire()
+    const refusal = await waited
+    assert.instanceOf(refusal, LaneFullError)
+    assert.equal(refusal.reason, 'waited_too_long')
+    assert.isAtLeast(refusal.retryAfterSeconds, 1)
+    assert.deepEqual([subject.running, subject.queued], [1, 0])
+
+    // b's share and the waiting place are free: its next task waits, and starts in turn.
+    const next = pendingTask()
+    const again = subject.run('b', next.task)
+    running.finish()
+    await turns()
+    assert.isFalse(late.started)
+    assert.isTrue(next.started)
+    // A task that got its place in time has its wait's deadline cancelled.
+    assert.isTrue(timers[1].cancelled)
+    next.finish()
+    await Promise.all([first, again])
   })
 
   test('a waiting task whose signal aborts is dropped (LaneAbandoned): it never runs, and frees its place in line and its key share', async ({

@@ -119,6 +119,8 @@ export function logoImageLane() {
         maxPerKey: MAX_PER_MERCHANT,
         secondsPerKeyPerMinute: settings.logoImageSecondsPerMinute(),
         secondsPerWork: SECONDS_PER_WORK,
+        // With the image's own deadline (20 s), an upload is answered within a minute.
+        maxWaitMs: 40_000,
         // The app's clock, which tests control.
         now: () => Settings.now(),
       }),

@@ -79,6 +79,8 @@ export function resetWorkLane() {
     maxQueued: 100,
     maxPerKey: 100,
     secondsPerWork: 0.05,
+    // A link asked for a minute ago is not mailed any more: its requester may ask again.
+    maxWaitMs: 60_000,
   })
   return resetWork
 }
@@ -110,9 +112,13 @@ export async function requestPasswordResetInBackground(
   }
   // Admitted in the same turn as the check above; the work itself starts after the
   // response path.
+  const work = lane.run(key, () => afterThisTurn().then(() => requestPasswordReset(input)))
+  // Past its wait, the work is dropped as load shed: counted by the lane, not an error.
   inBackground(
     'password reset request',
-    lane.run(key, () => afterThisTurn().then(() => requestPasswordReset(input)))
+    work.catch((error) => {
+      if (!(error instanceof LaneFullError)) throw error
+    })
   )
 }
 
