@@ -1,4 +1,5 @@
 import { Logger } from '@adonisjs/core/logger'
+import { eventually, REQUEST_MS } from '#tests/helpers/server_process'
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const
 
@@ -27,4 +28,13 @@ export function captureLogs() {
       for (const [level, original] of originals) Logger.prototype[level] = original
     },
   }
+}
+
+/** Waits until `logs` hold the line of a request whose client left (app/exceptions/handler.ts). */
+export function untilDepartureLogged(logs: { lines: string[] }) {
+  return eventually(
+    async () => logs.lines.some((line) => line.includes('request abandoned by the client')),
+    'the departure logged',
+    { within: REQUEST_MS, every: 5 }
+  )
 }

@@ -31,7 +31,7 @@ import {
   leaveWhileTheCheckWaits,
   untilQueued,
 } from '#tests/helpers/hash_queue'
-import { captureLogs } from '#tests/helpers/logs'
+import { captureLogs, untilDepartureLogged } from '#tests/helpers/logs'
 import { auditRows } from '#tests/helpers/machine'
 import db from '@adonisjs/lucid/services/db'
 
@@ -254,11 +254,7 @@ test.group('Login password hashes wait in a bounded, fair queue', (group) => {
       cleanup
     )
     assert.equal(passwordHashQueue.stats.queued, 0)
-    await eventually(
-      async () => logs.lines.some((line) => line.includes('request abandoned by the client')),
-      'the departure logged',
-      { within: REQUEST_MS, every: 20 }
-    )
+    await untilDepartureLogged(logs)
     assert.isFalse(logs.lines.some((line) => line.includes('dependency unavailable')))
 
     await letGo()

@@ -13,6 +13,7 @@ import { signedInMember } from '#tests/helpers/portal'
 import { eventOf, importLines, transactionLine } from '#tests/helpers/collections_import'
 import { purgeExpiredEvidence } from '#services/collections/history/purge_history'
 import { forgetBodyPartitions } from '#services/collections/history/evidence_storage'
+import { DROP_LOCK } from '#services/collections/history/purged_partitions'
 
 const NOW = DateTime.fromISO('2026-03-01T00:00:00Z')
 const JANUARY_TABLE = 'evidence_months.bodies_2026_01'
@@ -54,6 +55,13 @@ async function readingJanuary() {
   return () => reader.rollback()
 }
 
+/** Holds the drop of partitions as another run would, until let go. */
+async function holdTheDrop() {
+  const other = await db.transaction()
+  await other.rawQuery('SELECT pg_advisory_xact_lock(?)', [DROP_LOCK])
+  return () => other.rollback()
+}
+
 test.group('history:purge drops the partitions of months purged whole', (group) => {
   group.each.setup(() => resetState())
 
@@ -91,14 +99,13 @@ test.group('history:purge drops the partitions of months purged whole', (group) 
   }) => {
     const member = await signedInMember()
     await importLines([januaryLine(member.merchant.id, 0)])
-    const other = await db.transaction()
-    await other.rawQuery('SELECT pg_advisory_xact_lock(1112)')
+    const letGo = await holdTheDrop()
     try {
       const result = await purgeExpiredEvidence(WHOLE)
       assert.include(result, { purged: 1, months: 1 })
       assert.deepEqual(await januaryTable(), { attached: true, pending: false })
     } finally {
-      await other.rollback()
+      await letGo()
     }
     await purgeExpiredEvidence(WHOLE)
     assert.isUndefined(await januaryTable())
@@ -110,9 +117,8 @@ test.group('history:purge drops the partitions of months purged whole', (group) 
     const member = await signedInMember()
     await importLines([januaryLine(member.merchant.id, 0)])
     // The month is purged whole by a run that cannot drop it (another holds the drop).
-    const other = await db.transaction()
-    await other.rawQuery('SELECT pg_advisory_xact_lock(1112)')
-    await purgeExpiredEvidence(WHOLE).finally(() => other.rollback())
+    const letGo = await holdTheDrop()
+    await purgeExpiredEvidence(WHOLE).finally(letGo)
 
     const releaseReader = await readingJanuary()
     try {

@@ -20,7 +20,7 @@ import {
   uploadOverItsOwnSocket,
 } from '#tests/helpers/logo_lane'
 import { logoImageLane } from '#services/merchants/logo_image'
-import { captureLogs } from '#tests/helpers/logs'
+import { captureLogs, untilDepartureLogged } from '#tests/helpers/logs'
 import db from '@adonisjs/lucid/services/db'
 
 /** The encoder child, started by an upload if none runs yet. */
@@ -137,11 +137,7 @@ test.group('POST /portal/merchant/logo: one deadline for a whole image', (group)
     )
     const merchant = await db.from('merchants').where('id', admin.merchant.id).first()
     assert.isNull(merchant.logo_path)
-    await eventually(
-      async () => logs.lines.some((line) => line.includes('request abandoned by the client')),
-      'the departure logged',
-      { every: 5 }
-    )
+    await untilDepartureLogged(logs)
     assert.isFalse(
       logs.lines.some((line) => /passed its deadline|dependency unavailable/.test(line))
     )

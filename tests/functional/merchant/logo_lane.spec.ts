@@ -24,7 +24,7 @@ import {
   laneGauges,
   uploadOverItsOwnSocket,
 } from '#tests/helpers/logo_lane'
-import { captureLogs } from '#tests/helpers/logs'
+import { captureLogs, untilDepartureLogged } from '#tests/helpers/logs'
 import db from '@adonisjs/lucid/services/db'
 
 async function refusals(reason: string) {
@@ -174,11 +174,7 @@ test.group('Logo images go through a bounded lane', (group) => {
     assert.deepEqual(await laneGauges(), { running: 0, queued: 0 })
     const merchant = await db.from('merchants').where('id', admin.merchant.id).first()
     assert.isNull(merchant.logo_path)
-    await eventually(
-      async () => logs.lines.some((line) => line.includes('request abandoned by the client')),
-      'the departure logged',
-      { every: 5 }
-    )
+    await untilDepartureLogged(logs)
     assert.isFalse(logs.lines.some((line) => line.includes('dependency unavailable')))
   })
 

@@ -29,7 +29,7 @@ import {
 } from '#services/collections/history/evidence_layout'
 
 /** Serialises the dropping of purged months' partitions (beside PARTITION_LOCK, 1111). */
-const DROP_LOCK = 1112
+export const DROP_LOCK = 1112
 
 /** How long one detach or drop may wait for the readers of the month's partition. */
 const LOCK_TIMEOUT = '5s'
