@@ -2,7 +2,8 @@
 | The router's handler of one endpoint declaration (app/http/endpoint.ts), in the
 | order the contract answers in: the query (422), the resource the route names
 | (`resolve`: 404/410 before 422), the body (422), then the controller's action with
-| the validated value and the actor its stack authenticated, and the success answer
+| the validated value, the actor its stack authenticated and, where the declaration
+| asks, the client's departure as an AbortSignal; then the success answer
 | the declaration names (its transformer, message and status) with its stack's cache
 | policy of success answers (app/http/cache_policy.ts). A query whose currency
 | the catalogue must accept is checked beside the action and joined to its outcome
@@ -17,6 +18,7 @@ import type { Constructor, LazyImport } from '@adonisjs/core/types/common'
 import type { Access } from '#openapi/operation_spec'
 import type { BodyDeclaration, Endpoint, PageRequest, ResponseDeclaration } from '#http/endpoint'
 import { headersOf } from '#http/cache_policy'
+import { clientGoneSignal } from '#http/client_gone'
 import { noContent, pageMeta, respond } from '#http/responses'
 import {
   validateBody,
@@ -27,7 +29,13 @@ import {
 import { afterCatalogue } from '#validators/rules/currency'
 import { pageOf } from '#validators/rules/pagination'
 
-type ActionFn = (input: unknown, actor: unknown, ctx: HttpContext, prepared: unknown) => unknown
+type ActionFn = (
+  input: unknown,
+  actor: unknown,
+  ctx: HttpContext,
+  prepared: unknown,
+  signal: AbortSignal | undefined
+) => unknown
 
 /** The actor each kind of stack leaves on the request (nothing for the others). */
 const ACTORS: Record<Access, (ctx: HttpContext) => unknown> = {
@@ -91,6 +99,7 @@ export function handlerOf(endpoint: Endpoint, load: LazyImport<Constructor<any>>
   // A policy of the whole request is its stack's first step (start/register_endpoint.ts).
   const successHeaders = cache?.on === 'success' ? headersOf(cache) : undefined
   const paged = endpoint.response?.list !== undefined
+  const signalOf = endpoint.dropsWorkWhenClientLeaves ? clientGoneSignal : () => undefined
 
   let action: ActionFn | undefined
   const loadAction = async () => {
@@ -119,7 +128,7 @@ export function handlerOf(endpoint: Endpoint, load: LazyImport<Constructor<any>>
     else if (paged) prepared = pageOf(input as { page?: number; per_page?: number })
     if (readBody) input = await readBody(ctx)
     else if (forms) input = await forms.readers[forms.formOf(prepared)](ctx)
-    const work = action(input, actor, ctx, prepared)
+    const work = action(input, actor, ctx, prepared, signalOf(ctx))
     const result = catalogue
       ? await afterCatalogue(catalogue, work as Promise<unknown>)
       : await work

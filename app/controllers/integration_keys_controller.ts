@@ -1,7 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { UserActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
-import { clientGoneSignal } from '#http/client_gone'
 import {
   deleteIntegrationKey,
   integrationKeysPresence,
@@ -25,12 +24,24 @@ export default class IntegrationKeysController {
   }
 
   /** PUT /portal/merchant/integration-keys/{keyType} (Admin, strict) */
-  async update(input: InputValue<typeof endpoints.update>, actor: UserActor, ctx: HttpContext) {
-    return putIntegrationKey(actor, keyTypeOf(ctx), input, { signal: clientGoneSignal(ctx) })
+  async update(
+    input: InputValue<typeof endpoints.update>,
+    actor: UserActor,
+    ctx: HttpContext,
+    _prepared: undefined,
+    signal: AbortSignal
+  ) {
+    return putIntegrationKey(actor, keyTypeOf(ctx), input, { signal })
   }
 
   /** DELETE /portal/merchant/integration-keys/{keyType} (Admin, strict) */
-  async destroy(input: InputValue<typeof endpoints.destroy>, actor: UserActor, ctx: HttpContext) {
-    await deleteIntegrationKey(actor, keyTypeOf(ctx), input, { signal: clientGoneSignal(ctx) })
+  async destroy(
+    input: InputValue<typeof endpoints.destroy>,
+    actor: UserActor,
+    ctx: HttpContext,
+    _prepared: undefined,
+    signal: AbortSignal
+  ) {
+    await deleteIntegrationKey(actor, keyTypeOf(ctx), input, { signal })
   }
 }

@@ -47,6 +47,7 @@ export const integrationKeysEndpoints = endpointsOf({
     method: 'put',
     path: '/api/v1/portal/merchant/integration-keys/:keyType',
     name: 'merchant.integration_keys.update',
+    dropsWorkWhenClientLeaves: true,
     stack: adminStack({
       cache: 'private',
       limits: [keyLimit('put', AuditActions.integrationKeyPut)],
@@ -67,6 +68,7 @@ export const integrationKeysEndpoints = endpointsOf({
     method: 'delete',
     path: '/api/v1/portal/merchant/integration-keys/:keyType',
     name: 'merchant.integration_keys.destroy',
+    dropsWorkWhenClientLeaves: true,
     stack: adminStack({
       cache: 'private',
       limits: [keyLimit('delete', AuditActions.integrationKeyDelete)],

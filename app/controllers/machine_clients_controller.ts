@@ -1,6 +1,4 @@
-import type { HttpContext } from '@adonisjs/core/http'
 import type { UserActor } from '#auth/actor'
-import { clientGoneSignal } from '#http/client_gone'
 import type { InputValue, PageRequest, PreparedOf } from '#http/endpoint'
 import { listMachineClients } from '#services/machine_clients/list'
 import { issueMachineClient } from '#services/machine_clients/issue'
@@ -21,37 +19,46 @@ export default class MachineClientsController {
   }
 
   /** POST /portal/merchant/machine-clients (Admin) */
-  async store(input: InputValue<typeof endpoints.store>, actor: UserActor, ctx: HttpContext) {
-    return issueMachineClient(actor, input, { signal: clientGoneSignal(ctx) })
+  async store(
+    input: InputValue<typeof endpoints.store>,
+    actor: UserActor,
+    _ctx: unknown,
+    _prepared: undefined,
+    signal: AbortSignal
+  ) {
+    return issueMachineClient(actor, input, { signal })
   }
 
   /** POST /portal/merchant/machine-clients/{client}/rotate (Admin) */
   async rotate(
     input: InputValue<typeof endpoints.rotate>,
     actor: UserActor,
-    ctx: HttpContext,
-    client: PreparedOf<typeof endpoints.rotate>
+    _ctx: unknown,
+    client: PreparedOf<typeof endpoints.rotate>,
+    signal: AbortSignal
   ) {
-    return rotateMachineClient(actor, client, input, { signal: clientGoneSignal(ctx) })
+    return rotateMachineClient(actor, client, input, { signal })
   }
 
   /** POST /portal/merchant/machine-clients/{client}/revoke (Admin) */
   async revoke(
     input: InputValue<typeof endpoints.revoke>,
     actor: UserActor,
-    ctx: HttpContext,
-    client: PreparedOf<typeof endpoints.revoke>
+    _ctx: unknown,
+    client: PreparedOf<typeof endpoints.revoke>,
+    signal: AbortSignal
   ) {
-    return revokeMachineClient(actor, client, input, { signal: clientGoneSignal(ctx) })
+    return revokeMachineClient(actor, client, input, { signal })
   }
 
   /** POST /portal/merchant/credential-deliveries/{delivery}/consume (the issuing Admin) */
   async consume(
     input: InputValue<typeof endpoints.consume>,
     actor: UserActor,
-    ctx: HttpContext,
-    delivery: PreparedOf<typeof endpoints.consume>
+    _ctx: unknown,
+    delivery: PreparedOf<typeof endpoints.consume>,
+    signal: AbortSignal
   ) {
-    return consumeDelivery(actor, delivery, input, { signal: clientGoneSignal(ctx) })
+    return consumeDelivery(actor, delivery, input, { signal })
   }
 }

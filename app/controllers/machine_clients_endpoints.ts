@@ -64,6 +64,7 @@ export const machineClientsEndpoints = endpointsOf({
     method: 'post',
     path: '/api/v1/portal/merchant/machine-clients',
     name: 'merchant.machine_clients.store',
+    dropsWorkWhenClientLeaves: true,
     stack: adminStack({
       cache: 'private',
       limits: [mutationLimit('issue', AuditActions.machineClientIssue)],
@@ -86,6 +87,7 @@ export const machineClientsEndpoints = endpointsOf({
     method: 'post',
     path: '/api/v1/portal/merchant/machine-clients/:client/rotate',
     name: 'merchant.machine_clients.rotate',
+    dropsWorkWhenClientLeaves: true,
     stack: adminStack({
       cache: 'private',
       limits: [mutationLimit('rotate', AuditActions.machineClientRotate, 'client')],
@@ -110,6 +112,7 @@ export const machineClientsEndpoints = endpointsOf({
     method: 'post',
     path: '/api/v1/portal/merchant/machine-clients/:client/revoke',
     name: 'merchant.machine_clients.revoke',
+    dropsWorkWhenClientLeaves: true,
     stack: adminStack({
       cache: 'private',
       limits: [mutationLimit('revoke', AuditActions.machineClientRevoke, 'client')],
@@ -132,6 +135,7 @@ export const machineClientsEndpoints = endpointsOf({
     method: 'post',
     path: '/api/v1/portal/merchant/credential-deliveries/:delivery/consume',
     name: 'merchant.credential_deliveries.consume',
+    dropsWorkWhenClientLeaves: true,
     stack: adminStack({
       cache: 'credential',
       limits: [

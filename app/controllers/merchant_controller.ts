@@ -2,7 +2,6 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { PortalActor, UserActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
 import { receiveSingleFile } from '#http/single_file_upload'
-import { clientGoneSignal } from '#http/client_gone'
 import MerchantScopeMiddleware from '#middleware/merchant_scope_middleware'
 import { showMerchant } from '#services/merchants/show_merchant'
 import { updateMerchant } from '#services/merchants/update_merchant'
@@ -33,7 +32,13 @@ export default class MerchantController {
   }
 
   /** POST /portal/merchant/logo (Admin; multipart `file` only, no query) */
-  async storeLogo(_input: object, actor: PortalActor, ctx: HttpContext) {
+  async storeLogo(
+    _input: object,
+    actor: PortalActor,
+    ctx: HttpContext,
+    _prepared: undefined,
+    signal: AbortSignal
+  ) {
     const merchantId = actor.session.merchant.id
     refuseWhileLaneFull(merchantId)
     const url = await receiveSingleFile(
@@ -45,11 +50,7 @@ export default class MerchantController {
         // The multipart fields are known only now: a merchant selector among them is 403.
         beforeFieldChecks: () => new MerchantScopeMiddleware().handle(ctx, async () => {}),
       },
-      async (upload) =>
-        uploadLogo(
-          actor,
-          await normalizeLogo(merchantId, upload, { signal: clientGoneSignal(ctx) })
-        )
+      async (upload) => uploadLogo(actor, await normalizeLogo(merchantId, upload, { signal }))
     )
     return { url }
   }

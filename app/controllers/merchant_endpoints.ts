@@ -80,6 +80,7 @@ export const merchantEndpoints = endpointsOf({
     method: 'post',
     path: '/api/v1/portal/merchant/logo',
     name: 'merchant.logo.store',
+    dropsWorkWhenClientLeaves: true,
     // The multipart body is read by the controller (config/bodyparser.ts
     // processManually), after authentication and the role check.
     stack: adminStack({ body: { types: ['multipart'] } }),

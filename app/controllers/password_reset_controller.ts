@@ -2,7 +2,6 @@ import type { HttpContext } from '@adonisjs/core/http'
 import ApiError from '#exceptions/api_error'
 import { actorOf } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
-import { clientGoneSignal } from '#http/client_gone'
 import { isPortalPageUrl, requirePortalOrigin } from '#support/portal_url'
 import { resetPassword } from '#services/profile/passwords'
 import { requestPasswordResetInBackground } from '#services/profile/password_reset_link'
@@ -30,7 +29,13 @@ export default class PasswordResetController {
   }
 
   /** POST /auth/reset-password/new-password */
-  async reset(input: InputValue<typeof endpoints.reset>, _actor: undefined, ctx: HttpContext) {
-    await resetPassword(actorOf(ctx), input, { signal: clientGoneSignal(ctx) })
+  async reset(
+    input: InputValue<typeof endpoints.reset>,
+    _actor: undefined,
+    ctx: HttpContext,
+    _prepared: undefined,
+    signal: AbortSignal
+  ) {
+    await resetPassword(actorOf(ctx), input, { signal })
   }
 }

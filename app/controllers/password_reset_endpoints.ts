@@ -27,6 +27,7 @@ export const passwordResetEndpoints = endpointsOf({
     method: 'post',
     path: '/api/v1/auth/reset-password/new-password',
     name: 'auth.new_password',
+    dropsWorkWhenClientLeaves: true,
     stack: publicStack(AuditActions.passwordReset),
     operationId: 'resetPassword',
     tag: 'Auth',

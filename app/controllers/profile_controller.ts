@@ -1,7 +1,5 @@
-import type { HttpContext } from '@adonisjs/core/http'
 import type { PortalActor, UserActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
-import { clientGoneSignal } from '#http/client_gone'
 import { changePassword } from '#services/profile/passwords'
 import {
   resendEmailVerification,
@@ -37,9 +35,11 @@ export default class ProfileController {
   async changePassword(
     input: InputValue<typeof endpoints.changePassword>,
     actor: UserActor,
-    ctx: HttpContext
+    _ctx: unknown,
+    _prepared: undefined,
+    signal: AbortSignal
   ) {
-    await changePassword(actor, input, { signal: clientGoneSignal(ctx) })
+    await changePassword(actor, input, { signal })
     return { reauthentication_required: true } as const
   }
 }

@@ -100,6 +100,7 @@ export const profileEndpoints = endpointsOf({
     method: 'put',
     path: '/api/v1/portal/me/password',
     name: 'profile.password',
+    dropsWorkWhenClientLeaves: true,
     stack: portalStack({ limits: [ownLimit('passwordChange', AuditActions.passwordChange)] }),
     operationId: 'changePassword',
     tag: 'Profile',

@@ -1,8 +1,6 @@
-import type { HttpContext } from '@adonisjs/core/http'
 import type PortalClient from '#models/portal_client'
 import type { PortalActor } from '#auth/actor'
 import type { InputValue } from '#http/endpoint'
-import { clientGoneSignal } from '#http/client_gone'
 import { signIn } from '#services/sessions/sign_in'
 import User from '#models/user'
 import type { sessionEndpoints as endpoints } from '#controllers/session_endpoints'
@@ -13,9 +11,11 @@ export default class SessionController {
   async login(
     input: InputValue<typeof endpoints.login>,
     application: PortalClient,
-    ctx: HttpContext
+    _ctx: unknown,
+    _prepared: undefined,
+    signal: AbortSignal
   ) {
-    return signIn({ ...input, application }, { signal: clientGoneSignal(ctx) })
+    return signIn({ ...input, application }, { signal })
   }
 
   /** POST /auth/logout: revokes only the PAT that made the call. */

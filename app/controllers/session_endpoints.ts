@@ -10,6 +10,7 @@ export const sessionEndpoints = endpointsOf({
     method: 'post',
     path: '/api/v1/auth/login',
     name: 'auth.login',
+    dropsWorkWhenClientLeaves: true,
     stack: appClientStack({
       afterBody: [
         {

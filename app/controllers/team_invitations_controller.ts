@@ -2,7 +2,6 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type PortalClient from '#models/portal_client'
 import { applicationActor, type UserActor } from '#auth/actor'
 import type { InputValue, PageRequest, PreparedOf } from '#http/endpoint'
-import { clientGoneSignal } from '#http/client_gone'
 import { listInvitations } from '#services/team/invitations/list'
 import { createInvitation } from '#services/team/invitations/create'
 import { resendInvitation } from '#services/team/invitations/resend'
@@ -46,10 +45,11 @@ export default class TeamInvitationsController {
     input: InputValue<typeof endpoints.accept>,
     application: PortalClient,
     ctx: HttpContext,
-    { invitation, account }: PreparedOf<typeof endpoints.accept>
+    { invitation, account }: PreparedOf<typeof endpoints.accept>,
+    signal: AbortSignal
   ) {
     const requester = applicationActor(ctx, application.id)
-    const options = { signal: clientGoneSignal(ctx) }
+    const options = { signal }
     // The existing account's form is the one with `current_password` (formOf).
     return 'current_password' in input
       ? acceptAsExistingAccount(requester, invitation, account!, input, options)

@@ -144,6 +144,7 @@ export const teamInvitationsEndpoints = endpointsOf({
     method: 'post',
     path: '/api/v1/portal/team/invitations/accept',
     name: 'team.invitations.accept',
+    dropsWorkWhenClientLeaves: true,
     stack: appClientStack({
       cache: 'private',
       limits: [

@@ -116,6 +116,11 @@ export interface EndpointDeclaration<A extends Access = Access> extends Document
   resolve?: (ctx: HttpContext, actor: any) => Promise<unknown>
   body?: BodyDeclaration | BodyFormsDeclaration<Record<string, BodyDeclaration>, any>
   response?: ResponseDeclaration
+  /**
+   * `true`: work the action queues (a password hash, an image) is dropped once its
+   * client has gone; the action gets the request's AbortSignal (app/http/client_gone.ts).
+   */
+  dropsWorkWhenClientLeaves?: true
 }
 
 /** A declaration as registered: its action's name in the controller. */
@@ -186,10 +191,13 @@ export type ResultOf<D> = D extends { response: infer R }
             : void
   : void
 
+/** The signal an action gets: its client's departure, where the declaration asks for it. */
+export type SignalOf<D> = D extends { dropsWorkWhenClientLeaves: true } ? AbortSignal : undefined
+
 /**
  * The action of a declaration: the validated input, the actor of its stack, the
- * request (for what the stack put on it, the route's parameters, a stream), and
- * what registration prepared (`PreparedOf`).
+ * request (for what the stack put on it, the route's parameters, a stream), what
+ * registration prepared (`PreparedOf`) and the client's departure (`SignalOf`).
  */
 export type Action<D> =
   D extends EndpointDeclaration<infer A>
@@ -197,7 +205,8 @@ export type Action<D> =
         input: InputValue<D>,
         actor: ActorOf<A>,
         ctx: HttpContext,
-        prepared: PreparedOf<D>
+        prepared: PreparedOf<D>,
+        signal: SignalOf<D>
       ) => Promise<ResultOf<D>> | ResultOf<D>
     : never
 
