@@ -104,7 +104,13 @@ test.group('history:purge', (group) => {
 
     const result = await runCommand(HistoryPurge, ['--dry-run'])
     assert.equal(result.exitCode, 0, result.stderr.join('\n'))
-    assert.include(result.json(), { dry_run: true, due: 1, purged: 0, on_legal_hold: 1 })
+    assert.include(result.json(), {
+      dry_run: true,
+      due: 1,
+      purged: 0,
+      on_legal_hold: 1,
+      partitions_dropped: 0,
+    })
     assert.deepEqual(await db.from('exchange_evidence').orderBy('id').select('*'), before)
     assert.lengthOf(await db.from('audit_logs').where('action', 'history.purge'), 0)
   })

@@ -65,7 +65,7 @@ async function holdTheDrop() {
 test.group('history:purge drops the partitions of months purged whole', (group) => {
   group.each.setup(() => resetState())
 
-  test('a month purged whole loses its partition; its events imported later are stored loose, shown, and purged by the next run, and the partition is not made again', async ({
+  test('a month purged whole loses its partition, counted in the result and the audit (partitions_dropped); its events imported later are stored loose, shown, and purged by the next run, and the partition is not made again', async ({
     assert,
   }) => {
     const member = await signedInMember()
@@ -73,8 +73,10 @@ test.group('history:purge drops the partitions of months purged whole', (group) 
     assert.deepEqual(await januaryTable(), { attached: true, pending: false })
 
     const first = await purgeExpiredEvidence(WHOLE)
-    assert.include(first, { purged: 1, months: 1 })
+    assert.include(first, { purged: 1, months: 1, partitions_dropped: 1 })
     assert.isUndefined(await januaryTable())
+    const [audit] = await db.from('audit_logs').where('action', 'history.purge')
+    assert.include(audit.metadata, { months: 1, partitions_dropped: 1 })
 
     // As a new import process would: it knows no partition yet.
     forgetBodyPartitions()
@@ -89,12 +91,12 @@ test.group('history:purge drops the partitions of months purged whole', (group) 
     assert.isNotNull(late.snapshot_ciphertext)
 
     const second = await purgeExpiredEvidence(WHOLE)
-    assert.include(second, { due: 1, purged: 1, months: 0 })
+    assert.include(second, { due: 1, purged: 1, months: 0, partitions_dropped: 0 })
     const left = await db.from('exchange_evidence').whereNull('purged_at').count('* as n')
     assert.equal(Number(left[0].n), 0)
   })
 
-  test('a purge that finds another run dropping partitions leaves them to it; the next run drops them', async ({
+  test('a purge that finds another run dropping partitions leaves them to it and counts none; the next run drops them and counts them', async ({
     assert,
   }) => {
     const member = await signedInMember()
@@ -102,12 +104,13 @@ test.group('history:purge drops the partitions of months purged whole', (group) 
     const letGo = await holdTheDrop()
     try {
       const result = await purgeExpiredEvidence(WHOLE)
-      assert.include(result, { purged: 1, months: 1 })
+      assert.include(result, { purged: 1, months: 1, partitions_dropped: 0 })
       assert.deepEqual(await januaryTable(), { attached: true, pending: false })
     } finally {
       await letGo()
     }
-    await purgeExpiredEvidence(WHOLE)
+    const next = await purgeExpiredEvidence(WHOLE)
+    assert.include(next, { purged: 0, months: 0, partitions_dropped: 1 })
     assert.isUndefined(await januaryTable())
   })
 

@@ -58,6 +58,8 @@ export type PurgeResult = {
   batches: number
   /** Of those, the months purged whole. */
   months: number
+  /** Emptied month partitions this run dropped, this run's and earlier runs' (0 on a dry run). */
+  partitions_dropped: number
   as_of: string
   /** Stopped by the signal before the work was done. */
   interrupted: boolean
@@ -80,6 +82,7 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
     on_legal_hold: plan.onLegalHold,
     batches: 0,
     months: 0,
+    partitions_dropped: 0,
     as_of: now.toISO()!,
     interrupted: false,
   }
@@ -105,14 +108,19 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
       done(purged)
     }
     // Then the partitions of the months purged whole, this run's and earlier runs'.
-    if (!stopped()) await dropPurgedPartitions(options.signal)
+    if (!stopped()) result.partitions_dropped = await dropPurgedPartitions(options.signal)
     // Last: creating one locks the bodies' table, which must not hold the purge back.
     await ensureBodyPartitions(monthsAhead(now))
   } catch (error) {
     await audit(undefined, SYSTEM_ACTOR, {
       action: 'history.purge',
       outcome: 'failure',
-      metadata: { purged: result.purged, batches: result.batches, months: result.months },
+      metadata: {
+        purged: result.purged,
+        batches: result.batches,
+        months: result.months,
+        partitions_dropped: result.partitions_dropped,
+      },
     }).catch(() => {})
     throw error
   }
@@ -127,6 +135,7 @@ export async function purgeExpiredEvidence(options: PurgeOptions = {}): Promise<
       on_legal_hold: result.on_legal_hold,
       batches: result.batches,
       months: result.months,
+      partitions_dropped: result.partitions_dropped,
       ...(result.interrupted && { interrupted: true }),
     },
   })
