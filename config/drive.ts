@@ -7,7 +7,9 @@
 | - `s3`: any S3-compatible store (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 |   AWS_REGION, S3_BUCKET; S3_ENDPOINT and S3_FORCE_PATH_STYLE for MinIO, R2 and the
 |   like). Objects are private; URLs are presigned unless S3_CDN_URL names a public
-|   base URL.
+|   base URL. Every call to the store has a deadline (S3_CALL_LIMITS): a store that
+|   stops answering fails an upload with 503 after about ten seconds, and a read shows
+|   no logo, instead of holding the request for as long as the socket stays open.
 */
 import app from '@adonisjs/core/services/app'
 import { defineConfig, services } from '@adonisjs/drive'
@@ -20,6 +22,16 @@ import { ConfigurationError } from '#start/configuration_check'
 export const MEDIA_ROUTE_PREFIX = '/media'
 
 const disk = env.get('DRIVE_DISK') ?? 'fs'
+
+/**
+ * Each attempt of an S3 call: 2 s to connect, 5 s in all (a 2 MiB logo at 400 KB/s),
+ * and two attempts (the SDK's default is three, without any deadline): with the
+ * SDK's short backoff between them, a call fails within about 10 s.
+ */
+export const S3_CALL_LIMITS = {
+  requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+  maxAttempts: 2,
+}
 
 /** Private S3 objects are reached through presigned URLs unless a public base URL is set. */
 export const PRESIGNED_URLS = disk === 's3' && !env.get('S3_CDN_URL')
@@ -60,6 +72,7 @@ const driveConfig = defineConfig({
       cdnUrl: env.get('S3_CDN_URL')?.replace(/\/?$/, '/') || undefined,
       visibility: 'private',
       supportsACL: false,
+      ...S3_CALL_LIMITS,
     }),
   },
 })

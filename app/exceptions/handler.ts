@@ -9,6 +9,7 @@ import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import ApiError, { type FieldErrors } from '#exceptions/api_error'
 import { isDatabaseUnavailable } from '#support/database_errors'
 import { isRedisUnavailable } from '#exceptions/redis_unavailable'
+import { isStoreUnavailable } from '#exceptions/store_unavailable'
 import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
 import { ClientLeft } from '#platform/client_left'
 
@@ -182,7 +183,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (clientAborted(error, ctx)) {
       return ApiError.field('body', 'The request body was not received completely.')
     }
-    if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) {
+    if (isDatabaseUnavailable(error) || isRedisUnavailable(error) || isStoreUnavailable(error)) {
       return ApiError.serviceUnavailable()
     }
     return new ApiError('SERVER_ERROR', 'An unexpected error occurred.')
