@@ -32,7 +32,8 @@ await startTracing()
 
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
-const { createPortalHttpServer } = await import('#http/client_error')
+// Imported once the environment is loaded (it reads REQUEST_TIMEOUT_SECONDS), in booting.
+let createPortalHttpServer: typeof import('#http/client_error').createPortalHttpServer
 
 /**
  * URL to the application root. AdonisJS need it to resolve
@@ -59,6 +60,8 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
       // Upload folders that servers killed mid-request left behind.
       const { sweepLeftoverUploadFolders } = await import('#http/upload_folders')
       await sweepLeftoverUploadFolders()
+      const clientError = await import('#http/client_error')
+      createPortalHttpServer = clientError.createPortalHttpServer
     })
     // Drain first (readiness 503, Connection: close, SHUTDOWN_DRAIN_MS), then stop.
     app.listen('SIGTERM', async () => {
@@ -80,7 +83,7 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
   })
   .httpServer()
   // Parser refusals (bad request line, oversized headers) answer in the JSON envelope.
-  .start(createPortalHttpServer)
+  .start((handler) => createPortalHttpServer(handler))
   .catch(async (error) => {
     process.exitCode = 1
     const { reportEntryPointFailure } = await import('#start/entry_point_failure')

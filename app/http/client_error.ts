@@ -7,6 +7,11 @@
 | code of the one status→code map (#http/error_envelope_net). The refused bytes are
 | never echoed. The listener is installed on the Node server by every entry point that
 | creates one: bin/server.ts and the test server (tests/bootstrap.ts).
+|
+| Receiving a request has a deadline of its own: REQUEST_TIMEOUT_SECONDS (default 120)
+| for the whole of it, at most 60 s of which for the request line and headers. A client
+| that trickles its body (a 2 MiB logo needs 17 KB/s) is answered 408 and closed, so a
+| connection and its upload's file are not held for Node's default five minutes.
 */
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -14,6 +19,12 @@ import { errorCodeFor } from '#http/error_envelope_net'
 import { takeCallerRequestId } from '#http/request_id'
 import { trackHandler } from '#http/handlers_in_flight'
 import { responseStarted } from '#platform/socket_response'
+import settings from '#config/settings'
+
+/** Node's own default for the request line and headers; less when the whole request has less. */
+const HEADERS_TIMEOUT_MS = 60_000
+/** How often Node looks for requests past their deadline (its default: 30 s). */
+const DEADLINE_CHECK_MS = 5_000
 
 const MESSAGES: Record<number, string> = {
   400: 'The request is not a valid HTTP request.',
@@ -71,7 +82,13 @@ export function createPortalHttpServer(
   // The caller's X-Request-Id comes off before the framework sees the request: the
   // framework names the request (and its logger) after that header, or writes the id
   // it generates into it (app/http/request_id.ts says why ours is the service's own).
-  return createServer((request, response) => {
+  const requestTimeout = settings.requestTimeoutSeconds() * 1000
+  const options = {
+    requestTimeout,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+    connectionsCheckingInterval: Math.min(DEADLINE_CHECK_MS, requestTimeout),
+  }
+  return createServer(options, (request, response) => {
     takeCallerRequestId(request)
     const result = handler(request, response)
     // A shutdown waits for the handler, even when its client has gone (#http/handlers_in_flight).

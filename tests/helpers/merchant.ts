@@ -5,8 +5,10 @@
 import { rm } from 'node:fs/promises'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
 import { route } from '#tests/helpers/routes'
 import { serverOrigin } from '#tests/helpers/test_server'
+import { REQUEST_MS, type ServerProcess } from '#tests/helpers/server_process'
 
 export const MERCHANT = () => route('merchant.show')
 export const LOGO = () => route('merchant.logo.show')
@@ -57,3 +59,37 @@ export async function clearLogoStorage() {
 
 /** The path part of an absolute logo URL, to fetch it from the test server. */
 export const pathOf = (url: string) => new URL(url).pathname
+
+/** A request to a service process of the test's own (startProductionServer); the JSON body when there is one. */
+export async function callProcess(
+  server: ServerProcess,
+  path: string,
+  bearer: string,
+  init: RequestInit = {}
+) {
+  const response = await fetch(`${server.base}${path}`, {
+    ...init,
+    headers: { Authorization: bearer },
+    signal: AbortSignal.timeout(REQUEST_MS),
+  })
+  const text = await response.text()
+  return { status: response.status, body: text ? JSON.parse(text) : null }
+}
+
+/** Uploads `bytes` as the logo to a service process of the test's own. */
+export function uploadLogoToProcess(
+  server: ServerProcess,
+  bearer: string,
+  bytes: Buffer,
+  contentType: string
+) {
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: contentType }), 'logo')
+  return callProcess(server, LOGO(), bearer, { method: 'POST', body: form })
+}
+
+/** The merchant's stored logo key, as the database holds it. */
+export async function logoPathOf(merchantId: number): Promise<string | null> {
+  const row = await db.from('merchants').where('id', merchantId).select('logo_path').first()
+  return row.logo_path
+}

@@ -21,6 +21,7 @@ test.group('Configuration refused at boot', () => {
         RATE_LIMIT_MULTIPLIER: '0.5',
         RATE_LIMIT_LOGIN_PER_MINUTE: '5',
         REPORTING_DEFAULT_TIMEZONE: 'America/New_York',
+        REQUEST_TIMEOUT_SECONDS: '3600',
         UNRELATED: '-1',
         MACHINE_API_ENABLED: '',
       }),
@@ -39,6 +40,7 @@ test.group('Configuration refused at boot', () => {
         RATE_LIMIT_MULTIPLIER: '0',
         RATE_LIMIT_API_PER_MINUTE: 'lots',
         REPORTING_DEFAULT_TIMEZONE: 'BST',
+        REQUEST_TIMEOUT_SECONDS: '0',
       }),
       [
         'PAT_TTL_MINUTES must be a whole number from 1 up',
@@ -49,6 +51,7 @@ test.group('Configuration refused at boot', () => {
         'RATE_LIMIT_MULTIPLIER must be a number greater than 0',
         'RATE_LIMIT_API_PER_MINUTE must be a number greater than 0',
         'REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name such as Asia/Manila',
+        'REQUEST_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
       ]
     )
   })

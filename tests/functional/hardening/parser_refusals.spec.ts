@@ -4,46 +4,9 @@
 | get decisions.md §1's JSON envelope (app/http/client_error.ts), and the server keeps
 | answering. Raw bytes over a socket: an HTTP client would refuse to send them.
 */
-import net from 'node:net'
 import { test } from '@japa/runner'
 import { route } from '#tests/helpers/routes'
-import { REQUEST_MS } from '#tests/helpers/server_process'
-
-interface RawResponse {
-  statusLine: string
-  headers: Record<string, string>
-  body: Buffer
-}
-
-/** Sends `request` as is and reads the answer until the server closes the connection. */
-async function sendRaw(request: Buffer): Promise<RawResponse> {
-  const socket = net.connect({ host: process.env.HOST, port: Number(process.env.PORT) })
-  const chunks: Buffer[] = []
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.destroy()
-      reject(new Error(`the server did not close the connection within ${REQUEST_MS} ms`))
-    }, REQUEST_MS)
-    socket.on('data', (chunk) => chunks.push(chunk))
-    socket.once('close', () => {
-      clearTimeout(timer)
-      resolve()
-    })
-    // The server may close while the rest of an oversized request is still being sent.
-    socket.on('error', () => {})
-    socket.once('connect', () => socket.write(request))
-  })
-  const raw = Buffer.concat(chunks)
-  const end = raw.indexOf('\r\n\r\n')
-  if (end < 0) throw new Error(`no complete response head: ${JSON.stringify(raw.toString())}`)
-  const [statusLine, ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n')
-  const headers: Record<string, string> = {}
-  for (const line of lines) {
-    const colon = line.indexOf(':')
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
-  }
-  return { statusLine, headers, body: raw.subarray(end + 4) }
-}
+import { sendRaw } from '#tests/helpers/raw_http'
 
 const REFUSALS = [
   {

@@ -13,13 +13,9 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { tinyPng } from '#tests/helpers/images'
-import { LOGO, MERCHANT } from '#tests/helpers/merchant'
+import { MERCHANT, callProcess, logoPathOf, uploadLogoToProcess } from '#tests/helpers/merchant'
 import { signedInMember } from '#tests/helpers/portal'
-import {
-  REQUEST_MS,
-  startProductionServer,
-  type ServerProcess,
-} from '#tests/helpers/server_process'
+import { startProductionServer, type ServerProcess } from '#tests/helpers/server_process'
 
 /** A store at 127.0.0.1:port; close() ends it and every connection it holds. */
 interface FakeStore {
@@ -79,31 +75,6 @@ function s3Env(store: FakeStore) {
   }
 }
 
-async function call(server: ServerProcess, path: string, bearer: string, init: RequestInit = {}) {
-  const response = await fetch(`${server.base}${path}`, {
-    ...init,
-    headers: { Authorization: bearer },
-    signal: AbortSignal.timeout(REQUEST_MS),
-  })
-  const text = await response.text()
-  return {
-    status: response.status,
-    body: text ? JSON.parse(text) : null,
-    retryAfter: response.headers.get('retry-after'),
-  }
-}
-
-async function upload(server: ServerProcess, bearer: string) {
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(await tinyPng())], { type: 'image/png' }), 'logo')
-  return call(server, LOGO(), bearer, { method: 'POST', body: form })
-}
-
-async function logoPathOf(merchantId: number): Promise<string | null> {
-  const row = await db.from('merchants').where('id', merchantId).select('logo_path').first()
-  return row.logo_path
-}
-
 for (const [kind, start] of [
   ['that never answers', silentStore],
   ['that answers 500', failingStore],
@@ -125,7 +96,7 @@ for (const [kind, start] of [
       assert,
     }) => {
       const admin = await signedInMember('administrator')
-      const response = await upload(server, admin.bearer)
+      const response = await uploadLogoToProcess(server, admin.bearer, await tinyPng(), 'image/png')
       assert.equal(response.status, 503, JSON.stringify(response.body))
       assert.equal(response.body.error_code, 'SERVICE_UNAVAILABLE')
       assert.isNull(await logoPathOf(admin.merchant.id))
@@ -135,7 +106,7 @@ for (const [kind, start] of [
       const admin = await signedInMember('administrator')
       const key = `logos/${admin.merchant.id}/${'0'.repeat(26)}.png`
       await db.from('merchants').where('id', admin.merchant.id).update({ logo_path: key })
-      const response = await call(server, MERCHANT(), admin.bearer)
+      const response = await callProcess(server, MERCHANT(), admin.bearer)
       assert.equal(response.status, 200, JSON.stringify(response.body))
       assert.isNull(response.body.data.logo_url)
     }).timeout(120_000)

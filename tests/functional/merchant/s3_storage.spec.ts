@@ -15,7 +15,13 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
 import { tinyPng, tinyWebp } from '#tests/helpers/images'
-import { LOGO, MERCHANT } from '#tests/helpers/merchant'
+import {
+  LOGO,
+  MERCHANT,
+  callProcess,
+  logoPathOf,
+  uploadLogoToProcess,
+} from '#tests/helpers/merchant'
 import { signedInMember } from '#tests/helpers/portal'
 import { startS3Server, type S3Server } from '#tests/helpers/s3_server'
 import {
@@ -49,28 +55,6 @@ function ace(args: string[], env: Record<string, string>) {
   })
 }
 
-/** A request to the service process; the JSON body when there is one. */
-async function call(server: ServerProcess, path: string, bearer: string, init: RequestInit = {}) {
-  const response = await fetch(`${server.base}${path}`, {
-    ...init,
-    headers: { Authorization: bearer },
-    signal: AbortSignal.timeout(REQUEST_MS),
-  })
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : null }
-}
-
-function upload(server: ServerProcess, bearer: string, bytes: Buffer, contentType: string) {
-  const form = new FormData()
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: contentType }), 'logo')
-  return call(server, LOGO(), bearer, { method: 'POST', body: form })
-}
-
-async function logoPathOf(merchantId: number): Promise<string | null> {
-  const row = await db.from('merchants').where('id', merchantId).select('logo_path').first()
-  return row.logo_path
-}
-
 /** Fetches a logo URL as a browser would: status, content type and bytes. */
 async function fetchImage(url: string) {
   const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_MS) })
@@ -99,7 +83,7 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const response = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    const response = await uploadLogoToProcess(server, admin.bearer, await tinyPng(), 'image/png')
     assert.equal(response.status, 200, JSON.stringify(response.body))
 
     const key = (await logoPathOf(admin.merchant.id))!
@@ -117,13 +101,13 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const uploaded = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    const uploaded = await uploadLogoToProcess(server, admin.bearer, await tinyPng(), 'image/png')
     assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body))
     const key = (await logoPathOf(admin.merchant.id))!
     const stored = (await s3.object(key))!
 
-    const shown = await call(server, LOGO(), admin.bearer)
-    const profile = await call(server, MERCHANT(), admin.bearer)
+    const shown = await callProcess(server, LOGO(), admin.bearer)
+    const profile = await callProcess(server, MERCHANT(), admin.bearer)
     for (const url of [uploaded.body.data.url, shown.body.data.url, profile.body.data.logo_url]) {
       const signed = new URL(url)
       assert.equal(signed.origin, s3.endpoint)
@@ -144,11 +128,11 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const first = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    const first = await uploadLogoToProcess(server, admin.bearer, await tinyPng(), 'image/png')
     assert.equal(first.status, 200, JSON.stringify(first.body))
     const firstKey = (await logoPathOf(admin.merchant.id))!
 
-    const second = await upload(server, admin.bearer, await tinyWebp(), 'image/webp')
+    const second = await uploadLogoToProcess(server, admin.bearer, await tinyWebp(), 'image/webp')
     assert.equal(second.status, 200, JSON.stringify(second.body))
     const secondKey = (await logoPathOf(admin.merchant.id))!
     assert.notEqual(secondKey, firstKey)
@@ -170,17 +154,17 @@ test.group('DRIVE_DISK=s3 against an S3 server', (group) => {
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const uploaded = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    const uploaded = await uploadLogoToProcess(server, admin.bearer, await tinyPng(), 'image/png')
     assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body))
     assert.lengthOf(await s3.keys(), 1)
 
-    const deleted = await call(server, LOGO(), admin.bearer, { method: 'DELETE' })
+    const deleted = await callProcess(server, LOGO(), admin.bearer, { method: 'DELETE' })
     assert.equal(deleted.status, 204)
     assert.deepEqual(await s3.keys(), [])
     assert.isNull(await logoPathOf(admin.merchant.id))
-    const shown = await call(server, LOGO(), admin.bearer)
+    const shown = await callProcess(server, LOGO(), admin.bearer)
     assert.isNull(shown.body.data.url)
-    const profile = await call(server, MERCHANT(), admin.bearer)
+    const profile = await callProcess(server, MERCHANT(), admin.bearer)
     assert.isNull(profile.body.data.logo_url)
     const image = await fetchImage(uploaded.body.data.url)
     assert.equal(image.status, 404)
@@ -228,13 +212,13 @@ test.group('DRIVE_DISK=s3 with S3_CDN_URL', (group) => {
     assert,
   }) => {
     const admin = await signedInMember('administrator')
-    const uploaded = await upload(server, admin.bearer, await tinyPng(), 'image/png')
+    const uploaded = await uploadLogoToProcess(server, admin.bearer, await tinyPng(), 'image/png')
     assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body))
     const key = (await logoPathOf(admin.merchant.id))!
     assert.deepEqual(await s3.keys(), [key])
 
-    const shown = await call(server, LOGO(), admin.bearer)
-    const profile = await call(server, MERCHANT(), admin.bearer)
+    const shown = await callProcess(server, LOGO(), admin.bearer)
+    const profile = await callProcess(server, MERCHANT(), admin.bearer)
     assert.equal(uploaded.body.data.url, `${CDN}/${key}`)
     assert.equal(shown.body.data.url, `${CDN}/${key}`)
     assert.equal(profile.body.data.logo_url, `${CDN}/${key}`)
