@@ -8,7 +8,12 @@
 | own bound (REQUEST_MS) and the test fails.
 */
 import { createServer as createHttpServer } from 'node:http'
-import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net'
+import {
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server,
+  type Socket,
+} from 'node:net'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetState } from '#tests/helpers/database'
@@ -23,10 +28,7 @@ interface FakeStore {
   close(): Promise<void>
 }
 
-async function listening(
-  server: ReturnType<typeof createTcpServer>,
-  sockets: Set<Socket>
-): Promise<FakeStore> {
+async function listening(server: Server, sockets: Set<Socket>): Promise<FakeStore> {
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
@@ -60,7 +62,7 @@ function failingStore() {
       response.end('<Error><Code>InternalError</Code><Message>We failed.</Message></Error>')
     })
   })
-  return listening(server as unknown as ReturnType<typeof createTcpServer>, sockets)
+  return listening(server, sockets)
 }
 
 function s3Env(store: FakeStore) {
