@@ -15,6 +15,8 @@ import env from '#start/env'
 import { defineConfig } from '@adonisjs/mail'
 import { SMTPTransport } from '@adonisjs/mail/transports/smtp'
 import { OutboxTransport } from '#mails/transports/outbox_transport'
+import { socketsWithDeadline } from '#mails/transports/smtp_session_deadline'
+import settings from '#config/settings'
 
 export type MailerName = 'smtp' | 'outbox'
 
@@ -38,15 +40,22 @@ const mailConfig = defineConfig({
   mailers: {
     smtp: () => {
       const user = env.get('SMTP_USERNAME')
-      return new SMTPTransport({
-        host: env.get('SMTP_HOST') ?? '127.0.0.1',
-        port: env.get('SMTP_PORT') ?? 587,
-        auth: user ? { type: 'login', user, pass: env.get('SMTP_PASSWORD') ?? '' } : undefined,
-        // A stuck relay must not hold a request or a background send for minutes.
+      const host = env.get('SMTP_HOST') ?? '127.0.0.1'
+      const port = env.get('SMTP_PORT') ?? 587
+      const options = {
+        host,
+        port,
+        auth: user
+          ? { type: 'login' as const, user, pass: env.get('SMTP_PASSWORD') ?? '' }
+          : undefined,
+        // A stuck relay must not hold a request or a background send for minutes:
+        // these bound each phase, the session's deadline bounds them all.
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 20_000,
-      })
+        getSocket: socketsWithDeadline(host, port, settings.smtpSendTimeoutSeconds()),
+      }
+      return new SMTPTransport(options)
     },
     outbox: () => new OutboxTransport(outboxDirectory()),
   },

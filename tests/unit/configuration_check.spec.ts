@@ -22,6 +22,7 @@ test.group('Configuration refused at boot', () => {
         RATE_LIMIT_LOGIN_PER_MINUTE: '5',
         REPORTING_DEFAULT_TIMEZONE: 'America/New_York',
         REQUEST_TIMEOUT_SECONDS: '3600',
+        SMTP_SEND_TIMEOUT_SECONDS: '600',
         UNRELATED: '-1',
         MACHINE_API_ENABLED: '',
       }),
@@ -41,6 +42,7 @@ test.group('Configuration refused at boot', () => {
         RATE_LIMIT_API_PER_MINUTE: 'lots',
         REPORTING_DEFAULT_TIMEZONE: 'BST',
         REQUEST_TIMEOUT_SECONDS: '0',
+        SMTP_SEND_TIMEOUT_SECONDS: '601',
       }),
       [
         'PAT_TTL_MINUTES must be a whole number from 1 up',
@@ -52,6 +54,7 @@ test.group('Configuration refused at boot', () => {
         'RATE_LIMIT_API_PER_MINUTE must be a number greater than 0',
         'REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name such as Asia/Manila',
         'REQUEST_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
+        'SMTP_SEND_TIMEOUT_SECONDS must be a whole number from 1 to 600',
       ]
     )
   })
