@@ -21,6 +21,15 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz)
 const statementTimeout = env.get('DATABASE_STATEMENT_TIMEOUT_MS') ?? 15_000
 
 /*
+| A transaction left idle (a bug that never commits, an await of something outside the
+| database while it holds row locks) is ended by PostgreSQL after a minute, its locks
+| freed, instead of holding them until the process dies. No transaction of the service
+| idles that long: requests hash, encode and mail outside their transactions, and the
+| import's transactions only wait for their own statements.
+*/
+const IDLE_IN_TRANSACTION_MS = 60_000
+
+/*
 | Idle connections close after 5 minutes, not tarn's 30 s. At 30 s, the soak's bursts
 | of requests made the pool open about seven connections every 5 minutes, and the
 | request that waits for a new one pays 14-29 ms, then each prepared statement's first
@@ -39,7 +48,8 @@ const pool = {
   propagateCreateError: false,
   afterCreate: (connection: any, done: (error: Error | null, connection: any) => void) => {
     connection.query(
-      `SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}; SET jit = off`,
+      `SET TIME ZONE 'UTC'; SET statement_timeout = ${Number(statementTimeout)}; ` +
+        `SET idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_MS}; SET jit = off`,
       (error: Error | null) => done(error, connection)
     )
   },
