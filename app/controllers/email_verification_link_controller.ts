@@ -13,7 +13,6 @@ import { EMAIL_VERIFICATION_PURPOSE, verifyEmailLink } from '#services/profile/e
 export default class EmailVerificationLinkController {
   async verify(_input: undefined, _actor: undefined, ctx: HttpContext) {
     const { request, response } = ctx
-    response.header('Referrer-Policy', 'no-referrer')
     const { proof, expires } = request.qs()
     // The framework's signed URL (APP_KEY): path, proof and expires as issued.
     const signed =

@@ -35,19 +35,9 @@ export const emailVerificationLinkEndpoints = endpointsOf({
       302: {
         description: 'Redirect to the Portal; the URL carries no email, OTP, signature or token.',
         headers: {
-          'Location': {
+          Location: {
             description: 'The Portal origin with `email_verification=verified` or `invalid`.',
             schema: schema.string({ pattern: 'email_verification=(verified|invalid)' }),
-            required: true,
-          },
-          'Cache-Control': {
-            description: 'Never cached.',
-            schema: { const: 'no-store' },
-            required: true,
-          },
-          'Referrer-Policy': {
-            description: 'No referrer.',
-            schema: { const: 'no-referrer' },
             required: true,
           },
         },

@@ -7,7 +7,7 @@ import { schema } from '#openapi/json_schema'
 import { MachineToken } from '#shapes/machine_access'
 import { endpointsOf } from '#http/endpoint'
 import { oauthClientStack } from '#http/stacks'
-import { documentedHeaders, type CachePolicy } from '#http/cache_policy'
+import { documentedHeaders, OAUTH_TOKEN_CACHE } from '#http/cache_policy'
 
 const oauthError = (codes: string[]) => ({
   type: 'object',
@@ -16,16 +16,8 @@ const oauthError = (codes: string[]) => ({
   properties: { error: { type: 'string', enum: codes }, error_description: schema.string() },
 })
 
-/** The issued token is never cached, by HTTP/1.0 caches either (RFC 6749 §5.1). */
-const TOKEN_CACHE: CachePolicy = {
-  on: 'success',
-  headers: {
-    'Cache-Control': { value: 'no-store', description: 'Never cached.' },
-    'Pragma': { value: 'no-cache', description: 'HTTP/1.0 caches.' },
-  },
-}
 // The exception handler answers errors in OAuth form with the same two (described here).
-const { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA } = documentedHeaders(TOKEN_CACHE)
+const { 'Cache-Control': NO_STORE, 'Pragma': PRAGMA } = documentedHeaders(OAUTH_TOKEN_CACHE)
 
 export const oauthTokenEndpoints = endpointsOf({
   issue: {
@@ -34,7 +26,7 @@ export const oauthTokenEndpoints = endpointsOf({
     name: 'oauth.token',
     stack: oauthClientStack(
       { name: 'oauthToken', key: ['ip'], per: 'client IP (the contract leaves the number open)' },
-      TOKEN_CACHE
+      OAUTH_TOKEN_CACHE
     ),
     operationId: 'issueMachineToken',
     tag: 'Machine token',

@@ -12,6 +12,7 @@ import { isRedisUnavailable } from '#exceptions/redis_unavailable'
 import { isStoreUnavailable } from '#exceptions/store_unavailable'
 import OAuthError, { OAUTH_TOKEN_PATH } from '#exceptions/oauth_error'
 import { ClientLeft } from '#platform/client_left'
+import { headersOf, OAUTH_TOKEN_CACHE } from '#http/cache_policy'
 
 /** The token endpoint (start/routes.ts): its failures take RFC 6749 §5.2 form. */
 const OAUTH_TOKEN_ROUTE = 'oauth.token'
@@ -85,8 +86,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   }
 
   private renderOAuth(error: OAuthError, { response }: HttpContext) {
-    response.header('Cache-Control', 'no-store')
-    response.header('Pragma', 'no-cache')
+    for (const [name, value] of headersOf(OAUTH_TOKEN_CACHE)) response.header(name, value)
     for (const [name, value] of Object.entries(error.headers)) response.header(name, value)
     response.status(error.status).send({ error: error.code, error_description: error.description })
   }

@@ -52,6 +52,28 @@ export const CREDENTIAL_CACHE: CachePolicy = {
   },
 }
 
+/** The signed link mailed for an email change: a redirect never cached, sent with no referrer. */
+export const SIGNED_LINK_CACHE: CachePolicy = {
+  on: 'request',
+  headers: {
+    'Cache-Control': { value: 'no-store', description: 'Never cached.' },
+    'Referrer-Policy': { value: 'no-referrer', description: 'No referrer.' },
+  },
+}
+
+/**
+ * The token endpoint: the issued token is never cached, by HTTP/1.0 caches either
+ * (RFC 6749 §5.1). Its errors carry the same two, set by the exception handler, which
+ * answers them in OAuth form whether or not the route was matched.
+ */
+export const OAUTH_TOKEN_CACHE: CachePolicy = {
+  on: 'success',
+  headers: {
+    'Cache-Control': { value: 'no-store', description: 'Never cached.' },
+    'Pragma': { value: 'no-cache', description: 'HTTP/1.0 caches.' },
+  },
+}
+
 /** The policies a Portal stack can name. */
 export const PORTAL_CACHE = { private: PRIVATE_CACHE, credential: CREDENTIAL_CACHE }
 

@@ -15,7 +15,7 @@ import type { LimitOptions, ThrottledAudit } from '#middleware/limit_middleware'
 import type { AuditAction } from '#services/audit/actions'
 import type { RoleName } from '#models/user'
 import type { Access, LimitRef } from '#openapi/operation_spec'
-import { PORTAL_CACHE, type CachePolicy } from '#http/cache_policy'
+import { PORTAL_CACHE, SIGNED_LINK_CACHE, type CachePolicy } from '#http/cache_policy'
 
 /** A limit the route consumes: its key (the limiter's) and its key in words (the document's). */
 export interface EndpointLimit extends Omit<LimitOptions, 'audit'> {
@@ -138,7 +138,7 @@ export function publicReadStack(cache?: CachePolicy): Stack<'public'> {
 
 /** The mailed, signed link: its signature is checked by the controller; the public limit. */
 export function signedLinkStack(audit: AuditAction): Stack<'signed_link'> {
-  return { access: 'signed_link', steps: [limitStep(publicLimit(audit))] }
+  return { access: 'signed_link', ...cached(SIGNED_LINK_CACHE, [limitStep(publicLimit(audit))]) }
 }
 
 /** Machine access tokens of the given scope; the API limit per machine client. */

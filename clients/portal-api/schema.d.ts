@@ -2989,12 +2989,12 @@ export interface operations {
             /** @description Redirect to the Portal; the URL carries no email, OTP, signature or token. */
             302: {
                 headers: {
-                    /** @description The Portal origin with `email_verification=verified` or `invalid`. */
-                    Location: string;
                     /** @description Never cached. */
                     "Cache-Control": "no-store";
                     /** @description No referrer. */
                     "Referrer-Policy": "no-referrer";
+                    /** @description The Portal origin with `email_verification=verified` or `invalid`. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
