@@ -6,12 +6,12 @@
 | the listener from METRICS_PORT is proven by the cluster suite, tests/cluster.)
 */
 import { test } from '@japa/runner'
+import { useMailTransport } from '#tests/helpers/mail'
 import { createServer } from 'node:net'
 import http from 'node:http'
 import { hostname } from 'node:os'
 import { runCommand } from '#tests/helpers/foundation'
 import AuthPrune from '../../../commands/auth_prune.js'
-import mail from '@adonisjs/mail/services/main'
 import router from '@adonisjs/core/services/router'
 import { resetState, advanceClock } from '#tests/helpers/database'
 import { overrideEnv } from '#tests/helpers/env'
@@ -211,18 +211,14 @@ test.group('Operator metrics', (group) => {
     cleanup,
   }) => {
     const port = await closedPort()
-    const restoreEnv = overrideEnv({
-      MAIL_MAILER: 'smtp',
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: port,
-      PORTAL_URL: PORTAL_ORIGIN,
-    })
-    await mail.closeAll()
-    cleanup(async () => {
-      await settleBackgroundDeliveries()
-      await mail.closeAll()
-      restoreEnv()
-    })
+    cleanup(
+      await useMailTransport({
+        MAIL_MAILER: 'smtp',
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: port,
+        PORTAL_URL: PORTAL_ORIGIN,
+      })
+    )
     const { bearer } = await signedInMember()
     const before = await valueOf('portal_mail_send_failures_total', { transport: 'smtp' })
     const response = await client

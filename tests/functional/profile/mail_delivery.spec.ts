@@ -1,14 +1,13 @@
 import { test } from '@japa/runner'
+import { useMailTransport } from '#tests/helpers/mail'
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
-import mail from '@adonisjs/mail/services/main'
 import { resetState } from '#tests/helpers/database'
 import { PORTAL_ORIGIN, signedInMember } from '#tests/helpers/portal'
 import { pathOf } from '#tests/helpers/profile'
-import { overrideEnv } from '#tests/helpers/env'
 import { settleBackgroundDeliveries } from '#services/mailer'
 import User from '#models/user'
 import { route } from '#tests/helpers/routes'
@@ -58,15 +57,9 @@ function decodeQuotedPrintable(raw: string) {
     )
 }
 
-/** Uses the given transport settings for one test (the mailer re-reads them after close). */
-async function useTransport(settings: Record<string, string | number | undefined>) {
-  const restoreEnv = overrideEnv({ ...settings, PORTAL_URL: PORTAL_ORIGIN })
-  await mail.closeAll()
-  return async () => {
-    await settleBackgroundDeliveries()
-    await mail.closeAll()
-    restoreEnv()
-  }
+/** Uses the given transport settings, and the Portal's origin, for one test. */
+function useTransport(settings: Record<string, string | number | undefined>) {
+  return useMailTransport({ ...settings, PORTAL_URL: PORTAL_ORIGIN })
 }
 
 test.group('Mail delivery', (group) => {

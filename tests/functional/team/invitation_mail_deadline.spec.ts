@@ -1,12 +1,10 @@
 import { test } from '@japa/runner'
+import { useMailTransport } from '#tests/helpers/mail'
 import { createServer, type AddressInfo, type Socket } from 'node:net'
-import mail from '@adonisjs/mail/services/main'
 import { resetState } from '#tests/helpers/database'
-import { overrideEnv } from '#tests/helpers/env'
 import { signedInMember } from '#tests/helpers/portal'
 import { TEST_PORTAL_URL } from '#tests/helpers/team'
 import { route } from '#tests/helpers/routes'
-import { settleBackgroundDeliveries } from '#services/mailer'
 import TeamInvitation from '#models/team_invitation'
 
 /**
@@ -56,20 +54,16 @@ test.group('Invitation mail: the SMTP session deadline', (group) => {
   }) => {
     const relay = await startTricklingRelay()
     cleanup(() => relay.close())
-    const restoreEnv = overrideEnv({
-      PORTAL_URL: TEST_PORTAL_URL,
-      MAIL_MAILER: 'smtp',
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: relay.port,
-      SMTP_USERNAME: undefined,
-      SMTP_SEND_TIMEOUT_SECONDS: 1,
-    })
-    await mail.closeAll()
-    cleanup(async () => {
-      await settleBackgroundDeliveries()
-      await mail.closeAll()
-      restoreEnv()
-    })
+    cleanup(
+      await useMailTransport({
+        PORTAL_URL: TEST_PORTAL_URL,
+        MAIL_MAILER: 'smtp',
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: relay.port,
+        SMTP_USERNAME: undefined,
+        SMTP_SEND_TIMEOUT_SECONDS: 1,
+      })
+    )
 
     const team = await signedInMember('administrator')
     const response = await client
