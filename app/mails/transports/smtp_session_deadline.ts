@@ -10,9 +10,8 @@
 */
 import { connect, type Socket } from 'node:net'
 
-/** Why a session's socket was destroyed: its deadline passed. */
+/** Why a session's socket was destroyed: its deadline passed (nodemailer sets its `code`). */
 export class SmtpDeadlineError extends Error {
-  readonly code = 'E_SMTP_DEADLINE'
   constructor(seconds: number) {
     super(`The SMTP session took longer than ${seconds} s`)
     this.name = 'SmtpDeadlineError'
