@@ -13,6 +13,8 @@
 | purged_partitions.ts drops those), the month lock's key, where the
 | body of a month lies (evidence_body_place: loose once the month is purged), and
 | the month a body is written under (evidence_body_month, with the month's lock).
+| Running databases have them from migrations: a change here needs a migration that
+| writes the new SQL out (as 1130 does; evidence_month_functions.spec.ts checks).
 */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type db from '@adonisjs/lucid/services/db'
