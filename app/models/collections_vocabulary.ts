@@ -41,8 +41,9 @@ export const STATUS_COUNTED_AS = {
  * portal-api.md › Transaction, status normalization: a recognized payment_status wins,
  * case-insensitively; otherwise legacy `S` is PAID, `R` REJECTED, anything else
  * (absent included) PENDING. Defined only here, as the expression of the generated
- * `transactions.status` column (migration 0500): lists, detail, filters and reporting
- * read that column, and the import writes the two raw values it is computed from.
+ * `transactions.status` column: lists, detail, filters and reporting read that column,
+ * and the import writes the two raw values it is computed from. Migration 0500 wrote
+ * it out; a change needs a migration of its own (schema_from_modules.spec.ts checks).
  */
 export const NORMALIZED_STATUS_SQL = `CASE
   WHEN upper(payment_status) IN (${TRANSACTION_STATUSES.map((status) => `'${status}'`).join(', ')}) THEN upper(payment_status)

@@ -1,12 +1,22 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
-import { NORMALIZED_STATUS_SQL } from '#models/collections_vocabulary'
 
 /**
  * Collection transactions (portal-api.md › Transaction), read-only for the Portal and
  * loaded by `collections:import`. `status` is the normalized status, generated from
  * payment_status and legacy_status by the one rule of collections_vocabulary.ts, so
  * filters and reporting never re-derive it. Money is numeric(14,2), never a float.
+ *
+ * The rule's SQL is written out as this migration first ran it (docs/operations.md ›
+ * Migrations replay what they first ran); tests/functional/collections_ops/
+ * schema_from_modules.spec.ts checks it against NORMALIZED_STATUS_SQL.
  */
+const NORMALIZED_STATUS_0500 = `CASE
+  WHEN upper(payment_status) IN ('PAID', 'PENDING', 'REJECTED') THEN upper(payment_status)
+  WHEN upper(legacy_status) = 'S' THEN 'PAID'
+  WHEN upper(legacy_status) = 'R' THEN 'REJECTED'
+  ELSE 'PENDING'
+END`
+
 export default class extends BaseSchema {
   protected tableName = 'transactions'
 
@@ -33,7 +43,7 @@ export default class extends BaseSchema {
       table.unique(['merchant_id', 'environment', 'merchant_transaction_id'])
     })
     this.schema.raw(
-      `ALTER TABLE transactions ADD COLUMN status varchar(8) GENERATED ALWAYS AS (${NORMALIZED_STATUS_SQL}) STORED NOT NULL`
+      `ALTER TABLE transactions ADD COLUMN status varchar(8) GENERATED ALWAYS AS (${NORMALIZED_STATUS_0500}) STORED NOT NULL`
     )
     this.schema.raw(
       `ALTER TABLE transactions ADD CONSTRAINT transactions_environment_check CHECK (environment IN ('test', 'live'))`

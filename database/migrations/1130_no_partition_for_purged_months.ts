@@ -9,7 +9,7 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * The SQL as this migration first ran it, written out (as 1120's): the other month
  * functions were redefined unchanged, so only this one is. A later change of
  * evidence_view.ts's MONTH_FUNCTIONS needs a migration of its own:
- * tests/functional/collections_ops/evidence_month_functions.spec.ts fails until the
+ * tests/functional/collections_ops/schema_from_modules.spec.ts fails until the
  * migrated database has what the module defines.
  */
 const BODY_PARTITION_1130 = `

@@ -12,7 +12,7 @@ import {
   RECORDS,
 } from '#services/collections/history/evidence_layout'
 import { evidenceIsSplit } from '#services/collections/history/evidence_view'
-import { PERMITTED_KINDS_SQL } from '#services/collections/transactions/transaction_rows'
+import { AVAILABLE_KINDS_AT_SPLIT } from '#services/collections/history/evidence_split'
 
 /** The table's columns in their order after migration 1100. */
 const TABLE_COLUMNS = `id, merchant_id, transaction_id, environment, kind, source, direction,
@@ -59,7 +59,7 @@ CREATE INDEX exchange_evidence_history_idx ON exchange_evidence (transaction_id,
 CREATE INDEX exchange_evidence_purge_idx ON exchange_evidence (retain_until)
   WHERE purged_at IS NULL AND NOT legal_hold;
 CREATE INDEX exchange_evidence_available_idx ON exchange_evidence (transaction_id, merchant_id, environment)
-  WHERE purged_at IS NULL AND kind IN (${PERMITTED_KINDS_SQL});
+  WHERE purged_at IS NULL AND kind IN (${AVAILABLE_KINDS_AT_SPLIT});
 CREATE INDEX exchange_evidence_legal_hold_idx ON exchange_evidence (retain_until)
   WHERE purged_at IS NULL AND legal_hold;`)
   })

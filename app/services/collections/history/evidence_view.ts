@@ -14,7 +14,7 @@
 | body of a month lies (evidence_body_place: loose once the month is purged), and
 | the month a body is written under (evidence_body_month, with the month's lock).
 | Running databases have them from migrations: a change here needs a migration that
-| writes the new SQL out (as 1130 does; evidence_month_functions.spec.ts checks).
+| writes the new SQL out (as 1130 does; schema_from_modules.spec.ts checks).
 */
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type db from '@adonisjs/lucid/services/db'

@@ -25,7 +25,12 @@ export type TransactionRow = Omit<Transaction, 'payment_method'>
 export const isoUtc = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
-/** The permitted kinds as an SQL list; constants of evidence_kinds.ts, never input. */
+/**
+ * The permitted kinds as an SQL list; constants of evidence_kinds.ts, never input. The
+ * partial index evidence_records_available_idx repeats it, so that the planner can use
+ * it for the queries that name it: a change needs a migration that rebuilds the index
+ * (schema_from_modules.spec.ts checks).
+ */
 export const PERMITTED_KINDS_SQL = PERMITTED_KINDS.map((kind) => `'${kind}'`).join(', ')
 
 /**
