@@ -50,7 +50,8 @@
 | PostgreSQL backends (those connected during the round) and of this process
 | (autocannon); during the scrypt loop's rounds, this process's CPU per hash. Printed
 | per login after the table: the server's CPU beside its scrypt is its total less one
-| bare hash.
+| bare hash. Beside it, the ratio of each pair of rounds (ours, then the loop's, or the
+| other way round) on its own: the spread one run's verdict carries.
 |
 | Writes per request: the sum of n_tup_ins + n_tup_upd + n_tup_del over the
 | database's tables (pg_stat_user_tables) across a counting phase of a fixed number
@@ -726,8 +727,15 @@ try {
       .sort((x, y) => y[1] - x[1])
       .map(([kind, used]) => `${kind} ${perLogin(used)}`)
       .join(', ')
+    // Each pair of rounds, one after the other, as a ratio of its own: how far the verdict
+    // of one run can move with the host (a run's ratio is of all its rounds together).
+    const pairs = rounds.ours
+      .map((round, index) =>
+        ratio(summary([round]).perSecond, summary([rounds.scrypt[index]]).perSecond)
+      )
+      .join(', ')
     cpuLines.push(
-      `| ${connections} | ${perLogin(cpu.server)} | ${threadsLine} | ${scryptMs.toFixed(1)} | ${perLogin(cpu.server - scryptMs * logins)} | ${perLogin(cpu.backends)} | ${perLogin(cpu.generator)} |`
+      `| ${connections} | ${perLogin(cpu.server)} | ${threadsLine} | ${scryptMs.toFixed(1)} | ${perLogin(cpu.server - scryptMs * logins)} | ${perLogin(cpu.backends)} | ${perLogin(cpu.generator)} | ${pairs} |`
     )
   }
 
@@ -754,9 +762,9 @@ try {
       "\nLogin's CPU per request, ms (our server's process with its hashing threads; a bare hash of the scrypt loop; PostgreSQL backends of this database; this process, autocannon):\n"
     )
     console.log(
-      '| connections | server per login | by thread (WorkerThread: hashing) | bare scrypt per hash | server beside its scrypt | PostgreSQL backends per login | load generator per login |'
+      '| connections | server per login | by thread (WorkerThread: hashing) | bare scrypt per hash | server beside its scrypt | PostgreSQL backends per login | load generator per login | ratio of each pair of rounds |'
     )
-    console.log('|---|---|---|---|---|---|---|')
+    console.log('|---|---|---|---|---|---|---|---|')
     for (const line of cpuLines) console.log(line)
   }
   expectFigures('hot_paths', measured)
