@@ -77,3 +77,35 @@ test.group('File length (app/, start/, config/)', () => {
     }
   })
 })
+
+/*
+| Migrations replay what they first ran (docs/operations.md): a migration writes its SQL
+| out instead of importing it from the application, whose modules later changes edit.
+| The exceptions, each named here with what it imports: the migrations that run an
+| operation (batches, progress, resumption) or the application's rule over the rows
+| already stored (on a new database there are none), and the currency catalogue.
+*/
+const MIGRATIONS_IMPORTING_THE_APPLICATION: Record<string, string[]> = {
+  '0001_create_currencies_table.ts': ['#database/data/iso4217_currencies'],
+  '0590_store_normalized_identities.ts': ['#support/identity'],
+  '0930_store_normalized_machine_client_labels.ts': ['#support/machine_client_label'],
+  '0970_store_evidence_projections.ts': ['#services/collections/history/reproject_history'],
+  '1010_store_websites_as_uris.ts': ['#services/merchants/stored_websites'],
+  '1100_store_evidence_seals_as_bytes.ts': ['#services/collections/history/stored_seal_format'],
+  '1110_store_evidence_bodies_by_month.ts': [
+    '#services/collections/history/evidence_split',
+    '#services/collections/history/evidence_unsplit',
+  ],
+}
+
+test.group('Migrations (database/migrations)', () => {
+  test('import nothing of the application but the operations and rules they run', ({ assert }) => {
+    const imported: Record<string, string[]> = {}
+    for (const file of readdirSync('database/migrations').filter((name) => name.endsWith('.ts'))) {
+      const source = readFileSync(join('database/migrations', file), 'utf8')
+      const modules = [...source.matchAll(/from '(#[^']+|\.[^']*)'/g)].map((match) => match[1])
+      if (modules.length > 0) imported[file] = modules
+    }
+    assert.deepEqual(imported, MIGRATIONS_IMPORTING_THE_APPLICATION)
+  })
+})
