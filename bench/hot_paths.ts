@@ -730,9 +730,10 @@ try {
     // Each pair of rounds, one after the other, as a ratio of its own: how far the verdict
     // of one run can move with the host (a run's ratio is of all its rounds together).
     const pairs = rounds.ours
-      .map((round, index) =>
-        ratio(summary([round]).perSecond, summary([rounds.scrypt[index]]).perSecond)
-      )
+      .map((round, index) => {
+        const loop = rounds.scrypt[index]
+        return ratio(round.requests / round.seconds, loop.requests / loop.seconds)
+      })
       .join(', ')
     cpuLines.push(
       `| ${connections} | ${perLogin(cpu.server)} | ${threadsLine} | ${scryptMs.toFixed(1)} | ${perLogin(cpu.server - scryptMs * logins)} | ${perLogin(cpu.backends)} | ${perLogin(cpu.generator)} | ${pairs} |`
