@@ -32,6 +32,8 @@ export const settings = {
   shutdownDrainMs: () => Math.max(0, env.get('SHUTDOWN_DRAIN_MS') ?? 0),
   /** Seconds a client has to send its whole request (app/http/client_error.ts). */
   requestTimeoutSeconds: () => env.get('REQUEST_TIMEOUT_SECONDS') ?? 120,
+  /** Connections one server process holds open at most (app/http/connection_cap.ts). */
+  maxConnections: () => env.get('MAX_CONNECTIONS') ?? 10_000,
   /** Seconds a whole SMTP session may take (app/mails/transports/smtp_session_deadline.ts). */
   smtpSendTimeoutSeconds: () => env.get('SMTP_SEND_TIMEOUT_SECONDS') ?? 30,
   /** PAT_TTL_MINUTES as set (app/services/sessions/sign_in.ts applies the default). */

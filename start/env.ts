@@ -54,6 +54,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   SHUTDOWN_DRAIN_MS: Env.schema.number.optional(),
   // How long a client may take to send its whole request (line, headers and body).
   REQUEST_TIMEOUT_SECONDS: Env.schema.number.optional(),
+  // Connections one server process holds open; more are closed as they arrive.
+  MAX_CONNECTIONS: Env.schema.number.optional(),
   // Password hashing: hashes waiting for a thread, and the longest one may wait.
   PASSWORD_HASH_QUEUE: Env.schema.number.optional(),
   PASSWORD_HASH_MAX_WAIT_MS: Env.schema.number.optional(),

@@ -18,6 +18,7 @@ import type { Duplex } from 'node:stream'
 import { errorCodeFor } from '#http/error_envelope_net'
 import { takeCallerRequestId } from '#http/request_id'
 import { trackHandler } from '#http/handlers_in_flight'
+import { capConnections } from '#http/connection_cap'
 import { responseStarted } from '#platform/socket_response'
 import settings from '#config/settings'
 
@@ -75,7 +76,10 @@ export function onClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.destroy()
 }
 
-/** The Node HTTP server of the Portal API: `createServer` with JSON parser refusals. */
+/**
+ * The Node HTTP server of the Portal API: `createServer` with JSON parser refusals, its
+ * connections capped (#http/connection_cap).
+ */
 export function createPortalHttpServer(
   handler: (request: IncomingMessage, response: ServerResponse) => unknown
 ) {
@@ -88,11 +92,12 @@ export function createPortalHttpServer(
     headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
     connectionsCheckingInterval: Math.min(DEADLINE_CHECK_MS, requestTimeout),
   }
-  return createServer(options, (request, response) => {
+  const server = createServer(options, (request, response) => {
     takeCallerRequestId(request)
     const result = handler(request, response)
     // A shutdown waits for the handler, even when its client has gone (#http/handlers_in_flight).
     trackHandler(result)
     return result
   }).on('clientError', onClientError)
+  return capConnections(server)
 }

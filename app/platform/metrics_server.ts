@@ -15,8 +15,10 @@ import {
   dbPoolAcquireWait,
   dbPoolConnections,
   dbPoolMax,
+  httpConnections,
   registry,
 } from '#support/operator_metrics'
+import { connectionCounts } from '#http/connection_cap'
 
 interface TarnPool {
   max: number
@@ -75,9 +77,19 @@ export function samplePools() {
   }
 }
 
-/** The exposition of every metric, pool gauges sampled now. */
+/** The API server's connection gauges, read when scraped (none in a process without a server). */
+async function sampleConnections() {
+  httpConnections.reset()
+  const counts = await connectionCounts()
+  if (!counts) return
+  httpConnections.set({ state: 'open' }, counts.open)
+  httpConnections.set({ state: 'max' }, counts.max)
+}
+
+/** The exposition of every metric, pool and connection gauges sampled now. */
 export async function metricsText() {
   samplePools()
+  await sampleConnections()
   return registry.metrics()
 }
 

@@ -52,6 +52,20 @@ export const httpRequestDuration = new RequestPathHistogram({
   registers: [registry],
 })
 
+// Connections of the API server (app/http/connection_cap.ts); the open ones are sampled at scrape.
+export const httpConnections = new Gauge({
+  name: 'portal_http_connections',
+  help: 'Connections the API server holds open, by state: open (now), max (MAX_CONNECTIONS).',
+  labelNames: ['state'] as const,
+  registers: [registry],
+})
+
+export const httpConnectionsDropped = new Counter({
+  name: 'portal_http_connections_dropped_total',
+  help: 'Connections closed as they arrived, unread, because MAX_CONNECTIONS were already open.',
+  registers: [registry],
+})
+
 export const rateLimitRefusals = new Counter({
   name: 'portal_rate_limit_refusals_total',
   help: 'Requests refused with 429 RATE_LIMITED, by limit name of the Limits table.',
@@ -162,6 +176,10 @@ export function recordHttpRequest(
   }
   httpRequests.inc(labels)
   httpRequestDuration.observe(labels, seconds)
+}
+
+export function recordDroppedConnection() {
+  httpConnectionsDropped.inc()
 }
 
 export function recordRateLimitRefusal(limit: LimitName) {

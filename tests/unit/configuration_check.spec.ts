@@ -23,6 +23,7 @@ test.group('Configuration refused at boot', () => {
         REPORTING_DEFAULT_TIMEZONE: 'America/New_York',
         REQUEST_TIMEOUT_SECONDS: '3600',
         SMTP_SEND_TIMEOUT_SECONDS: '600',
+        MAX_CONNECTIONS: '1000000',
         UNRELATED: '-1',
         MACHINE_API_ENABLED: '',
       }),
@@ -43,6 +44,7 @@ test.group('Configuration refused at boot', () => {
         REPORTING_DEFAULT_TIMEZONE: 'BST',
         REQUEST_TIMEOUT_SECONDS: '0',
         SMTP_SEND_TIMEOUT_SECONDS: '601',
+        MAX_CONNECTIONS: '0',
       }),
       [
         'PAT_TTL_MINUTES must be a whole number from 1 up',
@@ -55,6 +57,7 @@ test.group('Configuration refused at boot', () => {
         'REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name such as Asia/Manila',
         'REQUEST_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
         'SMTP_SEND_TIMEOUT_SECONDS must be a whole number from 1 to 600',
+        'MAX_CONNECTIONS must be a whole number from 1 to 1000000',
       ]
     )
   })
