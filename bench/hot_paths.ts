@@ -568,8 +568,32 @@ try {
   }
 
   const cpuLines: string[] = []
+  const plainCpuLines: string[] = []
+  if (ROUTES.includes('login') && !PEER_BUILD) await samePlainLogin()
   if (ROUTES.includes('login')) {
     for (const connections of LOGIN_CONNECTIONS) await compareLogin(connections)
+  }
+
+  /**
+   * The plain peer's login answers what ours does: the same body but for the token and
+   * its expiry, and a token that authenticates on the service (the same stored form).
+   */
+  async function samePlainLogin() {
+    const request = loginRequest(loginUsers[0], LOGIN_PASSWORD)
+    const answers: Array<{ message: string; data: Record<string, unknown> }> = []
+    for (const base of [ours, peer]) {
+      const response = await fetch(`${base}/api/v1/auth/login`, request)
+      if (response.status !== 200) throw new Error(`${base}'s login: ${response.status}`)
+      const answer = (await response.json()) as { message: string; data: Record<string, unknown> }
+      const me = await fetch(`${ours}/api/v1/portal/me`, {
+        headers: { authorization: `Bearer ${answer.data.access_token}` },
+      })
+      if (me.status !== 200) throw new Error(`${base}'s PAT: /portal/me ${me.status}`)
+      const rest = { ...answer.data, access_token: undefined, expires_at: undefined }
+      answers.push({ message: answer.message, data: rest })
+    }
+    const [mine, theirs] = answers.map((answer) => JSON.stringify(answer))
+    if (mine !== theirs) throw new Error(`login bodies differ:\n${mine}\n${theirs}`)
   }
 
   /**
@@ -672,9 +696,18 @@ try {
         client.setBody(JSON.stringify({ username, password: LOGIN_PASSWORD }))
       },
     }
-    if (WARM_UP_SECONDS > 0) await cannon({ ...loginOptions, duration: WARM_UP_SECONDS })
-    const rounds: { ours: Round[]; scrypt: Round[] } = { ours: [], scrypt: [] }
-    const cpu = { server: 0, backends: 0, generator: 0, scryptLoop: 0 }
+    // The plain peer's login (bench/peers/login_route.ts), unless another build is the peer.
+    const plainOptions = { ...loginOptions, url: `${peer}/api/v1/auth/login` }
+    if (WARM_UP_SECONDS > 0) {
+      await cannon({ ...loginOptions, duration: WARM_UP_SECONDS })
+      if (!PEER_BUILD) await cannon({ ...plainOptions, duration: WARM_UP_SECONDS })
+    }
+    const rounds: { ours: Round[]; scrypt: Round[]; plain: Round[] } = {
+      ours: [],
+      scrypt: [],
+      plain: [],
+    }
+    const cpu = { server: 0, backends: 0, generator: 0, scryptLoop: 0, plain: 0, plainBackends: 0 }
     const serverThreads = new Map<string, number>()
     const oursRound = async () => {
       const before = await cpuNow()
@@ -700,12 +733,23 @@ try {
       const spent = process.cpuUsage(before)
       cpu.scryptLoop += (spent.user + spent.system) / 1000
     }
+    const plainRound = async () => {
+      if (PEER_BUILD) return
+      const before = await cpuNow()
+      const peerBefore = processCpuMs(children[1].pid)
+      rounds.plain.push(await cannon({ ...plainOptions, duration: SECONDS }))
+      cpu.plain += processCpuMs(children[1].pid) - peerBefore
+      cpu.plainBackends += cpuSpent(before, await cpuNow()).backends
+    }
+    // The plain login between the two others, so that each pair's neighbours alternate.
     for (let index = 0; index < ROUNDS; index++) {
       if (index % 2 === 0) {
         await oursRound()
+        await plainRound()
         await scryptRound()
       } else {
         await scryptRound()
+        await plainRound()
         await oursRound()
       }
     }
@@ -738,6 +782,26 @@ try {
     cpuLines.push(
       `| ${connections} | ${perLogin(cpu.server)} | ${threadsLine} | ${scryptMs.toFixed(1)} | ${perLogin(cpu.server - scryptMs * logins)} | ${perLogin(cpu.backends)} | ${perLogin(cpu.generator)} | ${pairs} |`
     )
+    if (PEER_BUILD) return
+    const c = summary(rounds.plain)
+    measured[`login at ${connections} plain peer req/s`] = c.perSecond
+    results.push(
+      `| POST /api/v1/auth/login: the plain peer's login vs a bare crypto.scrypt loop | ${store} | ${connections} | ${c.perSecond.toFixed(1)} | ${b.perSecond.toFixed(1)} | **${ratio(c.perSecond, b.perSecond)}** | - | - | ${c.p50} / ${c.p99} | ${b.p50} / ${b.p99} | - / 0 | ${load()} |`,
+      `| POST /api/v1/auth/login vs the plain peer's login | ${store} | ${connections} | ${a.perSecond.toFixed(1)} | ${c.perSecond.toFixed(1)} | **${ratio(a.perSecond, c.perSecond)}** | - | - | ${a.p50} / ${a.p99} | ${c.p50} / ${c.p99} | ${writes} / - | ${load()} |`
+    )
+    console.error(results.at(-2))
+    console.error(results.at(-1))
+    const plainLogins = rounds.plain.reduce((sum, round) => sum + round.requests, 0)
+    const perPlainLogin = (spent: number) => (plainLogins ? (spent / plainLogins).toFixed(1) : '-')
+    const plainPairs = rounds.plain
+      .map((round, index) => {
+        const loop = rounds.scrypt[index]
+        return ratio(round.requests / round.seconds, loop.requests / loop.seconds)
+      })
+      .join(', ')
+    plainCpuLines.push(
+      `| ${connections} | ${perPlainLogin(cpu.plain)} | ${perPlainLogin(cpu.plain - scryptMs * plainLogins)} | ${perPlainLogin(cpu.plainBackends)} | ${plainPairs} |`
+    )
   }
 
   const cpu = os.cpus()
@@ -767,6 +831,16 @@ try {
     )
     console.log('|---|---|---|---|---|---|---|---|')
     for (const line of cpuLines) console.log(line)
+  }
+  if (plainCpuLines.length > 0) {
+    console.log(
+      "\nThe plain peer's login, CPU per login, ms (its process, hashes on libuv's pool included; PostgreSQL backends of this database):\n"
+    )
+    console.log(
+      '| connections | peer process per login | beside its scrypt | PostgreSQL backends per login | plain ÷ loop, each pair of rounds |'
+    )
+    console.log('|---|---|---|---|---|')
+    for (const line of plainCpuLines) console.log(line)
   }
   expectFigures('hot_paths', measured)
 } finally {

@@ -34,6 +34,8 @@
 |   HMAC-SHA256(APP_KEY) of the secret against the stored hash (constant time), a
 |   token insert into oauth_access_tokens; the OAuth body. Happy path only.
 |
+| POST /api/v1/auth/login                       bench/peers/login_route.ts.
+|
 | Input is trusted (the happy paths of the benches): no validation beyond what the
 | statements need.
 |
@@ -46,6 +48,7 @@ import pg from 'pg'
 import { Redis } from 'ioredis'
 import { PERMITTED_KINDS } from '#services/collections/history/evidence_kinds'
 import { historyPage } from './history_route.js'
+import { login } from './login_route.js'
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 
@@ -54,6 +57,10 @@ const APP_KEY = process.env.APP_KEY!
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: 10,
+  // Idle connections kept 5 minutes, as the service keeps its own (config/database.ts):
+  // at pg's 10 s, the gaps between a bench's rounds closed them, and each round paid
+  // new backends and statements prepared again.
+  idleTimeoutMillis: 300_000,
   options: '-c jit=off',
 })
 const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : null
@@ -590,7 +597,9 @@ http
         ? () => portal(request, response, url)
         : request.method === 'POST' && url.pathname === '/oauth/token'
           ? () => oauthToken(request, response)
-          : async () => send(response, url.pathname === '/health/live' ? 200 : 404, {})
+          : request.method === 'POST' && url.pathname === '/api/v1/auth/login'
+            ? () => login({ rows, consume, send, appKey: APP_KEY }, request, response)
+            : async () => send(response, url.pathname === '/health/live' ? 200 : 404, {})
     handler().catch((error) => {
       // A load generator that stops mid-body aborts the request: nothing to report.
       if (request.errored && request.destroyed) return
