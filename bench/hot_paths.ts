@@ -17,7 +17,8 @@
 |   chart_day     GET  .../collections/charts, 366 days by day
 |   chart_month   GET  .../collections/charts, ten years by month
 |   oauth_token   POST /oauth/token (client lookup, HMAC check, token insert)
-|   login         POST /api/v1/auth/login vs the scrypt loop (one verification)
+|   login         POST /api/v1/auth/login vs the scrypt loop (one verification), and
+|                 the peer's own login (bench/peers/login_route.ts) vs both
 |
 | Dataset (kept between runs, loaded when missing): the demo data (`demo:seed`, whose
 | transactions carry history evidence), and a merchant "Peer Bench Merchant" with
@@ -52,6 +53,9 @@
 | per login after the table: the server's CPU beside its scrypt is its total less one
 | bare hash. Beside it, the ratio of each pair of rounds (ours, then the loop's, or the
 | other way round) on its own: the spread one run's verdict carries.
+| The peer's login runs between the two (the middle of each trio of rounds), its
+| process's CPU per login printed the same way: how near 0.9x of the loop the best
+| plain implementation comes on the host, and ours against it.
 |
 | Writes per request: the sum of n_tup_ins + n_tup_upd + n_tup_del over the
 | database's tables (pg_stat_user_tables) across a counting phase of a fixed number
