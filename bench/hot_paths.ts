@@ -777,12 +777,14 @@ try {
       .join(', ')
     // Each pair of rounds, one after the other, as a ratio of its own: how far the verdict
     // of one run can move with the host (a run's ratio is of all its rounds together).
-    const pairs = rounds.ours
-      .map((round, index) => {
-        const loop = rounds.scrypt[index]
-        return ratio(round.requests / round.seconds, loop.requests / loop.seconds)
-      })
-      .join(', ')
+    const againstLoop = (list: Round[]) =>
+      list
+        .map((round, index) => {
+          const loop = rounds.scrypt[index]
+          return ratio(round.requests / round.seconds, loop.requests / loop.seconds)
+        })
+        .join(', ')
+    const pairs = againstLoop(rounds.ours)
     cpuLines.push(
       `| ${connections} | ${perLogin(cpu.server)} | ${threadsLine} | ${scryptMs.toFixed(1)} | ${perLogin(cpu.server - scryptMs * logins)} | ${perLogin(cpu.backends)} | ${perLogin(cpu.generator)} | ${pairs} |`
     )
@@ -797,12 +799,7 @@ try {
     console.error(results.at(-1))
     const plainLogins = rounds.plain.reduce((sum, round) => sum + round.requests, 0)
     const perPlainLogin = (spent: number) => (plainLogins ? (spent / plainLogins).toFixed(1) : '-')
-    const plainPairs = rounds.plain
-      .map((round, index) => {
-        const loop = rounds.scrypt[index]
-        return ratio(round.requests / round.seconds, loop.requests / loop.seconds)
-      })
-      .join(', ')
+    const plainPairs = againstLoop(rounds.plain)
     plainCpuLines.push(
       `| ${connections} | ${perPlainLogin(cpu.plain)} | ${perPlainLogin(cpu.plain - scryptMs * plainLogins)} | ${perPlainLogin(cpu.plainBackends)} | ${plainPairs} |`
     )

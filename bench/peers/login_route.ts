@@ -18,6 +18,7 @@
 */
 import type http from 'node:http'
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { failure, sameText, send } from './peer_access.js'
 
 const API_PER_MINUTE = 60
 const LOGIN_PER_MINUTE = 5
@@ -69,27 +70,18 @@ function passwordMatches(stored: string, password: string): Promise<boolean> {
   )
 }
 
-function sameText(expected: string, actual: string) {
-  const a = Buffer.from(expected)
-  const b = Buffer.from(actual)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
 export interface LoginPeer {
   rows: (name: string, text: string, values: unknown[]) => Promise<any[]>
   consume: (key: string, perMinute: number) => Promise<boolean>
-  send: (response: http.ServerResponse, status: number, body: unknown) => void
   appKey: string
 }
-
-const failure = (code: string, message: string) => ({ success: false, message, error_code: code })
 
 export async function login(
   peer: LoginPeer,
   request: http.IncomingMessage,
   response: http.ServerResponse
 ) {
-  const { rows, consume, send } = peer
+  const { rows, consume } = peer
   const ip = request.socket.remoteAddress ?? '-'
   const refuse = (status: number, code: string) => send(response, status, failure(code, code))
   if (!(await consume(`api:ip:${ip}`, API_PER_MINUTE))) return refuse(429, 'RATE_LIMITED')

@@ -4,7 +4,8 @@
 | user ⋈ merchant ⋈ Portal client, as app/auth/portal_access_tokens.ts resolves it),
 | SHA-256 of the secret against the stored hash, expiry, role and active flags; then
 | the API limit per user (the PostgreSQL limiter store's upsert). Also the JSON answer
-| and the `node:http` server around one route.
+| and the `node:http` server around one route; the JSON answer, the error body and the
+| constant-time comparison are plain_server.ts's and login_route.ts's too.
 */
 import http from 'node:http'
 import { createHash, timingSafeEqual } from 'node:crypto'
@@ -43,6 +44,13 @@ export const failure = (code: string, message: string) => ({
   message,
   error_code: code,
 })
+
+/** Whether two texts (stored and presented hashes) are equal, compared in constant time. */
+export function sameText(expected: string, actual: string) {
+  const a = Buffer.from(expected)
+  const b = Buffer.from(actual)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
 
 export interface PeerActor {
   userId: number

@@ -43,12 +43,13 @@
 |          node --import=@poppinss/ts-exec bench/peers/plain_server.ts
 */
 import http from 'node:http'
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { Redis } from 'ioredis'
 import { PERMITTED_KINDS } from '#services/collections/history/evidence_kinds'
 import { historyPage } from './history_route.js'
 import { login } from './login_route.js'
+import { failure, sameText, send } from './peer_access.js'
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 
@@ -107,32 +108,10 @@ async function consume(key: string, perMinute: number): Promise<boolean> {
   return limit.points <= perMinute * MULTIPLIER
 }
 
-function send(response: http.ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body)
-  response.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-  })
-  response.end(text)
-}
-
-const failure = (code: string, message: string) => ({
-  success: false,
-  message,
-  error_code: code,
-})
-
 const success = (data: unknown, meta?: unknown) =>
   meta === undefined
     ? { success: true, message: 'Success', data }
     : { success: true, message: 'Success', data, meta }
-
-function sameHash(expected: string, actual: string) {
-  const a = Buffer.from(expected)
-  const b = Buffer.from(actual)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null)
 
@@ -177,7 +156,7 @@ async function authenticate(
   const [token] = await rows('peer:resolve', RESOLVE, [id])
   if (!token) return invalid()
   const secret = Buffer.from(match[2], 'base64url').toString()
-  if (!sameHash(token.hash, createHash('sha256').update(secret).digest('hex'))) return invalid()
+  if (!sameText(token.hash, createHash('sha256').update(secret).digest('hex'))) return invalid()
   const now = Date.now()
   if (token.expires_at && token.expires_at.getTime() <= now) return invalid()
   if (!token.last_used_at || token.last_used_at.getTime() < now - 60_000) {
@@ -532,7 +511,7 @@ async function oauthToken(request: http.IncomingMessage, response: http.ServerRe
   if (!client || !client.secret_hash || client.revoked_at || client.kind !== 'machine') {
     return invalidClient()
   }
-  if (!sameHash(client.secret_hash, presented)) return invalidClient()
+  if (!sameText(client.secret_hash, presented)) return invalidClient()
 
   const tokenSecret = randomBytes(30).toString('base64url')
   const now = new Date()
@@ -598,7 +577,7 @@ http
         : request.method === 'POST' && url.pathname === '/oauth/token'
           ? () => oauthToken(request, response)
           : request.method === 'POST' && url.pathname === '/api/v1/auth/login'
-            ? () => login({ rows, consume, send, appKey: APP_KEY }, request, response)
+            ? () => login({ rows, consume, appKey: APP_KEY }, request, response)
             : async () => send(response, url.pathname === '/health/live' ? 200 : 404, {})
     handler().catch((error) => {
       // A load generator that stops mid-body aborts the request: nothing to report.
