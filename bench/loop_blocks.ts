@@ -22,6 +22,8 @@
 | (inclusive), and the longest blocks each with its three functions of most self time.
 | A sample's time is the gap to the next one, so time the process waited for a core
 | inside a block counts, as it does for the requests behind it.
+| --app-root (/app/): the part of a file's path from which it is the app's (the build's
+| `build/app/...` and the source's `app/...` both hold it).
 | --smoke (CI): checks that the profile had idle and busy samples.
 */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -45,7 +47,7 @@ interface Profile {
 const file = process.argv.slice(2).find((argument) => !argument.startsWith('--'))
 if (!file) {
   console.error(
-    'usage: loop_blocks.ts PROFILE.cpuprofile|FOLDER [--min-ms=30] [--top=15] [--smoke]'
+    'usage: loop_blocks.ts PROFILE.cpuprofile|FOLDER [--min-ms=30] [--top=15] [--app-root=/app/] [--smoke]'
   )
   process.exit(1)
 }
