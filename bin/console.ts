@@ -18,6 +18,9 @@ await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
 const { stopRequestHeld } = await import('#console/stop_request')
 
+// Kept before ace takes the arguments out of process.argv.
+const commandLine = process.argv.slice(2)
+
 /**
  * URL to the application root. AdonisJS need it to resolve
  * paths to file and directories for scaffolding commands
@@ -40,6 +43,9 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.booting(async () => {
       const { prepareRuntime } = await import('#start/runtime')
       await prepareRuntime(app)
+      // With the configuration checked, before the command's own modules load.
+      const { lowerBatchCommandPriority } = await import('#console/batch_commands')
+      lowerBatchCommandPriority(commandLine)
     })
     // A long operator command that holds the stop request handles SIGTERM and SIGINT
     // itself (app/console/stop_request.ts): terminating here would close the database

@@ -6,9 +6,6 @@ export default class AuthPrune extends OperatorCommand {
   static description =
     'Delete expired PATs, machine tokens and one-time proofs (safe to run concurrently)'
 
-  /** SIGTERM or SIGINT stops it after the batch in progress (docs/collections-operations.md). */
-  static stopsAtBatchBoundaries = true
-
   protected async execute(stop: AbortSignal) {
     return pruneExpiredCredentials({ signal: stop })
   }

@@ -28,8 +28,6 @@ export default class CollectionsImport extends OperatorCommand {
     '  zcat export.jsonl.gz | {{ binaryName }} collections:import -',
   ]
 
-  static stopsAtBatchBoundaries = true
-
   @args.string({ description: 'JSON Lines file, or - for standard input' })
   declare file: string
 

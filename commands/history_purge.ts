@@ -12,8 +12,6 @@ export default class HistoryPurge extends OperatorCommand {
   static description =
     'Purge exchange evidence past its retention unless on legal hold (safe to run concurrently)'
 
-  static stopsAtBatchBoundaries = true
-
   @flags.boolean({ description: 'Count what would be purged; change nothing' })
   declare dryRun?: boolean
 

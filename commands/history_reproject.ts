@@ -15,8 +15,6 @@ export default class HistoryReproject extends OperatorCommand {
   static description =
     'Re-project stored exchange evidence with the current allowlists (resumable, safe to run concurrently)'
 
-  static stopsAtBatchBoundaries = true
-
   @flags.boolean({ description: 'Count the rows that would be re-projected; change nothing' })
   declare dryRun?: boolean
 

@@ -28,6 +28,8 @@ export const settings = {
   /** PASSWORD_HASH_QUEUE as set (config/hash.ts sizes the default from the threads). */
   passwordHashQueue: () => env.get('PASSWORD_HASH_QUEUE'),
   passwordHashMaxWaitMs: () => env.get('PASSWORD_HASH_MAX_WAIT_MS') ?? 3000,
+  /** The nice level batch operator commands run at (app/console/batch_commands.ts). */
+  batchCommandNice: () => env.get('BATCH_COMMAND_NICE') ?? 10,
   metricsPushgatewayUrl: () => env.get('METRICS_PUSHGATEWAY_URL'),
   shutdownDrainMs: () => Math.max(0, env.get('SHUTDOWN_DRAIN_MS') ?? 0),
   /** Seconds a client has to send its whole request (app/http/client_error.ts). */

@@ -37,6 +37,8 @@ const RULES: Record<string, Rule> = {
   LOGO_IMAGE_DEADLINE_SECONDS: wholeNumber(1, 300),
   REQUEST_TIMEOUT_SECONDS: wholeNumber(1, 3600),
   MAX_CONNECTIONS: wholeNumber(1, 1_000_000),
+  // Linux's nice levels; 0 leaves batch commands at the level they were started with.
+  BATCH_COMMAND_NICE: wholeNumber(0, 19),
   SMTP_SEND_TIMEOUT_SECONDS: wholeNumber(1, 600),
   REPORTING_DEFAULT_TIMEZONE: (value) =>
     isIanaTimezone(value) ? null : 'must be an IANA time zone name such as Asia/Manila',

@@ -52,6 +52,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   METRICS_HOST: Env.schema.string.optional({ format: 'host' }),
   METRICS_PUSHGATEWAY_URL: Env.schema.string.optional(),
   SHUTDOWN_DRAIN_MS: Env.schema.number.optional(),
+  // The nice level of batch operator commands (import, purge, reproject, prune).
+  BATCH_COMMAND_NICE: Env.schema.number.optional(),
   // How long a client may take to send its whole request (line, headers and body).
   REQUEST_TIMEOUT_SECONDS: Env.schema.number.optional(),
   // Connections one server process holds open; more are closed as they arrive.

@@ -12,6 +12,7 @@ import settings from '#config/settings'
 import { pushJobMetrics } from '#support/operator_metrics'
 import { BooleanFlagError, booleanFlagForms, readBooleanFlag } from '#console/boolean_flags'
 import { claimStopRequest } from '#console/stop_request'
+import { BATCH_COMMANDS } from '#console/batch_commands'
 
 export class OperatorInputError extends Error {}
 
@@ -21,11 +22,13 @@ export abstract class OperatorCommand extends BaseCommand {
   static options: CommandOptions = { startApp: true }
 
   /**
-   * Set by commands that work in batches: SIGTERM and SIGINT abort the signal given to
-   * execute(), the operation stops at its next batch boundary and returns
-   * `interrupted: true`, and the command exits with the signal's code.
+   * Commands that work in batches (batch_commands.ts): SIGTERM and SIGINT abort the
+   * signal given to execute(), the operation stops at its next batch boundary and
+   * returns `interrupted: true`, and the command exits with the signal's code.
    */
-  static stopsAtBatchBoundaries = false
+  static get stopsAtBatchBoundaries() {
+    return BATCH_COMMANDS.has(this.commandName)
+  }
 
   protected abstract execute(stop: AbortSignal): Promise<Record<string, unknown>>
 

@@ -19,11 +19,11 @@
 | its child is killed too: a child's restart costs less than a costly image for nobody.
 */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process'
-import { readdirSync } from 'node:fs'
-import { constants, setPriority } from 'node:os'
+import { constants } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { siblingModule } from '#platform/sibling_module'
 import { ClientLeft } from '#platform/client_left'
+import { lowerEveryThread } from '#platform/thread_priority'
 
 /** A child ended (crash, out of memory, killed) while answering a request. */
 export class ChildWorkerExited extends Error {
@@ -181,12 +181,10 @@ export function answerRequests<Request, Response>(
 }
 
 /**
- * In the child: a lower CPU priority for every thread. Linux keeps a priority per
- * thread and a new thread inherits its creator's, so the threads that exist now are
- * set one by one, and those libvips starts later inherit it. Where util-linux's `chrt`
- * is installed, the threads also move to SCHED_IDLE: they then run only on a core
- * nothing else wants (a nice level still took a share of a contended core from the
- * server's thread); any process may lower its own policy so.
+ * In the child: a lower CPU priority for every thread (nice 10, thread_priority.ts).
+ * Where util-linux's `chrt` is installed, the threads also move to SCHED_IDLE: they
+ * then run only on a core nothing else wants (a nice level still took a share of a
+ * contended core from the server's thread); any process may lower its own policy so.
  */
 export function lowerPriority() {
   try {
@@ -196,17 +194,5 @@ export function lowerPriority() {
   } catch {
     // No chrt, or not Linux: the nice level below is what there is.
   }
-  let threads = [0]
-  try {
-    threads = readdirSync('/proc/self/task').map(Number)
-  } catch {
-    // Not Linux: 0 is the whole process.
-  }
-  for (const thread of threads) {
-    try {
-      setPriority(thread, constants.priority.PRIORITY_BELOW_NORMAL)
-    } catch {
-      // A thread that ended meanwhile.
-    }
-  }
+  lowerEveryThread(constants.priority.PRIORITY_BELOW_NORMAL)
 }

@@ -24,6 +24,7 @@ test.group('Configuration refused at boot', () => {
         REQUEST_TIMEOUT_SECONDS: '3600',
         SMTP_SEND_TIMEOUT_SECONDS: '600',
         MAX_CONNECTIONS: '1000000',
+        BATCH_COMMAND_NICE: '0',
         UNRELATED: '-1',
         MACHINE_API_ENABLED: '',
       }),
@@ -45,6 +46,7 @@ test.group('Configuration refused at boot', () => {
         REQUEST_TIMEOUT_SECONDS: '0',
         SMTP_SEND_TIMEOUT_SECONDS: '601',
         MAX_CONNECTIONS: '0',
+        BATCH_COMMAND_NICE: '20',
       }),
       [
         'PAT_TTL_MINUTES must be a whole number from 1 up',
@@ -58,6 +60,7 @@ test.group('Configuration refused at boot', () => {
         'REQUEST_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
         'SMTP_SEND_TIMEOUT_SECONDS must be a whole number from 1 to 600',
         'MAX_CONNECTIONS must be a whole number from 1 to 1000000',
+        'BATCH_COMMAND_NICE must be a whole number from 0 to 19',
       ]
     )
   })
