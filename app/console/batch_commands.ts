@@ -6,7 +6,7 @@
 | (docs/operations.md › CPU priorities).
 |
 | The priority is lowered as the application boots, before the command's modules load:
-| about half of a short command's CPU is that boot.
+| most of a short command's time is that boot.
 */
 import settings from '#config/settings'
 import { lowerEveryThread } from '#platform/thread_priority'

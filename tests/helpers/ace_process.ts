@@ -15,15 +15,19 @@ export interface AceProcess extends CollectedProcess {
   stderrMatches: (pattern: RegExp) => Promise<void>
 }
 
-/** `stdin: 'pipe'` gives the test the command's standard input (child.stdin). */
+/**
+ * `stdin: 'pipe'` gives the test the command's standard input (child.stdin); `nice`
+ * starts it at that CPU priority. An `extraEnv` value of undefined unsets the variable.
+ */
 export function startAce(
   argv: string[],
   extraEnv: NodeJS.ProcessEnv = {},
-  options: { stdin?: 'ignore' | 'pipe' } = {}
+  options: { stdin?: 'ignore' | 'pipe'; nice?: number } = {}
 ): AceProcess {
   const started = spawnCollecting(['ace.js', ...argv], {
     env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: env.get('DATABASE_URL'), ...extraEnv },
     stdin: options.stdin,
+    nice: options.nice,
   })
   const { child, stderr } = started
   return {

@@ -104,11 +104,17 @@ export interface SpawnOptions {
   cwd?: string
   /** `pipe` gives the test the child's standard input (child.stdin). */
   stdin?: 'ignore' | 'pipe'
+  /** Starts the child through `nice -n <nice>`: at that CPU priority. */
+  nice?: number
 }
 
 /** Starts `node <argv>` and collects what it prints. */
 export function spawnCollecting(argv: string[], options: SpawnOptions): CollectedProcess {
-  const child = spawn(process.execPath, argv, {
+  const command =
+    options.nice === undefined
+      ? [process.execPath, ...argv]
+      : ['nice', '-n', String(options.nice), process.execPath, ...argv]
+  const child = spawn(command[0], command.slice(1), {
     cwd: options.cwd ?? app.makePath(),
     env: Object.fromEntries(Object.entries(options.env).filter(([, value]) => value !== undefined)),
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],

@@ -7,33 +7,19 @@
 | PGAPPNAME) is open: the application has booted, and the command is at work.
 */
 import { test } from '@japa/runner'
-import { spawn } from 'node:child_process'
-import { readdir, readFile } from 'node:fs/promises'
-import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
+import { startAce, type AceProcess } from '#tests/helpers/ace_process'
+import { exitOf, READY_MS } from '#tests/helpers/server_process'
+import { threadStats } from '#tests/helpers/thread_stat'
 
-/** The nice level of each thread of process `pid` (field 19 of its stat line). */
-async function threadNiceLevels(pid: number): Promise<number[]> {
-  const threads = await readdir(`/proc/${pid}/task`)
-  const levels: number[] = []
-  for (const thread of threads) {
-    const stat = await readFile(`/proc/${pid}/task/${thread}/stat`, 'utf8').catch(() => null)
-    if (stat === null) continue // a thread that ended meanwhile
-    // After the command name in parentheses, the fields start at the third (state).
-    levels.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
-  }
-  return levels
-}
-
-/** Waits until a backend with application name `name` is connected (polled, bounded). */
-async function untilConnected(name: string, exited: Promise<unknown>) {
+/** Waits until `command` has a backend named `name` (polled, bounded: it boots first). */
+async function untilConnected(command: AceProcess, name: string) {
   let gone = false
-  void exited.then(() => (gone = true))
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (gone) throw new Error('the import exited before connecting to the database')
+  void exitOf(command.child).then(() => (gone = true))
+  const deadline = Date.now() + READY_MS
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`the import exited before connecting:\n${command.output()}`)
     const { rows } = await db.rawQuery(
       'select 1 from pg_stat_activity where application_name = ?',
       [name]
@@ -41,44 +27,31 @@ async function untilConnected(name: string, exited: Promise<unknown>) {
     if (rows.length > 0) return
     await sleep(100)
   }
-  throw new Error(`no connection named ${name} within 60 s`)
+  throw new Error(`no connection named ${name} within ${READY_MS} ms`)
 }
 
 let imports = 0
 
 /**
- * Runs an import of an empty standard input (under `nice -n <startNice>` when given)
+ * Runs an import of an empty standard input (started at nice `startNice` when given)
  * and returns the nice levels of its threads while it waits for input, and its exit code.
  */
 async function importThreadLevels(options: { batchNice?: string; startNice?: number }) {
   const name = `batch-priority-${process.pid}-${++imports}`
-  const command = [process.execPath, 'ace', 'collections:import', '-']
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'test',
-    DATABASE_URL: env.get('DATABASE_URL'),
-    PGAPPNAME: name,
-  }
-  delete childEnv.BATCH_COMMAND_NICE
-  if (options.batchNice !== undefined) childEnv.BATCH_COMMAND_NICE = options.batchNice
-  const [file, ...args] =
-    options.startNice === undefined
-      ? command
-      : ['nice', '-n', String(options.startNice), ...command]
-  const child = spawn(file, args, {
-    cwd: app.makePath(),
-    env: childEnv,
-    stdio: ['pipe', 'ignore', 'ignore'],
-  })
-  const exited = once(child, 'exit') as Promise<[number | null]>
+  const command = startAce(
+    ['collections:import', '-'],
+    { PGAPPNAME: name, BATCH_COMMAND_NICE: options.batchNice },
+    { stdin: 'pipe', nice: options.startNice }
+  )
   try {
-    await untilConnected(name, exited)
-    const levels = await threadNiceLevels(child.pid!)
-    child.stdin.end()
-    const [code] = await exited
+    await untilConnected(command, name)
+    const threads = await threadStats(command.child.pid!)
+    const levels = threads.map((thread) => thread.nice)
+    command.child.stdin!.end()
+    const { code } = await command.exited()
     return { levels, code }
   } finally {
-    child.kill('SIGKILL')
+    command.kill()
   }
 }
 

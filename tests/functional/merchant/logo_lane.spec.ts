@@ -9,7 +9,7 @@
 | until it lets them go.
 */
 import { test } from '@japa/runner'
-import { readdirSync, readFileSync } from 'node:fs'
+import { threadStats } from '#tests/helpers/thread_stat'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { advanceClock, resetState, setNow } from '#tests/helpers/database'
 import { signedInMember } from '#tests/helpers/portal'
@@ -259,14 +259,11 @@ test.group('Logo images go through a bounded lane', (group) => {
     const encoders = encoderPids()
     assert.isAbove(encoders.length, 0)
     for (const pid of encoders) {
-      const threads = readdirSync(`/proc/${pid}/task`)
+      const threads = await threadStats(pid)
       assert.isAbove(threads.length, 1)
-      for (const thread of threads) {
-        // Fields after the command name: nice is the 19th of stat, the policy the 41st.
-        const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8')
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        assert.equal(fields[19 - 3], '10', `nice of thread ${thread}`)
-        assert.equal(fields[41 - 3], String(SCHED_IDLE), `policy of thread ${thread}`)
+      for (const { thread, nice, policy } of threads) {
+        assert.equal(nice, 10, `nice of thread ${thread}`)
+        assert.equal(policy, SCHED_IDLE, `policy of thread ${thread}`)
       }
     }
   })
