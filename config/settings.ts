@@ -34,6 +34,8 @@ export const settings = {
   shutdownDrainMs: () => Math.max(0, env.get('SHUTDOWN_DRAIN_MS') ?? 0),
   /** Seconds a client has to send its whole request (app/http/client_error.ts). */
   requestTimeoutSeconds: () => env.get('REQUEST_TIMEOUT_SECONDS') ?? 120,
+  /** Seconds an idle kept-alive connection stays open after an answer (app/http/client_error.ts). */
+  keepAliveTimeoutSeconds: () => env.get('KEEP_ALIVE_TIMEOUT_SECONDS') ?? 5,
   /** Connections one server process holds open at most (app/http/connection_cap.ts). */
   maxConnections: () => env.get('MAX_CONNECTIONS') ?? 10_000,
   /** Seconds a whole SMTP session may take (app/mails/transports/smtp_session_deadline.ts). */

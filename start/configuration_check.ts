@@ -36,6 +36,7 @@ const RULES: Record<string, Rule> = {
   LOGO_IMAGE_SECONDS_PER_MINUTE: wholeNumber(1, 60),
   LOGO_IMAGE_DEADLINE_SECONDS: wholeNumber(1, 300),
   REQUEST_TIMEOUT_SECONDS: wholeNumber(1, 3600),
+  KEEP_ALIVE_TIMEOUT_SECONDS: wholeNumber(1, 3600),
   MAX_CONNECTIONS: wholeNumber(1, 1_000_000),
   // Linux's nice levels; 0 leaves batch commands at the level they were started with.
   BATCH_COMMAND_NICE: wholeNumber(0, 19),

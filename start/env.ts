@@ -56,6 +56,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   BATCH_COMMAND_NICE: Env.schema.number.optional(),
   // How long a client may take to send its whole request (line, headers and body).
   REQUEST_TIMEOUT_SECONDS: Env.schema.number.optional(),
+  // How long an idle kept-alive connection stays open after an answer.
+  KEEP_ALIVE_TIMEOUT_SECONDS: Env.schema.number.optional(),
   // Connections one server process holds open; more are closed as they arrive.
   MAX_CONNECTIONS: Env.schema.number.optional(),
   // Password hashing: hashes waiting for a thread, and the longest one may wait.

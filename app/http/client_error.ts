@@ -12,6 +12,13 @@
 | for the whole of it, at most 60 s of which for the request line and headers. A client
 | that trickles its body (a 2 MiB logo needs 17 KB/s) is answered 408 and closed, so a
 | connection and its upload's file are not held for Node's default five minutes.
+|
+| An idle kept-alive connection is closed KEEP_ALIVE_TIMEOUT_SECONDS (default 5, Node's
+| own) after its last answer, which announces it (`Keep-Alive: timeout=N`). A balancer
+| that keeps idle connections longer than that, and does not read the announcement, now
+| and then sends a request on a connection this server is closing, and its client gets a
+| 502: set it above the balancer's idle timeout (docs/operations.md › Idle connections
+| and the balancer).
 */
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -89,6 +96,7 @@ export function createPortalHttpServer(
   const requestTimeout = settings.requestTimeoutSeconds() * 1000
   const options = {
     requestTimeout,
+    keepAliveTimeout: settings.keepAliveTimeoutSeconds() * 1000,
     headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
     connectionsCheckingInterval: Math.min(DEADLINE_CHECK_MS, requestTimeout),
   }

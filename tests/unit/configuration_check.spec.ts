@@ -23,6 +23,7 @@ test.group('Configuration refused at boot', () => {
         REPORTING_DEFAULT_TIMEZONE: 'America/New_York',
         REQUEST_TIMEOUT_SECONDS: '3600',
         SMTP_SEND_TIMEOUT_SECONDS: '600',
+        KEEP_ALIVE_TIMEOUT_SECONDS: '3600',
         MAX_CONNECTIONS: '1000000',
         BATCH_COMMAND_NICE: '0',
         UNRELATED: '-1',
@@ -45,6 +46,7 @@ test.group('Configuration refused at boot', () => {
         REPORTING_DEFAULT_TIMEZONE: 'BST',
         REQUEST_TIMEOUT_SECONDS: '0',
         SMTP_SEND_TIMEOUT_SECONDS: '601',
+        KEEP_ALIVE_TIMEOUT_SECONDS: '0',
         MAX_CONNECTIONS: '0',
         BATCH_COMMAND_NICE: '20',
       }),
@@ -59,6 +61,7 @@ test.group('Configuration refused at boot', () => {
         'REPORTING_DEFAULT_TIMEZONE must be an IANA time zone name such as Asia/Manila',
         'REQUEST_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
         'SMTP_SEND_TIMEOUT_SECONDS must be a whole number from 1 to 600',
+        'KEEP_ALIVE_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
         'MAX_CONNECTIONS must be a whole number from 1 to 1000000',
         'BATCH_COMMAND_NICE must be a whole number from 0 to 19',
       ]
