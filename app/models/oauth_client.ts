@@ -7,8 +7,6 @@ import { MachineAccessTokensProvider } from '#auth/machine_access_tokens'
  * are issued by the Portal and may obtain machine tokens; the other kinds are
  * framework, personal-access, password or ecosystem (Portal application) clients.
  */
-export type OauthClientKind = 'machine' | 'personal_access' | 'password' | 'framework' | 'ecosystem'
-
 export default class OauthClient extends OauthClientSchema {
   static accessTokens = MachineAccessTokensProvider.forModel(OauthClient)
   declare currentAccessToken?: AccessToken

@@ -12,15 +12,10 @@
 import encryption from '@adonisjs/core/services/encryption'
 import { textFormatKey } from '#platform/encrypter_text_format'
 import settings from '#config/settings'
-import type {
-  EvidenceFacts,
-  OpenedSnapshot,
-  StoredProjection,
-} from '#services/collections/history/projection'
+import type { OpenedSnapshot, StoredProjection } from '#services/collections/history/projection'
 import {
   evidenceCipher,
   projectionPurpose,
-  sealEvidenceWith,
   snapshotPlaintext,
   snapshotPurpose,
   evidenceSealKey,
@@ -28,7 +23,6 @@ import {
   type EvidenceKeys,
   type Sealable,
   type Sealed,
-  type SealedEvidence,
 } from '#services/collections/history/evidence_cipher'
 
 export type Snapshot = OpenedSnapshot
@@ -60,15 +54,6 @@ export function sealSnapshot(
 ): { ciphertext: Buffer; size: number } {
   const ciphertext = seal(snapshotPlaintext(snapshot), snapshotPurpose(evidenceId))
   return { ciphertext, size: ciphertext.length }
-}
-
-/** sealEvidenceWith (evidence_cipher.ts) under the application key. */
-export function sealEvidence(
-  evidenceId: string,
-  facts: Omit<EvidenceFacts, 'hasSnapshot' | 'snapshotSize'>,
-  snapshot: OpenedSnapshot | null
-): SealedEvidence {
-  return sealEvidenceWith(seal, evidenceId, facts, snapshot)
 }
 
 export function sealProjection(evidenceId: string, projection: StoredProjection): Buffer {

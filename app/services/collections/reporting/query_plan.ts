@@ -16,8 +16,6 @@ import { civilDate, daysFromCivil } from '#support/instants'
 
 const DAY_MICROS = 86_400_000_000n
 
-export type Grain = 'day' | 'month'
-
 export interface BucketRange {
   /** Index of the bucket in the request's bucket list. */
   bucket: number
