@@ -63,7 +63,9 @@
 | a purge ran and the p99 of the others, the server's own timing of each route (its
 | histogram), this process's event-loop delay, the machine's speed (a canary: the
 | median time of a SHA-256 of 1 MiB, once a second) and its reclaim (major faults and
-| file pages read back after eviction, /proc/vmstat); diagnostics, not the goal. At the
+| file pages read back after eviction, /proc/vmstat), and the host's interference (the
+| cores' steal time, /proc/stat, and the CPU pressure, /proc/pressure/cpu: the share of
+| the time some task here waited for a core); diagnostics, not the goal. At the
 | end: the last window against the first (RSS ratio, goal
 | at most 1.1×; p99 per route, at most 1.2×, with the ratio's 95 % bootstrap interval
 | (bench/ratio_interval.ts), which says whether the run could tell a miss from the
@@ -103,7 +105,7 @@ import { execFile } from 'node:child_process'
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -684,11 +686,52 @@ generatorLoop.enable()
 // with it, whatever the server does.
 const canaryBytes = Buffer.alloc(2 ** 20, 7)
 const canary: Array<{ at: number; ms: number }> = []
+// The host's interference, read beside the canary: the cores' steal time (the hypervisor
+// ran another guest while one of ours was ready to run) and this machine's CPU pressure
+// (the time at least one task waited for a core). Both come in bursts that no process
+// here causes or sees: on 2026-12-01 the steal reached 38 % of the cores in one second.
+const hostSeconds: Array<{ at: number; stealMs: number; pressureMs: number | null; ms: number }> =
+  []
+let hostBefore = hostCounters()
 const canaryTimer = setInterval(() => {
   const started = performance.now()
   createHash('sha256').update(canaryBytes).digest()
   canary.push({ at: started, ms: performance.now() - started })
+  const host = hostCounters()
+  if (host && hostBefore) {
+    hostSeconds.push({
+      at: started,
+      ms: host.at - hostBefore.at,
+      stealMs: host.stealMs - hostBefore.stealMs,
+      pressureMs:
+        host.pressureMs === null || hostBefore.pressureMs === null
+          ? null
+          : host.pressureMs - hostBefore.pressureMs,
+    })
+  }
+  hostBefore = host
 }, 1000)
+/** Machine-wide: the cores' steal time (/proc/stat) and CPU pressure (/proc/pressure/cpu), in ms. */
+function hostCounters() {
+  try {
+    // cpu user nice system idle iowait irq softirq steal …, in USER_HZ (100 a second).
+    const steal = Number(
+      readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/)[8]
+    )
+    let pressureMs: number | null = null
+    try {
+      const total = /^some .*total=(\d+)/m.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1]
+      if (total) pressureMs = Number(total) / 1000
+    } catch {
+      // No PSI on this kernel.
+    }
+    return Number.isFinite(steal)
+      ? { at: performance.now(), stealMs: steal * 10, pressureMs }
+      : null
+  } catch {
+    return null
+  }
+}
 // The machine's reclaim, as a second canary: a host that pages out memory it finds
 // cold (this one's kernel runs DAMON's pageout scheme: bench/results/soak_2026-11-30.md)
 // makes later windows read back code and database pages that the first still held.
@@ -822,6 +865,7 @@ function windowOf(index: number) {
     /** The canary's time (median of the window's, ms): the machine's speed. */
     canary_ms: median3(inWindow(index, canary).map((sample) => sample.ms)),
     reclaim: reclaimIn(index),
+    host: hostIn(index),
     routes,
     server_timings: serverTimingsAtWindow[index] ?? {},
     commands: inWindow(index, commands).map(({ command, seconds, ok, output }) => ({
@@ -850,6 +894,37 @@ function reclaimIn(index: number) {
     refaulted_file_mib: round1(
       ((after.refaultedFilePages - before.refaultedFilePages) * 4096) / 2 ** 20
     ),
+  }
+}
+
+/**
+ * The host's interference in window `index`: the steal time as a share of the cores' time
+ * (all of it, and the worst second), and the CPU pressure as a share of the wall time.
+ */
+function hostIn(index: number) {
+  const seconds = inWindow(index, hostSeconds)
+  if (seconds.length === 0) return null
+  const cores = availableParallelism()
+  const share = (ms: number, of: number) => round1((100 * ms) / of)
+  const wall = seconds.reduce((sum, second) => sum + second.ms, 0)
+  const pressures = seconds.filter((second) => second.pressureMs !== null)
+  return {
+    steal_percent: share(
+      seconds.reduce((sum, second) => sum + second.stealMs, 0),
+      wall * cores
+    ),
+    steal_max_second_percent: Math.max(
+      ...seconds.map((second) => share(second.stealMs, second.ms * cores))
+    ),
+    cpu_pressure_percent: pressures.length
+      ? share(
+          pressures.reduce((sum, second) => sum + second.pressureMs!, 0),
+          pressures.reduce((sum, second) => sum + second.ms, 0)
+        )
+      : null,
+    cpu_pressure_max_second_percent: pressures.length
+      ? Math.max(...pressures.map((second) => share(second.pressureMs!, second.ms)))
+      : null,
   }
 }
 
@@ -904,7 +979,8 @@ function printWindow(index: number) {
       `RSS ${cell(figures.rss_mib.mean)} MiB (max ${cell(figures.rss_mib.max)}), heap used ${cell(figures.heap_used_mib.mean)} MiB ` +
       `(max ${cell(figures.heap_used_mib.max)}) of a heap of ${cell(figures.heap_total_mib)} MiB (new space ${cell(figures.new_space_mib)}, old space ${cell(figures.old_space_mib)}), external ${cell(figures.external_mib)} MiB, event-loop delay p50 ${cell(figures.event_loop_ms.p50)} ms, p99 ≤ ${cell(figures.event_loop_ms.p99_at_most)} ms, ` +
       `max ${cell(figures.event_loop_ms.max)} ms (${figures.scrapes} scrapes); this load generator's own event-loop delay p99 ${cell(figures.load_generator_loop_ms?.p99_ms)} ms, max ${cell(figures.load_generator_loop_ms?.max_ms)} ms, its CPU ${cell(figures.load_generator_cpu_percent)} % of one core (the server's ${cell(figures.server_cpu_percent)} %); the machine's speed (SHA-256 of 1 MiB, median) ${cell(figures.canary_ms)} ms; ` +
-      `the machine's reclaim: ${cell(figures.reclaim?.major_faults)} major faults, ${cell(figures.reclaim?.refaulted_file_mib)} MiB of file pages read back after eviction`,
+      `the machine's reclaim: ${cell(figures.reclaim?.major_faults)} major faults, ${cell(figures.reclaim?.refaulted_file_mib)} MiB of file pages read back after eviction; ` +
+      `the host's steal ${cell(figures.host?.steal_percent)} % of the cores' time (worst second ${cell(figures.host?.steal_max_second_percent)} %), CPU pressure ${cell(figures.host?.cpu_pressure_percent)} % of the time (worst second ${cell(figures.host?.cpu_pressure_max_second_percent)} %)`,
     `The server's own timing (its histogram), answers over 10 ms / over 25 ms of n: ${Object.entries(
       figures.server_timings
     )
